@@ -1,0 +1,16 @@
+/**
+ * The ordered table of importers. Detection walks it and asks each `sniff` about the first bytes;
+ * the first match wins, so more specific formats come first. File name endings are only consulted
+ * when no importer recognises the bytes.
+ */
+import type { Importer } from './types.ts';
+import { nvtxtImporter } from './nvtxt/nvtxt.ts';
+
+export const importers: readonly Importer[] = [nvtxtImporter];
+
+export function detectFormat(head: Uint8Array, fileName: string): Importer | undefined {
+  const bySniff = importers.find((imp) => imp.sniff(head));
+  if (bySniff) return bySniff;
+  const ext = fileName.toLowerCase().replace(/\.gz$/, '').split('.').pop() ?? '';
+  return importers.find((imp) => imp.extensions.includes(ext));
+}

@@ -1,0 +1,174 @@
+/**
+ * One file from bytes to model: read in slices (never the whole file as one buffer), gunzip when
+ * the bytes say gzip, sniff the format, decode into a builder, finish the model. Used unchanged by
+ * the worker, the CLI, the tests and the benchmarks.
+ */
+import { Gunzip } from 'fflate';
+import { ModelBuilder } from '../model/builder.ts';
+import type { Model } from '../model/types.ts';
+import { detectFormat, importers } from './formats.ts';
+import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './types.ts';
+
+/** Bytes read from the source per step; also the progress granularity. */
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+
+export interface LoadOptions {
+  decode?: DecodeOptions;
+  /** Called after each slice is read with the file bytes consumed so far. */
+  onProgress?: (bytesDone: number, bytesTotal: number) => void;
+  signal?: AbortSignal;
+  /** Force a format id instead of sniffing. */
+  format?: string;
+}
+
+/** Thrown when a load is cancelled through its AbortSignal. */
+export class LoadCancelled extends Error {
+  constructor() {
+    super('load cancelled');
+    this.name = 'LoadCancelled';
+  }
+}
+
+/** Thrown when nothing in the file could be decoded; the message names the file. */
+export class LoadFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LoadFailed';
+  }
+}
+
+function isGzip(head: Uint8Array): boolean {
+  return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+}
+
+/** The raw file as chunks, reporting progress and honouring cancellation. */
+async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
+  for (let pos = 0; pos < source.size; ) {
+    if (options.signal?.aborted) throw new LoadCancelled();
+    const end = Math.min(source.size, pos + CHUNK_BYTES);
+    const bytes = await source.read(pos, end);
+    if (bytes.length === 0) throw new LoadFailed(`${source.name}: could not read bytes ${pos}..${end}`);
+    pos += bytes.length;
+    yield bytes;
+    options.onProgress?.(pos, source.size);
+  }
+}
+
+/** Streams gunzip over compressed chunks; each output piece is yielded as soon as it is ready. */
+async function* gunzipChunks(name: string, compressed: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const ready: Uint8Array[] = [];
+  const inflater = new Gunzip((data) => {
+    ready.push(data);
+  });
+  let consumed = 0;
+  for await (const chunk of compressed) {
+    try {
+      inflater.push(chunk, false);
+    } catch (e) {
+      throw new LoadFailed(`${name}: gzip data is damaged near compressed byte ${consumed}: ${(e as Error).message}`);
+    }
+    consumed += chunk.length;
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  try {
+    inflater.push(new Uint8Array(0), true);
+  } catch (e) {
+    throw new LoadFailed(`${name}: gzip stream ends early (${consumed} compressed bytes): ${(e as Error).message}`);
+  }
+  while (ready.length > 0) yield ready.shift()!;
+}
+
+/** Splits a chunk stream into its first HEAD_BYTES and a replayable whole. */
+async function withHead(name: string, size: number, stream: AsyncIterator<Uint8Array>): Promise<DecodeInput> {
+  const taken: Uint8Array[] = [];
+  let have = 0;
+  let done = false;
+  while (have < HEAD_BYTES) {
+    const next = await stream.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    taken.push(next.value);
+    have += next.value.length;
+  }
+  const head = concat(taken, Math.min(have, HEAD_BYTES));
+  let used = false;
+  return {
+    name,
+    size,
+    head,
+    chunks() {
+      if (used) throw new Error('DecodeInput.chunks() may be iterated once');
+      used = true;
+      return (async function* () {
+        yield* taken;
+        if (done) return;
+        for (;;) {
+          const next = await stream.next();
+          if (next.done) return;
+          yield next.value;
+        }
+      })();
+    },
+  };
+}
+
+/** The first `length` bytes of `parts` as one array. */
+export function concat(parts: Uint8Array[], length = parts.reduce((n, p) => n + p.length, 0)): Uint8Array {
+  if (parts.length === 1 && parts[0].length === length) return parts[0];
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of parts) {
+    if (at >= length) break;
+    const take = Math.min(p.length, length - at);
+    out.set(take === p.length ? p : p.subarray(0, take), at);
+    at += take;
+  }
+  return out;
+}
+
+/** Decodes one file into a model. Problems inside the file end up in `model.issues`. */
+export async function loadModel(source: ByteSource, options: LoadOptions = {}): Promise<Model> {
+  const raw = rawChunks(source, options);
+  let input = await withHead(source.name, source.size, raw);
+  let gzipped = false;
+  if (isGzip(input.head)) {
+    gzipped = true;
+    input = await withHead(source.name, source.size, gunzipChunks(source.name, input.chunks())[Symbol.asyncIterator]());
+  }
+  const importer = options.format
+    ? importers.find((imp) => imp.id === options.format)
+    : detectFormat(input.head, source.name);
+  if (!importer) {
+    const known = importers.map((imp) => imp.label).join(', ');
+    throw new LoadFailed(
+      source.size === 0
+        ? `${source.name}: the file is empty`
+        : `${source.name}: not a format nvtxview knows (tried ${known})`,
+    );
+  }
+  const builder = new ModelBuilder({ fileName: source.name, format: importer.id, byteSize: source.size });
+  if (gzipped) builder.setProperty('compression', 'gzip');
+  await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
+  if (options.signal?.aborted) throw new LoadCancelled();
+  return builder.finish();
+}
+
+/** A ByteSource over bytes already in memory (tests, benchmarks, postMessage embedding). */
+export function memorySource(name: string, bytes: Uint8Array): ByteSource {
+  return {
+    name,
+    size: bytes.length,
+    read: async (start, end) => bytes.subarray(start, Math.min(end, bytes.length)),
+  };
+}
+
+/** A ByteSource over a Blob/File, read with Blob.slice (the page and the worker). */
+export function blobSource(blob: Blob, name = (blob as File).name ?? 'capture'): ByteSource {
+  return {
+    name,
+    size: blob.size,
+    read: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
+  };
+}

@@ -1,0 +1,956 @@
+/**
+ * The only way to make a `Model`. Decoders feed events in any order (real emitters often write a
+ * range when it ends); `finish()` sorts each row, rebuilds push/pop stacks, packs start/end ranges
+ * into the fewest lanes, rebases time to the capture start and lays out the columnar tables.
+ *
+ * Times given to the builder are integer nanoseconds relative to an origin the decoder chose
+ * (`setClock`), small enough to be exact in a double; the builder rebases them so that the
+ * earliest event (or the declared capture start) is zero.
+ */
+import { f64, i32, u32, u8, type Growable } from './growable.ts';
+import { packLanes } from './lanes.ts';
+import { buildTrackTree, categoryLabel } from './trackTree.ts';
+import {
+  PayloadType,
+  RangeFlag,
+  type CaptureInfo,
+  type CategoryInfo,
+  type DomainInfo,
+  type LoadIssue,
+  type Model,
+  type PayloadTypeCode,
+  type ProcessInfo,
+  type StringId,
+  type ThreadInfo,
+  type Track,
+  type TrackKind,
+} from './types.ts';
+
+/** A payload as decoders hand it to the builder. */
+export type PayloadValue =
+  | { type: typeof PayloadType.U64 | typeof PayloadType.I64; value: bigint | number }
+  | {
+      type: typeof PayloadType.F64 | typeof PayloadType.U32 | typeof PayloadType.I32 | typeof PayloadType.F32;
+      value: number;
+    }
+  | { type: typeof PayloadType.String | typeof PayloadType.Json; value: string }
+  | { type: typeof PayloadType.Ext; value: number };
+
+/** Attributes of a mark or range (NVTX event attributes). */
+export interface EventAttrs {
+  /** The message. Give `name` or a pre-interned `nameId` (faster in hot loops). */
+  name?: string;
+  nameId?: StringId;
+  /** ARGB; 0 or absent = none. */
+  color?: number;
+  /** Category id as the capture gives it; 0 or absent = none. */
+  category?: number;
+  /** Domain index from `domain()`; absent = the default domain (index 0). */
+  domain?: number;
+  payload?: PayloadValue;
+}
+
+/** Where an event came from, for messages about it. */
+export interface SourceLocation {
+  line?: number;
+  offset?: number;
+}
+
+export interface BuilderOptions {
+  fileName: string;
+  format: string;
+  byteSize: number;
+}
+
+/** Options of a counter row. */
+export interface CounterRowOptions {
+  label: string;
+  /** Process index (from `process()`), or -1. */
+  process: number;
+  /** Thread index (from `thread()`), or -1 for a process-level counter. */
+  thread?: number;
+  unit?: string;
+  /** Group labels between the process (or thread) node and the row. */
+  path?: string[];
+}
+
+/** Options of a custom range row (API calls, GPU work). */
+export interface CustomRowOptions {
+  kind: Extract<TrackKind, 'api' | 'gpu'>;
+  label: string;
+  process: number;
+  thread?: number;
+  /** Group labels between the process (or thread) node and the row, e.g. ['CUDA', 'GPU 0']. */
+  path?: string[];
+}
+
+const NO_LOC = -1;
+
+/** Events of one row, in arrival order. */
+class RowEvents {
+  // Complete ranges.
+  readonly start = f64();
+  readonly end = f64();
+  readonly style = u32();
+  readonly payload = i32();
+  readonly thread = i32();
+  readonly flags = u8();
+  readonly loc = f64();
+  // Push/pop events (stack rows only): time, +1 push / 0 pop, style, payload, location.
+  readonly evT = f64();
+  readonly evPush = u8();
+  readonly evStyle = u32();
+  readonly evPayload = i32();
+  readonly evLoc = f64();
+}
+
+interface RowMeta {
+  kind: TrackKind;
+  layout: 'stack' | 'lanes';
+  label: string;
+  process: number;
+  thread: number;
+  domain: number;
+  category: number;
+  path: string[];
+  events: RowEvents;
+  unit?: string;
+  // marks rows
+  markT?: Growable<Float64Array>;
+  markStyle?: Growable<Uint32Array>;
+  markPayload?: Growable<Int32Array>;
+  markRefs?: number[];
+  // counter rows
+  counterT?: Growable<Float64Array>;
+  counterV?: Growable<Float64Array>;
+}
+
+interface OpenStartEnd {
+  thread: number;
+  t: number;
+  style: number;
+  payload: number;
+  loc: number;
+  category: number;
+  domain: number;
+}
+
+export class ModelBuilder {
+  private readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  private readonly styleName = u32();
+  private readonly styleColor = u32();
+  private readonly styleCategory = i32();
+  private readonly styleDomain = u32();
+  private readonly styleIds = new Map<string, number>();
+
+  private readonly payloadType = u8();
+  private readonly payloadBits = f64();
+  private readonly scratch = new DataView(new ArrayBuffer(8));
+
+  private readonly processes: ProcessInfo[] = [];
+  private readonly processIds = new Map<number, number>();
+  private readonly threads: ThreadInfo[] = [];
+  private readonly threadIds = new Map<string, number>();
+  private readonly domains: DomainInfo[] = [{ name: '', process: -1 }];
+  private readonly domainIds = new Map<string, number>();
+  private readonly categories: CategoryInfo[] = [];
+  private readonly categoryIds = new Map<string, number>();
+
+  private readonly rows: RowMeta[] = [];
+  private readonly rowIds = new Map<string, number>();
+  private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
+
+  private readonly issues: LoadIssue[] = [];
+  private readonly info: CaptureInfo;
+  private originNs = 0n;
+  private minT = Infinity;
+  private maxT = -Infinity;
+  private declaredStart: number | undefined;
+  private declaredEnd: number | undefined;
+
+  constructor(options: BuilderOptions) {
+    this.info = {
+      fileName: options.fileName,
+      displayName: options.fileName,
+      format: options.format,
+      byteSize: options.byteSize,
+      originNs: '0',
+      clock: 'unknown',
+      properties: {},
+    };
+  }
+
+  // ---------------------------------------------------------------- capture facts and reports
+
+  /** Records a problem; `file` is filled in. */
+  report(severity: LoadIssue['severity'], message: string, where?: SourceLocation): void {
+    this.issues.push({ severity, file: this.info.fileName, message, ...where });
+  }
+
+  get issueCount(): number {
+    return this.issues.length;
+  }
+
+  /** Names the clock and the absolute time (in that clock's ns) of the decoder's zero. */
+  setClock(clock: string, originNs: bigint): void {
+    this.info.clock = clock;
+    this.originNs = originNs;
+  }
+
+  /** Declares the capture span when the file knows it (otherwise: first to last event). */
+  setCaptureSpan(startNs: number, endNs: number): void {
+    this.declaredStart = startNs;
+    this.declaredEnd = endNs;
+  }
+
+  setDisplayName(name: string): void {
+    this.info.displayName = name;
+  }
+
+  setProperty(key: string, value: string): void {
+    this.info.properties[key] = value;
+  }
+
+  // ---------------------------------------------------------------- names
+
+  intern(s: string): StringId {
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.stringIds.set(s, id);
+    }
+    return id;
+  }
+
+  process(pid: number, name?: string): number {
+    let p = this.processIds.get(pid);
+    if (p === undefined) {
+      p = this.processes.length;
+      this.processes.push({ pid, name: '' });
+      this.processIds.set(pid, p);
+    }
+    if (name !== undefined) this.processes[p].name = name;
+    return p;
+  }
+
+  thread(pid: number, tid: number, name?: string): number {
+    const process = this.process(pid);
+    const key = `${pid}:${tid}`;
+    let t = this.threadIds.get(key);
+    if (t === undefined) {
+      t = this.threads.length;
+      this.threads.push({ tid, process, name: '' });
+      this.threadIds.set(key, t);
+    }
+    if (name !== undefined) this.threads[t].name = name;
+    return t;
+  }
+
+  /** A domain of a process (pid -1: not tied to a process). '' is the default domain (index 0). */
+  domain(pid: number, name: string): number {
+    if (name === '' && pid === -1) return 0;
+    const key = `${pid}\u0000${name}`;
+    let d = this.domainIds.get(key);
+    if (d === undefined) {
+      d = this.domains.length;
+      this.domains.push({ name, process: pid === -1 ? -1 : this.process(pid) });
+      this.domainIds.set(key, d);
+    }
+    return d;
+  }
+
+  /** Index of category `id` of `domain`, created unnamed on first use; -1 for id 0 (none). */
+  category(domain: number, id: number): number {
+    if (id === 0) return -1;
+    const key = `${domain}:${id}`;
+    let c = this.categoryIds.get(key);
+    if (c === undefined) {
+      c = this.categories.length;
+      this.categories.push({ id, name: '', domain, parent: -1 });
+      this.categoryIds.set(key, c);
+    }
+    return c;
+  }
+
+  nameCategory(domain: number, id: number, name: string, where?: SourceLocation): void {
+    if (id === 0) {
+      this.report('warning', `category 0 means "no category" and cannot be named ("${name}")`, where);
+      return;
+    }
+    this.categories[this.category(domain, id)].name = name;
+  }
+
+  /** Makes `childId` a child of `parentId`; rejects (and reports) self-links and cycles. */
+  addChildCategory(domain: number, parentId: number, childId: number, where?: SourceLocation): boolean {
+    if (parentId === 0 || childId === 0) {
+      this.report('error', 'AddChildCategory: category 0 means "no category" and cannot be linked', where);
+      return false;
+    }
+    const parent = this.category(domain, parentId);
+    const child = this.category(domain, childId);
+    for (let c = parent; c !== -1; c = this.categories[c].parent) {
+      if (c === child) {
+        this.report(
+          'error',
+          `AddChildCategory ${parentId} -> ${childId} would make a cycle; ignored`,
+          where,
+        );
+        return false;
+      }
+    }
+    this.categories[child].parent = parent;
+    return true;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /** Opens a push/pop range on a thread's stack (per domain). */
+  push(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const ev = this.stackRow(thread, attrs.domain ?? 0).events;
+    ev.evT.push(tNs);
+    ev.evPush.push(1);
+    ev.evStyle.push(this.styleOf(attrs));
+    ev.evPayload.push(this.payloadOf(attrs.payload));
+    ev.evLoc.push(locCode(where));
+    this.seeTime(tNs);
+  }
+
+  /** Closes the innermost open push/pop range of the thread's stack in `domain`. */
+  pop(thread: number, tNs: number, domain = 0, where?: SourceLocation): void {
+    const ev = this.stackRow(thread, domain).events;
+    ev.evT.push(tNs);
+    ev.evPush.push(0);
+    ev.evStyle.push(0);
+    ev.evPayload.push(-1);
+    ev.evLoc.push(locCode(where));
+    this.seeTime(tNs);
+  }
+
+  /** A push/pop range known with both ends (e.g. an nsys row or a Chrome X event). */
+  range(thread: number, startNs: number, endNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const row = this.stackRow(thread, attrs.domain ?? 0);
+    this.addComplete(row, thread, startNs, endNs, attrs, where);
+  }
+
+  /** A start/end range known with both ends; it goes to its process's category row. */
+  startEnd(
+    thread: number,
+    startNs: number,
+    endNs: number,
+    attrs: EventAttrs,
+    endThread?: number,
+    where?: SourceLocation,
+  ): void {
+    const domain = attrs.domain ?? 0;
+    const category = this.category(domain, attrs.category ?? 0);
+    const row = this.categoryRow(this.threads[thread].process, domain, category);
+    const index = this.addComplete(row, thread, startNs, endNs, attrs, where);
+    if (endThread !== undefined && endThread !== thread) {
+      row.events.flags.set(index, row.events.flags.get(index) | RangeFlag.CrossThread);
+      ((row as RowMetaWithCross).cross ??= []).push(index, endThread);
+    }
+  }
+
+  /** Opens a start/end range identified by `key` (e.g. the nvtxRangeId_t of its domain). */
+  rangeStart(key: string | number, thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    if (this.openStartEnd.has(key)) {
+      this.report('warning', `range id ${String(key)} started again while still open; the first start is kept`, where);
+      return;
+    }
+    const domain = attrs.domain ?? 0;
+    this.openStartEnd.set(key, {
+      thread,
+      t: tNs,
+      style: this.styleOf(attrs),
+      payload: this.payloadOf(attrs.payload),
+      loc: locCode(where),
+      category: this.category(domain, attrs.category ?? 0),
+      domain,
+    });
+    this.seeTime(tNs);
+  }
+
+  /** Closes the start/end range `key`; reports an end without a start (or a second end). */
+  rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation): void {
+    const open = this.openStartEnd.get(key);
+    this.seeTime(tNs);
+    if (!open) {
+      this.report('warning', `range id ${String(key)} ended but is not open (never started, or ended twice)`, where);
+      return;
+    }
+    this.openStartEnd.delete(key);
+    this.closeStartEnd(open, tNs, thread, 0);
+  }
+
+  mark(thread: number, tNs: number, attrs: EventAttrs): void {
+    const rowIndex = this.marksRow(thread);
+    const row = this.rows[rowIndex];
+    const style = this.styleOf(attrs);
+    row.markT!.push(tNs);
+    row.markStyle!.push(style);
+    row.markPayload!.push(this.payloadOf(attrs.payload));
+    this.seeTime(tNs);
+    const category = this.styleCategory.get(style);
+    if (category !== -1) {
+      const catRow = this.categoryRow(this.threads[thread].process, attrs.domain ?? 0, category);
+      (catRow.markRefs ??= []).push(row.markT!.length - 1, rowIndex);
+    }
+  }
+
+  /** A counter row; returns a key for `counter()`. */
+  counterRow(options: CounterRowOptions): number {
+    const key = `counter\u0000${options.process}\u0000${options.thread ?? -1}\u0000${(options.path ?? []).join('\u0000')}\u0000${options.label}`;
+    const row = this.row(key, {
+      kind: 'counter',
+      layout: 'stack',
+      label: options.label,
+      process: options.process,
+      thread: options.thread ?? -1,
+      domain: -1,
+      category: -1,
+      path: options.path ?? [],
+      unit: options.unit,
+    });
+    row.counterT ??= f64();
+    row.counterV ??= f64();
+    return this.rowIds.get(key)!;
+  }
+
+  counter(row: number, tNs: number, value: number): void {
+    const r = this.rows[row];
+    r.counterT!.push(tNs);
+    r.counterV!.push(value);
+    this.seeTime(tNs);
+  }
+
+  /** A custom range row (API calls stacked per thread, GPU work packed in lanes). */
+  customRow(options: CustomRowOptions): number {
+    const key = `${options.kind}\u0000${options.process}\u0000${options.thread ?? -1}\u0000${(options.path ?? []).join('\u0000')}\u0000${options.label}`;
+    this.row(key, {
+      kind: options.kind,
+      layout: options.kind === 'gpu' ? 'lanes' : 'stack',
+      label: options.label,
+      process: options.process,
+      thread: options.thread ?? -1,
+      domain: -1,
+      category: -1,
+      path: options.path ?? [],
+    });
+    return this.rowIds.get(key)!;
+  }
+
+  /** Adds a range to a custom row; returns its position in the row, for `link` bookkeeping. */
+  rowRange(row: number, startNs: number, endNs: number, attrs: EventAttrs, thread = -1): void {
+    this.addComplete(this.rows[row], thread, startNs, endNs, attrs);
+  }
+
+  // ---------------------------------------------------------------- finish
+
+  finish(): Model {
+    // Still-open start/end ranges end with the capture.
+    const lastT = this.declaredEnd ?? (this.maxT === -Infinity ? 0 : this.maxT);
+    for (const [key, open] of this.openStartEnd) {
+      this.report('warning', `start/end range id ${String(key)} never ended; closed at the end of the capture`, locOf(open.loc));
+      this.closeStartEnd(open, Math.max(lastT, open.t), open.thread, RangeFlag.Unterminated);
+    }
+    this.openStartEnd.clear();
+
+    const zero = this.declaredStart ?? (this.minT === Infinity ? 0 : Math.min(this.minT, lastT));
+    const end = Math.max(lastT, this.maxT === -Infinity ? 0 : this.maxT);
+
+    // Turn push/pop events into complete ranges first: that can extend nothing past `end`.
+    for (const row of this.rows) if (row.layout === 'stack') this.resolveStack(row, end);
+
+    let rangeCount = 0;
+    let markCount = 0;
+    let counterCount = 0;
+    let markRefCount = 0;
+    for (const row of this.rows) {
+      rangeCount += row.events.start.length;
+      markCount += row.markT?.length ?? 0;
+      counterCount += row.counterT?.length ?? 0;
+      markRefCount += (row.markRefs?.length ?? 0) / 2;
+    }
+
+    const ranges = {
+      startNs: new Float64Array(rangeCount),
+      endNs: new Float64Array(rangeCount),
+      style: new Uint32Array(rangeCount),
+      depth: new Uint16Array(rangeCount),
+      parent: new Int32Array(rangeCount),
+      thread: new Int32Array(rangeCount),
+      payload: new Int32Array(rangeCount),
+      flags: new Uint8Array(rangeCount),
+    };
+    const marks = {
+      timeNs: new Float64Array(markCount),
+      style: new Uint32Array(markCount),
+      thread: new Int32Array(markCount),
+      payload: new Int32Array(markCount),
+    };
+    const counters = { timeNs: new Float64Array(counterCount), value: new Float64Array(counterCount) };
+    const markRefs = new Uint32Array(markRefCount);
+    const crossRange: number[] = [];
+    const crossThread: number[] = [];
+
+    // Where each marks row's marks land, for category-row references.
+    const markRowBase = new Map<number, { base: number; order: Uint32Array }>();
+    const tracks: Track[] = [];
+    let r = 0;
+    let m = 0;
+    let c = 0;
+    const rowOrder = this.rows.map((_, i) => i);
+    for (const rowIndex of rowOrder) {
+      const row = this.rows[rowIndex];
+      const track: Track = {
+        kind: row.kind,
+        label: row.label,
+        process: row.process,
+        thread: row.thread,
+        domain: row.domain,
+        category: row.category,
+        path: row.path,
+        rangeBegin: r,
+        rangeEnd: r,
+        levelBegin: [r],
+        markBegin: m,
+        markEnd: m,
+        markRefBegin: 0,
+        markRefEnd: 0,
+        counterBegin: c,
+        counterEnd: c,
+        unit: row.unit,
+      };
+      if (row.events.start.length > 0) {
+        const laid = row.layout === 'stack' ? this.layoutStack(row) : this.layoutLanes(row);
+        const ev = row.events;
+        const n = laid.order.length;
+        const newIndex = new Int32Array(n);
+        for (let k = 0; k < n; k++) newIndex[laid.order[k]] = r + k;
+        for (let k = 0; k < n; k++) {
+          const i = laid.order[k];
+          const g = r + k;
+          ranges.startNs[g] = ev.start.get(i) - zero;
+          ranges.endNs[g] = ev.end.get(i) - zero;
+          ranges.style[g] = ev.style.get(i);
+          ranges.depth[g] = laid.depth[i];
+          ranges.parent[g] = laid.parent[i] === -1 ? -1 : newIndex[laid.parent[i]];
+          ranges.thread[g] = ev.thread.get(i);
+          ranges.payload[g] = ev.payload.get(i);
+          ranges.flags[g] = ev.flags.get(i) | laid.extraFlags[i];
+        }
+        const cross = (row as RowMetaWithCross).cross;
+        if (cross) {
+          for (let k = 0; k < cross.length; k += 2) {
+            crossRange.push(newIndex[cross[k]]);
+            crossThread.push(cross[k + 1]);
+          }
+        }
+        track.levelBegin = laid.levelCounts.reduce<number[]>(
+          (acc, count) => {
+            acc.push(acc[acc.length - 1] + count);
+            return acc;
+          },
+          [r],
+        );
+        r += n;
+        track.rangeEnd = r;
+      }
+      if (row.markT && row.markT.length > 0) {
+        const order = sortedOrder(row.markT.view());
+        const rank = new Uint32Array(order.length);
+        for (let k = 0; k < order.length; k++) {
+          const i = order[k];
+          rank[i] = k;
+          marks.timeNs[m + k] = row.markT.get(i) - zero;
+          marks.style[m + k] = row.markStyle!.get(i);
+          marks.thread[m + k] = row.thread;
+          marks.payload[m + k] = row.markPayload!.get(i);
+        }
+        markRowBase.set(rowIndex, { base: m, order: rank });
+        m += order.length;
+        track.markEnd = m;
+      }
+      if (row.counterT && row.counterT.length > 0) {
+        const order = sortedOrder(row.counterT.view());
+        for (let k = 0; k < order.length; k++) {
+          counters.timeNs[c + k] = row.counterT.get(order[k]) - zero;
+          counters.value[c + k] = row.counterV!.get(order[k]);
+        }
+        c += order.length;
+        track.counterEnd = c;
+      }
+      tracks.push(track);
+    }
+
+    // Category rows show their marks by reference, sorted by time.
+    let refPos = 0;
+    for (let t = 0; t < this.rows.length; t++) {
+      const refs = this.rows[t].markRefs;
+      if (!refs) continue;
+      const begin = refPos;
+      for (let k = 0; k < refs.length; k += 2) {
+        const where = markRowBase.get(refs[k + 1])!;
+        markRefs[refPos++] = where.base + where.order[refs[k]];
+      }
+      markRefs.subarray(begin, refPos).sort((a, b) => marks.timeNs[a] - marks.timeNs[b] || a - b);
+      tracks[t].markRefBegin = begin;
+      tracks[t].markRefEnd = refPos;
+    }
+
+    // Drop rows that ended up empty (e.g. a category row whose only events were rejected).
+    const kept: Track[] = [];
+    for (const t of tracks) {
+      if (t.rangeEnd > t.rangeBegin || t.markEnd > t.markBegin || t.markRefEnd > t.markRefBegin || t.counterEnd > t.counterBegin) {
+        kept.push(t);
+      }
+    }
+
+    this.info.originNs = (this.originNs + BigInt(Math.round(zero))).toString();
+    const payloadBits = this.payloadBits.toArray();
+    const model: Model = {
+      capture: this.info,
+      durationNs: Math.max(0, end - zero),
+      strings: this.strings,
+      styles: {
+        name: this.styleName.toArray(),
+        color: this.styleColor.toArray(),
+        category: this.styleCategory.toArray(),
+        domain: this.styleDomain.toArray(),
+      },
+      ranges,
+      marks,
+      markRefs,
+      counters,
+      payloads: { type: this.payloadType.toArray(), bits: payloadBits },
+      crossThreadEnds: { range: Int32Array.from(crossRange), thread: Int32Array.from(crossThread) },
+      processes: this.processes,
+      threads: this.threads,
+      domains: this.domains,
+      categories: this.categories,
+      tracks: kept,
+      trackTree: [],
+      issues: this.issues,
+    };
+    // Category rows name their category and, for NVTXT (one file = one annotation source), the file.
+    for (const t of kept) {
+      if (t.kind !== 'category') continue;
+      t.label = categoryLabel(model, t.category);
+      if (this.info.format === 'nvtxt') t.label += ` · ${this.info.displayName}`;
+    }
+    model.trackTree = buildTrackTree(model);
+    return model;
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private seeTime(t: number): void {
+    if (t < this.minT) this.minT = t;
+    if (t > this.maxT) this.maxT = t;
+  }
+
+  private styleOf(attrs: EventAttrs): number {
+    const name = attrs.nameId ?? this.intern(attrs.name ?? '');
+    const color = (attrs.color ?? 0) >>> 0;
+    const domain = attrs.domain ?? 0;
+    const category = this.category(domain, attrs.category ?? 0);
+    const key = `${name}:${color}:${category}:${domain}`;
+    let s = this.styleIds.get(key);
+    if (s === undefined) {
+      s = this.styleName.length;
+      this.styleName.push(name);
+      this.styleColor.push(color);
+      this.styleCategory.push(category);
+      this.styleDomain.push(domain);
+      this.styleIds.set(key, s);
+    }
+    return s;
+  }
+
+  private payloadOf(p: PayloadValue | undefined): number {
+    if (!p) return -1;
+    const v = this.scratch;
+    switch (p.type) {
+      case PayloadType.U64:
+        v.setBigUint64(0, BigInt.asUintN(64, BigInt(p.value)), true);
+        break;
+      case PayloadType.I64:
+        v.setBigInt64(0, BigInt.asIntN(64, BigInt(p.value)), true);
+        break;
+      case PayloadType.String:
+      case PayloadType.Json:
+        v.setFloat64(0, this.intern(p.value), true);
+        break;
+      default:
+        v.setFloat64(0, p.value, true);
+    }
+    const index = this.payloadType.length;
+    this.payloadType.push(p.type as PayloadTypeCode);
+    this.payloadBits.push(v.getFloat64(0, true));
+    return index;
+  }
+
+  private row(key: string, meta: Omit<RowMeta, 'events'>): RowMeta {
+    let id = this.rowIds.get(key);
+    if (id === undefined) {
+      id = this.rows.length;
+      this.rows.push({ ...meta, events: new RowEvents() });
+      this.rowIds.set(key, id);
+    }
+    return this.rows[id];
+  }
+
+  private stackRow(thread: number, domain: number): RowMeta {
+    const t = this.threads[thread];
+    return this.row(`pushpop:${thread}:${domain}`, {
+      kind: 'pushpop',
+      layout: 'stack',
+      label: 'Push/Pop',
+      process: t.process,
+      thread,
+      domain,
+      category: -1,
+      path: [],
+    });
+  }
+
+  /** Index of the thread's marks row. */
+  private marksRow(thread: number): number {
+    const t = this.threads[thread];
+    const key = `marks:${thread}`;
+    const row = this.row(key, {
+      kind: 'marks',
+      layout: 'stack',
+      label: 'Marks',
+      process: t.process,
+      thread,
+      domain: -1,
+      category: -1,
+      path: [],
+    });
+    row.markT ??= f64();
+    row.markStyle ??= u32();
+    row.markPayload ??= i32();
+    return this.rowIds.get(key)!;
+  }
+
+  private categoryRow(process: number, domain: number, category: number): RowMeta {
+    return this.row(`category:${process}:${domain}:${category}`, {
+      kind: 'category',
+      layout: 'lanes',
+      label: '',
+      process,
+      thread: -1,
+      domain,
+      category,
+      path: [],
+    });
+  }
+
+  private addComplete(
+    row: RowMeta,
+    thread: number,
+    startNs: number,
+    endNs: number,
+    attrs: EventAttrs,
+    where?: SourceLocation,
+  ): number {
+    let end = endNs;
+    if (end < startNs) {
+      this.report('warning', `range "${attrs.name ?? ''}" ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
+      end = startNs;
+    }
+    const ev = row.events;
+    ev.start.push(startNs);
+    ev.end.push(end);
+    ev.style.push(this.styleOf(attrs));
+    ev.payload.push(this.payloadOf(attrs.payload));
+    ev.thread.push(thread);
+    ev.flags.push(0);
+    ev.loc.push(locCode(where));
+    this.seeTime(startNs);
+    this.seeTime(end);
+    return ev.start.length - 1;
+  }
+
+  private closeStartEnd(open: OpenStartEnd, tNs: number, endThread: number, flags: number): void {
+    const row = this.categoryRow(this.threads[open.thread].process, open.domain, open.category);
+    const ev = row.events;
+    let end = tNs;
+    if (end < open.t) {
+      this.report('warning', `start/end range ends before it starts; drawn with zero length`, locOf(open.loc));
+      end = open.t;
+    }
+    ev.start.push(open.t);
+    ev.end.push(end);
+    ev.style.push(open.style);
+    ev.payload.push(open.payload);
+    ev.thread.push(open.thread);
+    const cross = endThread !== open.thread && flags === 0;
+    ev.flags.push(flags | (cross ? RangeFlag.CrossThread : 0));
+    ev.loc.push(open.loc);
+    if (cross) {
+      (row as RowMetaWithCross).cross ??= [];
+      (row as RowMetaWithCross).cross!.push(ev.start.length - 1, endThread);
+    }
+  }
+
+  /** Matches the row's push/pop events (in time order) into complete ranges. */
+  private resolveStack(row: RowMeta, captureEnd: number): void {
+    const ev = row.events;
+    const n = ev.evT.length;
+    if (n === 0) return;
+    const order = sortedOrder(ev.evT.view());
+    const stack: number[] = [];
+    const thread = row.thread;
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      const t = ev.evT.get(i);
+      if (ev.evPush.get(i) === 1) {
+        stack.push(i);
+        continue;
+      }
+      const open = stack.pop();
+      if (open === undefined) {
+        this.report('warning', `pop with no open range on thread ${this.threadLabel(thread)} at ${t} ns; ignored`, locOf(ev.evLoc.get(i)));
+        continue;
+      }
+      this.pushComplete(ev, ev.evT.get(open), t, open, thread, 0);
+    }
+    for (let s = stack.length - 1; s >= 0; s--) {
+      const open = stack[s];
+      const name = this.strings[this.styleName.get(ev.evStyle.get(open))];
+      this.report(
+        'warning',
+        `range "${name}" pushed on thread ${this.threadLabel(thread)} at ${ev.evT.get(open)} ns is never popped; closed at the end of the capture`,
+        locOf(ev.evLoc.get(open)),
+      );
+      this.pushComplete(ev, ev.evT.get(open), Math.max(captureEnd, ev.evT.get(open)), open, thread, RangeFlag.Unterminated);
+    }
+  }
+
+  private pushComplete(ev: RowEvents, start: number, end: number, evIndex: number, thread: number, flags: number): void {
+    ev.start.push(start);
+    ev.end.push(end);
+    ev.style.push(ev.evStyle.get(evIndex));
+    ev.payload.push(ev.evPayload.get(evIndex));
+    ev.thread.push(thread);
+    ev.flags.push(flags);
+    ev.loc.push(ev.evLoc.get(evIndex));
+  }
+
+  /** Depth and parent by nesting: order by (start asc, end desc), keep a stack of open ends. */
+  private layoutStack(row: RowMeta): Layout {
+    const ev = row.events;
+    const n = ev.start.length;
+    const order = Uint32Array.from({ length: n }, (_, i) => i);
+    const start = ev.start.view();
+    const end = ev.end.view();
+    order.sort((a, b) => start[a] - start[b] || end[b] - end[a] || a - b);
+    const depth = new Uint16Array(n);
+    const parent = new Int32Array(n).fill(-1);
+    const extraFlags = new Uint8Array(n);
+    const stack: number[] = [];
+    const levelCounts: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      while (stack.length > 0 && end[stack[stack.length - 1]] <= start[i]) stack.pop();
+      if (stack.length > 0) {
+        const p = stack[stack.length - 1];
+        parent[i] = p;
+        if (end[i] > end[p]) {
+          extraFlags[i] = RangeFlag.BadNesting;
+          this.report(
+            'warning',
+            `range "${this.strings[this.styleName.get(ev.style.get(i))]}" on ${row.label} of thread ${this.threadLabel(row.thread)} overlaps the end of its parent; drawn one level deeper`,
+            locOf(ev.loc.get(i)),
+          );
+        }
+      }
+      const d = Math.min(stack.length, 0xffff);
+      depth[i] = d;
+      levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+      stack.push(i);
+    }
+    return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags, levelCounts };
+  }
+
+  /** Fewest lanes for overlapping ranges (optimal interval partitioning). */
+  private layoutLanes(row: RowMeta): Layout {
+    const ev = row.events;
+    const n = ev.start.length;
+    const { order, lane, laneCount } = packLanes(ev.start.view(), ev.end.view());
+    const levelCounts = new Array<number>(laneCount).fill(0);
+    for (let i = 0; i < n; i++) levelCounts[lane[i]]++;
+    return {
+      order: byLevel(order, lane, levelCounts),
+      depth: lane,
+      parent: new Int32Array(n).fill(-1),
+      extraFlags: new Uint8Array(n),
+      levelCounts,
+    };
+  }
+
+  private threadLabel(thread: number): string {
+    if (thread < 0) return '?';
+    const t = this.threads[thread];
+    return t.name ? `"${t.name}" (${t.tid})` : String(t.tid);
+  }
+}
+
+interface RowMetaWithCross extends RowMeta {
+  /** Pairs (range position in row, end thread). */
+  cross?: number[];
+}
+
+interface Layout {
+  /** Row-local indices in final order: by level, then by start. */
+  order: Uint32Array;
+  depth: Uint16Array;
+  parent: Int32Array;
+  extraFlags: Uint8Array;
+  levelCounts: number[];
+}
+
+/** Stable bucket of a start-ordered permutation by level. */
+function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: number[]): Uint32Array {
+  const offset: number[] = [];
+  let acc = 0;
+  for (let d = 0; d < levelCounts.length; d++) {
+    offset[d] = acc;
+    acc += levelCounts[d] ?? 0;
+  }
+  const out = new Uint32Array(startOrder.length);
+  for (let k = 0; k < startOrder.length; k++) {
+    const i = startOrder[k];
+    out[offset[level[i]]++] = i;
+  }
+  return out;
+}
+
+/** Permutation sorting `t` ascending, stable (arrival order breaks ties); identity when already sorted. */
+function sortedOrder(t: Float64Array): Uint32Array {
+  const n = t.length;
+  const order = new Uint32Array(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    order[i] = i;
+    if (i > 0 && t[i] < t[i - 1]) sorted = false;
+  }
+  if (!sorted) order.sort((a, b) => t[a] - t[b] || a - b);
+  return order;
+}
+
+function locCode(where: SourceLocation | undefined): number {
+  if (!where) return NO_LOC;
+  if (where.line !== undefined) return where.line;
+  if (where.offset !== undefined) return -2 - where.offset;
+  return NO_LOC;
+}
+
+function locOf(code: number): SourceLocation | undefined {
+  if (code === NO_LOC) return undefined;
+  return code >= 0 ? { line: code } : { offset: -2 - code };
+}

@@ -1,0 +1,266 @@
+/**
+ * The columnar capture model: what every decoder produces (through `ModelBuilder`) and what the
+ * renderer, the panels, the statistics and the CLI read. Struct-of-arrays on typed arrays, no
+ * object per event, so a model crosses the worker boundary as transferable buffers.
+ *
+ * Times are integer nanoseconds relative to the capture start (`Capture.originNs`), held in
+ * Float64Array: exact up to 2^53 ns (about 104 days), far beyond a realistic capture.
+ */
+
+/** Integer nanoseconds relative to the capture start. */
+export type Nanoseconds = number;
+
+/** Index into `Model.ranges` (a row of the global range table). */
+export type RangeIndex = number & { readonly __brand?: 'RangeIndex' };
+/** Index into `Model.marks`. */
+export type MarkIndex = number & { readonly __brand?: 'MarkIndex' };
+/** Index into `Model.tracks`. */
+export type TrackIndex = number & { readonly __brand?: 'TrackIndex' };
+/** Index into `Model.strings`. */
+export type StringId = number & { readonly __brand?: 'StringId' };
+/** Index into `Model.styles`. */
+export type StyleIndex = number & { readonly __brand?: 'StyleIndex' };
+
+/** Bits of `RangeColumns.flags`. */
+export const RangeFlag = {
+  /** Still open at the end of the capture; closed at the capture end by the builder. */
+  Unterminated: 1,
+  /** A start/end range that ended on another thread than it started on. */
+  CrossThread: 2,
+  /** Overlaps the end of its parent (complete ranges given with start and end that do not nest). */
+  BadNesting: 4,
+} as const;
+
+/**
+ * All ranges of the capture. Rows are grouped by track (`Track.rangeBegin..rangeEnd`) and, inside
+ * a track, sorted by (depth, start): each depth level (stack depth, or lane of a packed row) is a
+ * contiguous run whose ranges do not overlap, so start and end are both non-decreasing within it
+ * and a time window is two binary searches away (`Track.levelBegin`).
+ */
+export interface RangeColumns {
+  /** Start time (ns from capture start). */
+  startNs: Float64Array;
+  /** End time (ns from capture start); >= startNs. */
+  endNs: Float64Array;
+  /** Name, color, category: index into `Model.styles`. */
+  style: Uint32Array;
+  /** Nesting depth (push/pop and stacked rows) or lane (packed start/end rows); 0 at the top. */
+  depth: Uint16Array;
+  /** Enclosing range on the same row (global RangeIndex), or -1 at the top / in packed rows. */
+  parent: Int32Array;
+  /** Index into `Model.threads` of the thread that opened the range, or -1 (GPU rows...). */
+  thread: Int32Array;
+  /** Index into `Model.payloads`, or -1 when the range carries no payload. */
+  payload: Int32Array;
+  /** `RangeFlag` bits. */
+  flags: Uint8Array;
+}
+
+/** All marks (instant events), grouped by their thread's marks track, sorted by time within it. */
+export interface MarkColumns {
+  timeNs: Float64Array;
+  style: Uint32Array;
+  /** Index into `Model.threads`, or -1. */
+  thread: Int32Array;
+  /** Index into `Model.payloads`, or -1. */
+  payload: Int32Array;
+}
+
+/** Counter samples, grouped by counter track, sorted by time within it. */
+export interface CounterColumns {
+  timeNs: Float64Array;
+  value: Float64Array;
+}
+
+/**
+ * Interned event styles: events sharing name, color and category share a style, which keeps
+ * the per-range columns small (one Uint32 instead of three).
+ */
+export interface StyleColumns {
+  /** Index into `Model.strings`. */
+  name: Uint32Array;
+  /** ARGB color from the capture; 0 means "none given" (the renderer picks a stable palette color). */
+  color: Uint32Array;
+  /** Index into `Model.categories`, or -1 for no category (category id 0). */
+  category: Int32Array;
+  /** Index into `Model.domains`. */
+  domain: Uint32Array;
+}
+
+/** Payload type codes of `PayloadColumns.type`. */
+export const PayloadType = {
+  /** Unsigned 64-bit integer: exact value in `bits` (BigUint64 view). */
+  U64: 1,
+  /** Signed 64-bit integer: exact value in `bits` (BigInt64 view). */
+  I64: 2,
+  /** Double in `bits` (Float64 view). */
+  F64: 3,
+  U32: 4,
+  I32: 5,
+  F32: 6,
+  /** A string: `bits` holds a StringId as a double. */
+  String: 7,
+  /** JSON text (Chrome `args`, nsys `jsonText`): `bits` holds a StringId as a double. */
+  Json: 8,
+  /** Extended payload (schema-described bytes): `bits` holds an index into `Model.extPayloads`. */
+  Ext: 9,
+} as const;
+export type PayloadTypeCode = (typeof PayloadType)[keyof typeof PayloadType];
+
+/**
+ * Payload values, one row per payload. `bits` is 8 raw bytes per row; read it through
+ * `payloadValue()` (src/model/payload.ts), which applies the type.
+ */
+export interface PayloadColumns {
+  type: Uint8Array;
+  /** 8 bytes per row, little-endian, interpreted according to `type`. */
+  bits: Float64Array;
+}
+
+export type TrackKind =
+  /** A thread's push/pop stack (per domain). */
+  | 'pushpop'
+  /** A thread's marks. */
+  | 'marks'
+  /** A process's start/end ranges and marks of one category, packed into lanes. */
+  | 'category'
+  /** Counter samples. */
+  | 'counter'
+  /** Host API calls (e.g. CUDA runtime/driver from an nsys export), stacked per thread. */
+  | 'api'
+  /** Device work (kernels, memcpy...), packed into lanes. */
+  | 'gpu';
+
+export interface Track {
+  kind: TrackKind;
+  /** Row label in the track tree. */
+  label: string;
+  /** Index into `Model.processes`, or -1. */
+  process: number;
+  /** Index into `Model.threads`, or -1 for process-level rows. */
+  thread: number;
+  /** Index into `Model.domains`, or -1. */
+  domain: number;
+  /** Index into `Model.categories` for category rows, else -1. */
+  category: number;
+  /** Group labels between the owning process/thread node and this row in the track tree. */
+  path: string[];
+  /** Ranges of this row: `Model.ranges` rows [rangeBegin, rangeEnd). */
+  rangeBegin: number;
+  rangeEnd: number;
+  /**
+   * Start of each depth level inside the row's ranges, as absolute RangeIndex, plus a final entry
+   * equal to rangeEnd: level d is [levelBegin[d], levelBegin[d+1]). Length = levels + 1.
+   */
+  levelBegin: number[];
+  /** Marks of a thread marks row: `Model.marks` rows [markBegin, markEnd). */
+  markBegin: number;
+  markEnd: number;
+  /** Marks shown on a category row: `Model.markRefs` entries [markRefBegin, markRefEnd). */
+  markRefBegin: number;
+  markRefEnd: number;
+  /** Samples of a counter row: `Model.counters` rows [counterBegin, counterEnd). */
+  counterBegin: number;
+  counterEnd: number;
+  /** Counter unit, if any (e.g. "bytes"). */
+  unit?: string;
+}
+
+/** A node of the track tree shown at the left of the timeline. */
+export interface TrackNode {
+  label: string;
+  /** The row drawn for this node, or -1 for a pure group (e.g. a process). */
+  track: number;
+  children: TrackNode[];
+  /** Tooltip/secondary text, e.g. "pid 1844". */
+  detail?: string;
+}
+
+export interface ProcessInfo {
+  pid: number;
+  name: string;
+}
+
+export interface ThreadInfo {
+  tid: number;
+  /** Index into `Model.processes`. */
+  process: number;
+  name: string;
+}
+
+export interface DomainInfo {
+  /** '' for the default domain. */
+  name: string;
+  /** Index into `Model.processes`, or -1 when the domain is not tied to one process. */
+  process: number;
+}
+
+export interface CategoryInfo {
+  /** The category id as the capture gives it. */
+  id: number;
+  /** Name given by NameCategory / nvtxNameCategory, or '' when unnamed. */
+  name: string;
+  /** Index into `Model.domains`. */
+  domain: number;
+  /** Index into `Model.categories` of the parent category (AddChildCategory), or -1. */
+  parent: number;
+}
+
+/** A problem found while loading. Valid data around it still loads. */
+export interface LoadIssue {
+  severity: 'error' | 'warning' | 'info';
+  /** File name as the user gave it. */
+  file: string;
+  /** 1-based line for text formats. */
+  line?: number;
+  /** Byte offset for binary formats. */
+  offset?: number;
+  message: string;
+}
+
+/** Where a capture came from and how its clock maps to nanoseconds. */
+export interface CaptureInfo {
+  /** File name as given by the user. */
+  fileName: string;
+  /** Display name (NVTXT SetFileDisplayName, process name...), else the file name. */
+  displayName: string;
+  /** Format id from the importer table, e.g. 'nvtxt'. */
+  format: string;
+  /** Byte size of the input file. */
+  byteSize: number;
+  /**
+   * Absolute time of the model's zero, in ns of `clock`, as a decimal string (exact: may exceed
+   * 2^53). Two captures with the same `clock` can be aligned with it.
+   */
+  originNs: string;
+  /** Clock of the timestamps, e.g. 'FileTime', 'CLOCK_MONOTONIC_RAW', 'Qpc@10MHz'. */
+  clock: string;
+  /** Free-form facts worth showing (command line, tick rates, schema version...). */
+  properties: Record<string, string>;
+}
+
+/** Range statistics / timeline input for one loaded file. */
+export interface Model {
+  capture: CaptureInfo;
+  /** Time span of the capture: [0, durationNs]. */
+  durationNs: Nanoseconds;
+  strings: string[];
+  styles: StyleColumns;
+  ranges: RangeColumns;
+  marks: MarkColumns;
+  /** Mark indices shown on category rows (a mark also stays on its thread's marks row). */
+  markRefs: Uint32Array;
+  counters: CounterColumns;
+  payloads: PayloadColumns;
+  /** Sparse: start/end ranges that ended on another thread: range index -> end thread index. */
+  crossThreadEnds: { range: Int32Array; thread: Int32Array };
+  processes: ProcessInfo[];
+  threads: ThreadInfo[];
+  domains: DomainInfo[];
+  categories: CategoryInfo[];
+  tracks: Track[];
+  /** Roots of the track tree. */
+  trackTree: TrackNode[];
+  /** Everything reported while loading. */
+  issues: LoadIssue[];
+}

@@ -1,0 +1,199 @@
+/**
+ * UI state of one viewer, React Flow style: a store factory (a fresh store per test and per
+ * viewer), provided through context, read with named selectors. The canvas subscribes to it
+ * directly so that pan/zoom at 60 fps never re-renders React.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { LoadIssue, Model, Nanoseconds } from '../model/types.ts';
+
+/** A loaded file. */
+export interface LoadedCapture {
+  /** Stable id for this viewer session. */
+  id: number;
+  model: Model;
+  /** Shift of this capture's time zero on the shared axis (captures on one clock are aligned). */
+  offsetNs: Nanoseconds;
+  decodeMs: number;
+}
+
+/** A file being loaded. */
+export interface PendingLoad {
+  id: number;
+  name: string;
+  bytesDone: number;
+  bytesTotal: number;
+  cancel(): void;
+}
+
+/** A load that failed as a whole (the file could not be decoded at all). */
+export interface FailedLoad {
+  id: number;
+  name: string;
+  message: string;
+}
+
+/** What is selected: one range or mark of one capture. */
+export type Selection =
+  | { kind: 'range'; capture: number; index: number }
+  | { kind: 'mark'; capture: number; index: number }
+  | null;
+
+export type ThemeChoice = 'system' | 'light' | 'dark';
+
+export interface ViewerState {
+  captures: LoadedCapture[];
+  loads: PendingLoad[];
+  failed: FailedLoad[];
+  /** Visible time window on the shared axis. */
+  viewStartNs: Nanoseconds;
+  viewEndNs: Nanoseconds;
+  selection: Selection;
+  /** Selected time span (drag on the time axis), or null. */
+  span: { startNs: Nanoseconds; endNs: Nanoseconds } | null;
+  /** Track tree nodes the user collapsed, by node key. */
+  collapsed: Record<string, true>;
+  theme: ThemeChoice;
+  showShortcuts: boolean;
+  /** Tick rates for NVTXT Qpc/Rdtsc time bases (the file cannot tell them). */
+  qpcHz: number;
+  rdtscHz: number;
+}
+
+export interface ViewerActions {
+  addCapture(capture: Omit<LoadedCapture, 'id' | 'offsetNs'>): number;
+  removeCapture(id: number): void;
+  startLoad(load: PendingLoad): void;
+  progressLoad(id: number, bytesDone: number, bytesTotal: number): void;
+  endLoad(id: number): void;
+  failLoad(failure: FailedLoad): void;
+  dismissFailure(id: number): void;
+  setView(startNs: Nanoseconds, endNs: Nanoseconds): void;
+  zoomToFit(): void;
+  select(selection: Selection): void;
+  setSpan(span: ViewerState['span']): void;
+  toggleCollapsed(key: string): void;
+  setTheme(theme: ThemeChoice): void;
+  setShowShortcuts(show: boolean): void;
+  setTickRates(rates: { qpcHz?: number; rdtscHz?: number }): void;
+}
+
+export type ViewerStore = StoreApi<ViewerState & ViewerActions>;
+
+/** Smallest visible window: zooming stops at 1 ns for the whole view... well below 1 µs. */
+export const MIN_VIEW_NS = 10;
+
+export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerStore {
+  let nextCaptureId = 1;
+  return createStore<ViewerState & ViewerActions>()((set, get) => ({
+    captures: [],
+    loads: [],
+    failed: [],
+    viewStartNs: 0,
+    viewEndNs: 1_000_000,
+    selection: null,
+    span: null,
+    collapsed: {},
+    theme: 'system',
+    showShortcuts: false,
+    qpcHz: 10_000_000,
+    rdtscHz: 1_000_000_000,
+    ...initial,
+
+    addCapture(capture) {
+      const id = nextCaptureId++;
+      const first = get().captures.length === 0;
+      set((s) => ({ captures: [...s.captures, { ...capture, id, offsetNs: alignOffset(s.captures, capture.model) }] }));
+      if (first) get().zoomToFit();
+      return id;
+    },
+    removeCapture(id) {
+      set((s) => ({
+        captures: s.captures.filter((c) => c.id !== id),
+        selection: s.selection && s.selection.capture === id ? null : s.selection,
+      }));
+    },
+    startLoad(load) {
+      set((s) => ({ loads: [...s.loads, load] }));
+    },
+    progressLoad(id, bytesDone, bytesTotal) {
+      set((s) => ({ loads: s.loads.map((l) => (l.id === id ? { ...l, bytesDone, bytesTotal } : l)) }));
+    },
+    endLoad(id) {
+      set((s) => ({ loads: s.loads.filter((l) => l.id !== id) }));
+    },
+    failLoad(failure) {
+      set((s) => ({ failed: [...s.failed, failure] }));
+    },
+    dismissFailure(id) {
+      set((s) => ({ failed: s.failed.filter((f) => f.id !== id) }));
+    },
+    setView(startNs, endNs) {
+      let a = Math.min(startNs, endNs);
+      let b = Math.max(startNs, endNs);
+      if (b - a < MIN_VIEW_NS) {
+        const mid = (a + b) / 2;
+        a = mid - MIN_VIEW_NS / 2;
+        b = mid + MIN_VIEW_NS / 2;
+      }
+      set({ viewStartNs: a, viewEndNs: b });
+    },
+    zoomToFit() {
+      const { start, end } = captureExtent(get().captures);
+      const pad = Math.max((end - start) * 0.02, 1);
+      get().setView(start - pad, end + pad);
+    },
+    select(selection) {
+      set({ selection });
+    },
+    setSpan(span) {
+      set({ span: span && span.endNs < span.startNs ? { startNs: span.endNs, endNs: span.startNs } : span });
+    },
+    toggleCollapsed(key) {
+      set((s) => {
+        const collapsed = { ...s.collapsed };
+        if (collapsed[key]) delete collapsed[key];
+        else collapsed[key] = true;
+        return { collapsed };
+      });
+    },
+    setTheme(theme) {
+      set({ theme });
+    },
+    setShowShortcuts(show) {
+      set({ showShortcuts: show });
+    },
+    setTickRates(rates) {
+      set((s) => ({ qpcHz: rates.qpcHz ?? s.qpcHz, rdtscHz: rates.rdtscHz ?? s.rdtscHz }));
+    },
+  }));
+}
+
+/** [start, end] on the shared axis covering every capture. */
+export function captureExtent(captures: LoadedCapture[]): { start: number; end: number } {
+  if (captures.length === 0) return { start: 0, end: 1_000_000 };
+  let start = Infinity;
+  let end = -Infinity;
+  for (const c of captures) {
+    start = Math.min(start, c.offsetNs);
+    end = Math.max(end, c.offsetNs + c.model.durationNs);
+  }
+  return { start, end: Math.max(end, start + 1) };
+}
+
+/**
+ * Captures on the same clock are placed by their absolute origin relative to the first capture on
+ * that clock; captures on an unknown or different clock start at 0.
+ */
+function alignOffset(existing: LoadedCapture[], model: Model): Nanoseconds {
+  const sameClock = existing.find((c) => c.model.capture.clock === model.capture.clock && model.capture.clock !== 'unknown');
+  if (!sameClock) return 0;
+  const delta = BigInt(model.capture.originNs) - BigInt(sameClock.model.capture.originNs);
+  const offset = Number(delta) + sameClock.offsetNs;
+  // Files from unrelated runs on one clock kind can be days apart: then compare them side by side.
+  return Math.abs(offset) < 3600e9 ? offset : 0;
+}
+
+/** All load issues of all captures, for the load report. */
+export function selectIssues(s: ViewerState): LoadIssue[] {
+  return s.captures.flatMap((c) => c.model.issues);
+}

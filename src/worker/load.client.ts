@@ -1,0 +1,101 @@
+/**
+ * Page side of the load worker: one worker per file (so Cancel is a terminate), at most
+ * `maxParallel` at once, promises for results.
+ */
+import type { Model } from '../model/types.ts';
+import type { DecodeOptions } from '../import/types.ts';
+import type { FromWorker, ToWorker } from './load.protocol.ts';
+
+export interface LoadHandle {
+  promise: Promise<{ model: Model; decodeMs: number }>;
+  cancel(): void;
+}
+
+export interface LoadRequest {
+  file: Blob;
+  name: string;
+  options: DecodeOptions;
+  onProgress(bytesDone: number, bytesTotal: number): void;
+}
+
+export class LoadCancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'LoadCancelledError';
+  }
+}
+
+type WorkerFactory = () => Worker;
+
+const defaultFactory: WorkerFactory = () =>
+  new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-load' });
+
+export class LoadClient {
+  private running = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(
+    private readonly maxParallel = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2)),
+    private readonly createWorker: WorkerFactory = defaultFactory,
+  ) {}
+
+  load(request: LoadRequest): LoadHandle {
+    let worker: Worker | undefined;
+    let cancelled = false;
+    let rejectFn: (e: Error) => void = () => {};
+    const promise = new Promise<{ model: Model; decodeMs: number }>((resolve, reject) => {
+      rejectFn = reject;
+      const start = () => {
+        if (cancelled) return this.release();
+        this.running++;
+        worker = this.createWorker();
+        const finish = () => {
+          worker?.terminate();
+          worker = undefined;
+          this.running--;
+          this.release();
+        };
+        worker.onmessage = (event: MessageEvent<FromWorker>) => {
+          const msg = event.data;
+          if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
+          else if (msg.type === 'done') {
+            finish();
+            resolve({ model: msg.model, decodeMs: msg.decodeMs });
+          } else {
+            finish();
+            reject(new Error(msg.message));
+          }
+        };
+        worker.onerror = (event) => {
+          finish();
+          reject(new Error(`${request.name}: the decoder crashed: ${event.message || 'unknown error'}`));
+        };
+        const msg: ToWorker = { type: 'load', file: request.file, name: request.name, options: request.options };
+        worker.postMessage(msg);
+      };
+      if (this.running < this.maxParallel) start();
+      else this.queue.push(start);
+    });
+    return {
+      promise,
+      cancel: () => {
+        if (cancelled) return;
+        cancelled = true;
+        if (worker) {
+          worker.terminate();
+          worker = undefined;
+          this.running--;
+          this.release();
+        }
+        rejectFn(new LoadCancelledError());
+      },
+    };
+  }
+
+  private release(): void {
+    while (this.running < this.maxParallel && this.queue.length > 0) {
+      this.queue.shift()!();
+      if (this.running >= this.maxParallel) break;
+    }
+  }
+}

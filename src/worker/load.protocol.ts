@@ -1,0 +1,16 @@
+/** Messages between the page and a load worker (one worker per file). */
+import type { Model } from '../model/types.ts';
+import type { DecodeOptions } from '../import/types.ts';
+
+export type ToWorker = {
+  type: 'load';
+  /** The file to decode: a File/Blob (read in slices) or bytes (postMessage embedding, URLs). */
+  file: Blob;
+  name: string;
+  options: DecodeOptions;
+};
+
+export type FromWorker =
+  | { type: 'progress'; bytesDone: number; bytesTotal: number }
+  | { type: 'done'; model: Model; decodeMs: number }
+  | { type: 'failed'; message: string };
