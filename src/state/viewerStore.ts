@@ -62,6 +62,8 @@ export interface ViewerState {
 export interface ViewerActions {
   addCapture(capture: Omit<LoadedCapture, 'id' | 'offsetNs'>): number;
   removeCapture(id: number): void;
+  /** Swaps the model of a loaded capture (reload with other decode options), keeping its id. */
+  replaceCapture(id: number, capture: Omit<LoadedCapture, 'id' | 'offsetNs'>): void;
   startLoad(load: PendingLoad): void;
   progressLoad(id: number, bytesDone: number, bytesTotal: number): void;
   endLoad(id: number): void;
@@ -111,6 +113,20 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
         captures: s.captures.filter((c) => c.id !== id),
         selection: s.selection && s.selection.capture === id ? null : s.selection,
       }));
+    },
+    replaceCapture(id, capture) {
+      set((s) => {
+        const others = s.captures.filter((c) => c.id !== id);
+        const selection = s.selection;
+        const keep =
+          !selection ||
+          selection.capture !== id ||
+          selection.index < (selection.kind === 'range' ? capture.model.ranges.startNs : capture.model.marks.timeNs).length;
+        return {
+          captures: s.captures.map((c) => (c.id === id ? { ...capture, id, offsetNs: alignOffset(others, capture.model) } : c)),
+          selection: keep ? selection : null,
+        };
+      });
     },
     startLoad(load) {
       set((s) => ({ loads: [...s.loads, load] }));

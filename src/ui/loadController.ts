@@ -1,0 +1,118 @@
+/**
+ * Glue between files the user gives the page and the viewer store: each file goes to the load
+ * client (one worker per file), progress and failures go to the store, finished models become
+ * captures. The controller keeps each capture's file so that changing an NVTXT tick rate can
+ * decode it again with the new rate.
+ */
+import type { LoadHandle, LoadRequest } from '../worker/load.client.ts';
+import { LoadCancelledError } from '../worker/load.client.ts';
+import type { Model } from '../model/types.ts';
+import type { ViewerStore } from '../state/viewerStore.ts';
+
+/** What the controller needs from `LoadClient` (a fake in tests). */
+export interface CaptureLoader {
+  load(request: LoadRequest): LoadHandle;
+}
+
+/** A file to load: a `File`, or any Blob with the name to show for it. */
+export interface LoadSource {
+  blob: Blob;
+  name: string;
+}
+
+/** The NVTXT time bases whose tick rate the file cannot tell; the user sets them in the page. */
+export type AdjustableTimeBase = 'Qpc' | 'Rdtsc';
+
+/**
+ * Whether a model's timestamps depend on the given time base's tick rate. The NVTXT decoder
+ * names the clock (e.g. "Qpc@10MHz") and lists every time base a file used in the
+ * `timeBases` property, since one file may mix them.
+ */
+export function usesTimeBase(model: Model, timeBase: AdjustableTimeBase): boolean {
+  const wanted = timeBase.toLowerCase();
+  const mentions = (text: string | undefined) =>
+    text !== undefined && text.toLowerCase().split(/[^a-z]+/).includes(wanted);
+  return mentions(model.capture.clock) || mentions(model.capture.properties.timeBases);
+}
+
+export class LoadController {
+  private nextLoadId = 1;
+  /** The file behind each capture, by capture id. */
+  private readonly sources = new Map<number, LoadSource>();
+  /** Reloads in flight, by capture id (a newer tick-rate change cancels the older reload). */
+  private readonly reloads = new Map<number, LoadHandle>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: ViewerStore,
+    private readonly loader: CaptureLoader,
+  ) {
+    this.unsubscribe = store.subscribe((state, previous) => {
+      const changed: AdjustableTimeBase[] = [];
+      if (state.qpcHz !== previous.qpcHz) changed.push('Qpc');
+      if (state.rdtscHz !== previous.rdtscHz) changed.push('Rdtsc');
+      if (changed.length > 0) this.reloadTimeBases(changed);
+      if (state.captures !== previous.captures) this.forgetRemoved();
+    });
+  }
+
+  /** Starts loading every file; returns at once. */
+  open(files: Iterable<File | LoadSource>): void {
+    for (const f of files) {
+      const source = f instanceof Blob ? { blob: f, name: f.name } : f;
+      this.start(source, undefined);
+    }
+  }
+
+  /** Decodes again, with the current tick rates, every capture that used one of `timeBases`. */
+  reloadTimeBases(timeBases: AdjustableTimeBase[]): void {
+    for (const capture of this.store.getState().captures) {
+      const source = this.sources.get(capture.id);
+      if (source && timeBases.some((tb) => usesTimeBase(capture.model, tb))) this.start(source, capture.id);
+    }
+  }
+
+  dispose(): void {
+    this.unsubscribe();
+    for (const load of this.store.getState().loads) load.cancel();
+  }
+
+  private start(source: LoadSource, replaces: number | undefined): void {
+    const store = this.store;
+    const id = this.nextLoadId++;
+    const { qpcHz, rdtscHz } = store.getState();
+    if (replaces !== undefined) this.reloads.get(replaces)?.cancel();
+    const handle = this.loader.load({
+      file: source.blob,
+      name: source.name,
+      options: { qpcHz, rdtscHz },
+      onProgress: (bytesDone, bytesTotal) => store.getState().progressLoad(id, bytesDone, bytesTotal),
+    });
+    if (replaces !== undefined) this.reloads.set(replaces, handle);
+    store.getState().startLoad({ id, name: source.name, bytesDone: 0, bytesTotal: source.blob.size, cancel: handle.cancel });
+    handle.promise
+      .then(({ model, decodeMs }) => {
+        const state = store.getState();
+        if (replaces !== undefined && state.captures.some((c) => c.id === replaces)) {
+          state.replaceCapture(replaces, { model, decodeMs });
+        } else {
+          this.sources.set(state.addCapture({ model, decodeMs }), source);
+        }
+      })
+      .catch((e: unknown) => {
+        if (e instanceof LoadCancelledError) return;
+        const message = e instanceof Error ? e.message : String(e);
+        store.getState().failLoad({ id, name: source.name, message });
+      })
+      .finally(() => {
+        if (replaces !== undefined && this.reloads.get(replaces) === handle) this.reloads.delete(replaces);
+        // Last, so that an idle check never sees "no load pending" before the capture exists.
+        store.getState().endLoad(id);
+      });
+  }
+
+  private forgetRemoved(): void {
+    const live = new Set(this.store.getState().captures.map((c) => c.id));
+    for (const id of this.sources.keys()) if (!live.has(id)) this.sources.delete(id);
+  }
+}
