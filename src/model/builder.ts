@@ -123,6 +123,8 @@ interface RowMeta {
   // counter rows
   counterT?: Growable<Float64Array>;
   counterV?: Growable<Float64Array>;
+  // correlation ids of custom-row ranges by position in the row (NaN = none); may be shorter than the row
+  corr?: Growable<Float64Array>;
 }
 
 interface OpenStartEnd {
@@ -441,9 +443,18 @@ export class ModelBuilder {
     return this.rowIds.get(key)!;
   }
 
-  /** Adds a range to a custom row; returns its position in the row, for `link` bookkeeping. */
-  rowRange(row: number, startNs: number, endNs: number, attrs: EventAttrs, thread = -1): void {
-    this.addComplete(this.rows[row], thread, startNs, endNs, attrs);
+  /**
+   * Adds a range to a custom row. `correlation`, when given, links ranges that belong together (a
+   * CUDA API call and the GPU work it launched share one); the links end up in `Model.correlation`.
+   * The decoder keeps ids unique per capture (e.g. CUPTI ids are per process: combine them).
+   */
+  rowRange(row: number, startNs: number, endNs: number, attrs: EventAttrs, thread = -1, correlation?: number): void {
+    const meta = this.rows[row];
+    const index = this.addComplete(meta, thread, startNs, endNs, attrs);
+    if (correlation === undefined || Number.isNaN(correlation)) return;
+    const corr = (meta.corr ??= f64());
+    while (corr.length < index) corr.push(NaN);
+    corr.push(correlation);
   }
 
   // ---------------------------------------------------------------- finish
@@ -494,6 +505,8 @@ export class ModelBuilder {
     const markRefs = new Uint32Array(markRefCount);
     const crossRange: number[] = [];
     const crossThread: number[] = [];
+    const corrRange = i32();
+    const corrId = f64();
 
     // Where each marks row's marks land, for category-row references.
     const markRowBase = new Map<number, { base: number; order: Uint32Array }>();
@@ -540,6 +553,14 @@ export class ModelBuilder {
           ranges.thread[g] = ev.thread.get(i);
           ranges.payload[g] = ev.payload.get(i);
           ranges.flags[g] = ev.flags.get(i) | laid.extraFlags[i];
+        }
+        if (row.corr) {
+          for (let k = 0; k < row.corr.length; k++) {
+            const id = row.corr.get(k);
+            if (Number.isNaN(id)) continue;
+            corrRange.push(newIndex[k]);
+            corrId.push(id);
+          }
         }
         const cross = (row as RowMetaWithCross).cross;
         if (cross) {
@@ -640,6 +661,7 @@ export class ModelBuilder {
       t.label = categoryLabel(model, t.category);
       if (this.info.format === 'nvtxt') t.label += ` · ${this.info.displayName}`;
     }
+    if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
     model.trackTree = buildTrackTree(model);
     return model;
   }
@@ -898,6 +920,20 @@ export class ModelBuilder {
     const t = this.threads[thread];
     return t.name ? `"${t.name}" (${t.tid})` : String(t.tid);
   }
+}
+
+/** `Model.correlation` from (range, id) pairs in any order. */
+function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<Model['correlation']> {
+  const n = ranges.length;
+  const byRange = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => ranges[a] - ranges[b]);
+  const range = new Int32Array(n);
+  const id = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    range[k] = ranges[byRange[k]];
+    id[k] = ids[byRange[k]];
+  }
+  const byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => id[a] - id[b] || range[a] - range[b]);
+  return { range, id, byId };
 }
 
 interface RowMetaWithCross extends RowMeta {

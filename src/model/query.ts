@@ -88,3 +88,32 @@ export function selfTime(model: Model, range: number): number {
   for (const c of childrenOf(model, range)) covered += model.ranges.endNs[c] - model.ranges.startNs[c];
   return model.ranges.endNs[range] - model.ranges.startNs[range] - covered;
 }
+
+/** Correlation id of a range (e.g. a CUDA API call or the GPU work it launched), or undefined. */
+export function correlationIdOf(model: Model, range: number): number | undefined {
+  const c = model.correlation;
+  if (!c) return undefined;
+  const k = lowerBound(c.range, range, 0, c.range.length);
+  return k < c.range.length && c.range[k] === range ? c.id[k] : undefined;
+}
+
+/** The other ranges sharing `range`'s correlation id (an API call's GPU work, or the call of a kernel). */
+export function correlatedRanges(model: Model, range: number): number[] {
+  const c = model.correlation;
+  const id = correlationIdOf(model, range);
+  if (!c || id === undefined) return [];
+  // First position of `id` in the id-ordered permutation.
+  let lo = 0;
+  let hi = c.byId.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.id[c.byId[mid]] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: number[] = [];
+  for (let k = lo; k < c.byId.length && c.id[c.byId[k]] === id; k++) {
+    const other = c.range[c.byId[k]];
+    if (other !== range) out.push(other);
+  }
+  return out;
+}

@@ -16,6 +16,7 @@ export function modelTransferables(model: Model): ArrayBuffer[] {
   visit(model.counters);
   visit(model.payloads);
   visit(model.crossThreadEnds);
+  if (model.correlation) visit(model.correlation);
   visit({ markRefs: model.markRefs });
   for (const extra of Object.values(model as unknown as Record<string, unknown>)) {
     if (ArrayBuffer.isView(extra)) buffers.add(extra.buffer as ArrayBuffer);

@@ -239,6 +239,20 @@ export interface CaptureInfo {
   properties: Record<string, string>;
 }
 
+/**
+ * Links between ranges that share a correlation id (nsys: a CUDA API call and the kernels, copies
+ * and sets it launched). Ids are opaque numbers, unique per capture. Read through
+ * `correlationIdOf` / `correlatedRanges` in src/model/query.ts.
+ */
+export interface CorrelationColumns {
+  /** Ranges that carry an id, ascending. */
+  range: Int32Array;
+  /** The id of each entry of `range`. */
+  id: Float64Array;
+  /** Positions into `range`/`id` ordered by (id, range): the ranges of one id are a contiguous run. */
+  byId: Int32Array;
+}
+
 /** Range statistics / timeline input for one loaded file. */
 export interface Model {
   capture: CaptureInfo;
@@ -254,6 +268,8 @@ export interface Model {
   payloads: PayloadColumns;
   /** Sparse: start/end ranges that ended on another thread: range index -> end thread index. */
   crossThreadEnds: { range: Int32Array; thread: Int32Array };
+  /** Sparse, optional: ranges linked by a correlation id (e.g. a CUDA API call and its GPU work). */
+  correlation?: CorrelationColumns;
   processes: ProcessInfo[];
   threads: ThreadInfo[];
   domains: DomainInfo[];
