@@ -1,0 +1,190 @@
+/**
+ * The rows of the timeline, top to bottom: one root per loaded capture, its track tree below,
+ * minus the children of collapsed nodes. The tree at the left and the canvas both draw from the
+ * same `TrackLayout`, so a row sits at the same y in both.
+ */
+import type { LoadedCapture } from '../state/viewerStore.ts';
+import type { Model, TrackNode } from '../model/types.ts';
+import { HEADER_ROW_CSS, trackGeometry, type RowGeometry } from './rowGeometry.ts';
+import type { CssPx } from './units.ts';
+
+/** Descendant tracks summarised on a collapsed group row (more would cost more than they show). */
+export const SUMMARY_TRACK_LIMIT = 32;
+
+export type RowKind = 'capture' | 'group' | 'track';
+
+export interface LayoutRow {
+  /** Node key (see `nodeKey`), also the collapse key. */
+  key: string;
+  kind: RowKind;
+  captureId: number;
+  model: Model;
+  /** Shift of the capture's time zero on the shared axis. */
+  offsetNs: number;
+  /** Indentation level in the tree (captures are 0). */
+  depth: number;
+  label: string;
+  detail?: string;
+  /** Index into `model.tracks`, or -1 for a group or capture row. */
+  track: number;
+  hasChildren: boolean;
+  collapsed: boolean;
+  /** Top of the row in the scrolled content. */
+  yCss: CssPx;
+  heightCss: CssPx;
+  /** Track rows only. */
+  geometry: RowGeometry | null;
+  /** Collapsed group rows: descendant tracks drawn as a summary (at most SUMMARY_TRACK_LIMIT). */
+  summaryTracks: number[] | null;
+}
+
+export interface TrackLayout {
+  /** The captures the rows were built from (rows hold their model and offset too). */
+  captures: readonly LoadedCapture[];
+  rows: LayoutRow[];
+  totalHeightCss: CssPx;
+  /** Row showing a track of a capture, or -1 when hidden under a collapsed node. */
+  rowOfTrack(captureId: number, track: number): number;
+}
+
+/**
+ * Key of a track tree node: `${captureId}` for a capture root, `${captureId}/${labels}` below it,
+ * with the labels of the path joined by '/'. A '/' or '%' inside a label is percent-escaped
+ * ("Push/Pop" -> "Push%2FPop") so that keys stay unambiguous.
+ */
+export function nodeKey(captureId: number, path: readonly string[]): string {
+  if (path.length === 0) return String(captureId);
+  return `${captureId}/${path.map((l) => l.replace(/%/g, '%25').replace(/\//g, '%2F')).join('/')}`;
+}
+
+/**
+ * Visits each node of a capture's track tree in display order with its label path; the visitor
+ * returns false to skip the node's children.
+ */
+export function walkTrackTree(
+  roots: readonly TrackNode[],
+  visit: (node: TrackNode, path: readonly string[]) => boolean,
+  prefix: readonly string[] = [],
+): void {
+  for (const node of roots) {
+    const path = [...prefix, node.label];
+    if (visit(node, path)) walkTrackTree(node.children, visit, path);
+  }
+}
+
+export function buildTrackLayout(captures: readonly LoadedCapture[], collapsed: Readonly<Record<string, true>>): TrackLayout {
+  const rows: LayoutRow[] = [];
+  const trackRows = new Map<number, Int32Array>();
+  let y = 0;
+  for (const capture of captures) {
+    const { model, id } = capture;
+    const rowOf = new Int32Array(model.tracks.length).fill(-1);
+    trackRows.set(id, rowOf);
+    const seen = new Set<string>();
+    const uniqueKey = (path: readonly string[]) => {
+      let key = nodeKey(id, path);
+      for (let n = 2; seen.has(key); n++) key = `${nodeKey(id, path)}~${n}`;
+      seen.add(key);
+      return key;
+    };
+    const add = (row: Omit<LayoutRow, 'yCss' | 'captureId' | 'model' | 'offsetNs'>) => {
+      rows.push({ ...row, captureId: id, model, offsetNs: capture.offsetNs, yCss: y });
+      y += row.heightCss;
+    };
+
+    const rootKey = uniqueKey([]);
+    const rootCollapsed = collapsed[rootKey] === true;
+    add({
+      key: rootKey,
+      kind: 'capture',
+      depth: 0,
+      label: model.capture.displayName,
+      detail: model.capture.format,
+      track: -1,
+      hasChildren: model.trackTree.length > 0,
+      collapsed: rootCollapsed,
+      heightCss: HEADER_ROW_CSS,
+      geometry: null,
+      summaryTracks: rootCollapsed ? summaryOf(model.trackTree) : null,
+    });
+    if (rootCollapsed) continue;
+
+    walkTrackTree(model.trackTree, (node, path) => {
+      const key = uniqueKey(path);
+      const isCollapsed = collapsed[key] === true && node.children.length > 0;
+      const depth = path.length;
+      if (node.track >= 0) {
+        const geometry = trackGeometry(model.tracks[node.track]);
+        rowOf[node.track] = rows.length;
+        add({
+          key,
+          kind: 'track',
+          depth,
+          label: node.label,
+          detail: node.detail,
+          track: node.track,
+          hasChildren: node.children.length > 0,
+          collapsed: isCollapsed,
+          heightCss: geometry.heightCss,
+          geometry,
+          summaryTracks: null,
+        });
+      } else {
+        add({
+          key,
+          kind: 'group',
+          depth,
+          label: node.label,
+          detail: node.detail,
+          track: -1,
+          hasChildren: node.children.length > 0,
+          collapsed: isCollapsed,
+          heightCss: HEADER_ROW_CSS,
+          geometry: null,
+          summaryTracks: isCollapsed ? summaryOf(node.children) : null,
+        });
+      }
+      return !isCollapsed;
+    });
+  }
+  return {
+    captures,
+    rows,
+    totalHeightCss: y,
+    rowOfTrack: (captureId, track) => trackRows.get(captureId)?.[track] ?? -1,
+  };
+}
+
+/** Tracks under a collapsed node, in display order, up to the summary limit. */
+function summaryOf(children: readonly TrackNode[]): number[] {
+  const out: number[] = [];
+  walkTrackTree(children, (node) => {
+    if (out.length >= SUMMARY_TRACK_LIMIT) return false;
+    if (node.track >= 0) out.push(node.track);
+    return true;
+  });
+  return out;
+}
+
+/** Rows intersecting [topCss, bottomCss): [first, last) indices. */
+export function visibleRows(layout: TrackLayout, topCss: CssPx, bottomCss: CssPx): [number, number] {
+  const rows = layout.rows;
+  // First row whose bottom is below topCss.
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid].yCss + rows[mid].heightCss <= topCss) lo = mid + 1;
+    else hi = mid;
+  }
+  let last = lo;
+  while (last < rows.length && rows[last].yCss < bottomCss) last++;
+  return [lo, last];
+}
+
+/** Index of the row at content y, or -1 below the last row. */
+export function rowAtY(layout: TrackLayout, yCss: CssPx): number {
+  if (yCss < 0) return -1;
+  const [first, last] = visibleRows(layout, yCss, yCss + 1e-6);
+  return first < last ? first : -1;
+}
