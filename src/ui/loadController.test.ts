@@ -3,7 +3,7 @@ import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { createViewerStore } from '../state/viewerStore.ts';
 import { LoadCancelledError, type LoadHandle, type LoadRequest } from '../worker/load.client.ts';
-import { LoadController, usesTimeBase, type CaptureLoader } from './loadController.ts';
+import { decodeOptions, LoadController, usesTimeBase, type CaptureLoader } from './loadController.ts';
 
 /** A model whose single range lasts `durationNs`, on the given clock. */
 function model(name: string, durationNs: number, clock = 'FileTime'): Model {
@@ -115,13 +115,49 @@ describe('LoadController', () => {
   });
 });
 
+describe('LoadController.openUrl', () => {
+  it('fetches, then loads the bytes, staying pending in between', async () => {
+    const store = createViewerStore();
+    const loader = new ManualLoader();
+    let answer!: (r: Response) => void;
+    const fetchStub = (() => new Promise<Response>((r) => (answer = r))) as unknown as typeof fetch;
+    new LoadController(store, loader).openUrl('./demo/demo.nvtxt', 'demo.nvtxt', fetchStub);
+    expect(store.getState().loads.map((l) => l.name)).toEqual(['demo.nvtxt']);
+    answer(new Response('Marker, 1'));
+    await settle();
+    await settle();
+    expect(loader.requests.map((r) => r.request.name)).toEqual(['demo.nvtxt']);
+    expect(store.getState().loads.length).toBe(1);
+    loader.requests[0].resolve(model('demo.nvtxt', 10));
+    await settle();
+    expect(store.getState().loads).toEqual([]);
+    expect(store.getState().captures.length).toBe(1);
+  });
+
+  it('reports an HTTP error as a failed load naming the file', async () => {
+    const store = createViewerStore();
+    const fetchStub = (async () => new Response('missing', { status: 404 })) as unknown as typeof fetch;
+    new LoadController(store, new ManualLoader()).openUrl('./demo/demo.nvtxt', 'demo.nvtxt', fetchStub);
+    await settle();
+    await settle();
+    expect(store.getState().failed.map((f) => f.message)).toEqual([
+      'demo.nvtxt: could not fetch ./demo/demo.nvtxt (HTTP 404)',
+    ]);
+    expect(store.getState().loads).toEqual([]);
+  });
+});
+
 describe('usesTimeBase', () => {
   it('reads the clock name and the list of time bases a file used', () => {
     expect(usesTimeBase(model('a', 1, 'Qpc@10MHz'), 'Qpc')).toBe(true);
     expect(usesTimeBase(model('a', 1, 'FileTime'), 'Qpc')).toBe(false);
     const mixed = model('a', 1, 'FileTime');
-    mixed.capture.properties.timeBases = 'FileTime, Rdtsc';
+    mixed.capture.properties['Rdtsc rate'] = '1 GHz (default)';
     expect(usesTimeBase(mixed, 'Rdtsc')).toBe(true);
     expect(usesTimeBase(mixed, 'Qpc')).toBe(false);
+  });
+
+  it('leaves default rates out of the decode options so the decoder reports them as assumed', () => {
+    expect(decodeOptions({ qpcHz: 10_000_000, rdtscHz: 3e9 })).toEqual({ qpcHz: undefined, rdtscHz: 3e9 });
   });
 });

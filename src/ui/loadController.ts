@@ -7,6 +7,8 @@
 import type { LoadHandle, LoadRequest } from '../worker/load.client.ts';
 import { LoadCancelledError } from '../worker/load.client.ts';
 import type { Model } from '../model/types.ts';
+import type { DecodeOptions } from '../import/types.ts';
+import { DEFAULT_QPC_HZ, DEFAULT_RDTSC_HZ } from '../import/nvtxt/timebase.ts';
 import type { ViewerStore } from '../state/viewerStore.ts';
 
 /** What the controller needs from `LoadClient` (a fake in tests). */
@@ -24,15 +26,23 @@ export interface LoadSource {
 export type AdjustableTimeBase = 'Qpc' | 'Rdtsc';
 
 /**
- * Whether a model's timestamps depend on the given time base's tick rate. The NVTXT decoder
- * names the clock (e.g. "Qpc@10MHz") and lists every time base a file used in the
- * `timeBases` property, since one file may mix them.
+ * Whether a model's timestamps depend on the given time base's tick rate. The NVTXT decoder names
+ * the clock after the file's first time base (e.g. "Qpc@10MHz") and records a "Qpc rate" /
+ * "Rdtsc rate" property for every tick time base the file used, since one file may mix them.
  */
 export function usesTimeBase(model: Model, timeBase: AdjustableTimeBase): boolean {
-  const wanted = timeBase.toLowerCase();
-  const mentions = (text: string | undefined) =>
-    text !== undefined && text.toLowerCase().split(/[^a-z]+/).includes(wanted);
-  return mentions(model.capture.clock) || mentions(model.capture.properties.timeBases);
+  return model.capture.clock.startsWith(`${timeBase}@`) || model.capture.properties[`${timeBase} rate`] !== undefined;
+}
+
+/**
+ * Decode options from the store's tick rates. A rate equal to the decoder's default is left out,
+ * so that the decoder tells the user (in the load report) that it assumed the default.
+ */
+export function decodeOptions(rates: { qpcHz: number; rdtscHz: number }): DecodeOptions {
+  return {
+    qpcHz: rates.qpcHz === DEFAULT_QPC_HZ ? undefined : rates.qpcHz,
+    rdtscHz: rates.rdtscHz === DEFAULT_RDTSC_HZ ? undefined : rates.rdtscHz,
+  };
 }
 
 export class LoadController {
@@ -64,6 +74,28 @@ export class LoadController {
     }
   }
 
+  /**
+   * Fetches a capture by URL (relative to the page: the bundled demo) and loads it. The fetch
+   * counts as a pending load, so the page is not idle while it runs.
+   */
+  openUrl(url: string, name: string, fetchImpl: typeof fetch = fetch): void {
+    const store = this.store;
+    const id = this.nextLoadId++;
+    const abort = new AbortController();
+    store.getState().startLoad({ id, name, bytesDone: 0, bytesTotal: 0, cancel: () => abort.abort() });
+    fetchImpl(url, { signal: abort.signal })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`could not fetch ${url} (HTTP ${response.status})`);
+        this.start({ blob: await response.blob(), name }, undefined);
+      })
+      .catch((e: unknown) => {
+        if (abort.signal.aborted) return;
+        const reason = e instanceof Error ? e.message : String(e);
+        store.getState().failLoad({ id, name, message: `${name}: ${reason}` });
+      })
+      .finally(() => store.getState().endLoad(id));
+  }
+
   /** Decodes again, with the current tick rates, every capture that used one of `timeBases`. */
   reloadTimeBases(timeBases: AdjustableTimeBase[]): void {
     for (const capture of this.store.getState().captures) {
@@ -80,12 +112,11 @@ export class LoadController {
   private start(source: LoadSource, replaces: number | undefined): void {
     const store = this.store;
     const id = this.nextLoadId++;
-    const { qpcHz, rdtscHz } = store.getState();
     if (replaces !== undefined) this.reloads.get(replaces)?.cancel();
     const handle = this.loader.load({
       file: source.blob,
       name: source.name,
-      options: { qpcHz, rdtscHz },
+      options: decodeOptions(store.getState()),
       onProgress: (bytesDone, bytesTotal) => store.getState().progressLoad(id, bytesDone, bytesTotal),
     });
     if (replaces !== undefined) this.reloads.set(replaces, handle);

@@ -1,0 +1,25 @@
+/** Composition root: one viewer store, its load controller and test hooks, and the app in it. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ViewerStoreProvider } from './state/context.tsx';
+import { createViewerStore } from './state/viewerStore.ts';
+import { App } from './ui/App.tsx';
+import { LoadController } from './ui/loadController.ts';
+import { loadPreferences, persistPreferences } from './ui/preferences.ts';
+import { installTestHooks } from './ui/testHooks.ts';
+import { LoadClient } from './worker/load.client.ts';
+import './ui/theme.css';
+import './ui/app.css';
+
+const store = createViewerStore(loadPreferences());
+const controller = new LoadController(store, new LoadClient());
+persistPreferences(store);
+installTestHooks(store);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ViewerStoreProvider store={store}>
+      <App controller={controller} />
+    </ViewerStoreProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,100 @@
+/**
+ * The page layout: header, load progress, the timeline with the side panel at its right, the
+ * collapsible load report at the bottom, and the page-wide drop target and dialogs.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useViewer } from '../state/context.tsx';
+import { EmptyState } from './EmptyState.tsx';
+import { Header } from './Header.tsx';
+import { LoadReport } from './LoadReport.tsx';
+import { LoadStrip } from './LoadStrip.tsx';
+import type { LoadController } from './loadController.ts';
+import { countBySeverity, reportRows } from './loadReport.ts';
+import { ShortcutsDialog } from './ShortcutsDialog.tsx';
+import { SidePanel } from './SidePanel.tsx';
+import { TimelineSlot, TIMELINE_SHORTCUTS } from './TimelineSlot.tsx';
+import { useFileDrop } from './useFileDrop.ts';
+import { useThemeAttribute } from './useTheme.ts';
+
+/** The bundled demo capture, relative to the page so that any sub-path works. */
+export const DEMO_URL = './demo/demo.nvtxt';
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
+}
+
+export function App({ controller }: { controller: LoadController }) {
+  useThemeAttribute();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const captures = useViewer((s) => s.captures);
+  const failed = useViewer((s) => s.failed);
+  const loading = useViewer((s) => s.loads.length > 0);
+  const setShowShortcuts = useViewer((s) => s.setShowShortcuts);
+
+  const open = useCallback(() => inputRef.current?.click(), []);
+  const openDemo = useCallback(() => controller.openUrl(DEMO_URL, 'demo.nvtxt'), [controller]);
+  const dragging = useFileDrop((files) => controller.open(files));
+
+  const rows = useMemo(() => reportRows(captures, failed), [captures, failed]);
+  const counts = useMemo(() => countBySeverity(rows), [rows]);
+  const [reportOpen, setReportOpen] = useState(false);
+  // New errors open the report, so a broken file is noticed; closing it is the user's choice.
+  const seenErrors = useRef(0);
+  useEffect(() => {
+    if (counts.error > seenErrors.current) setReportOpen(true);
+    seenErrors.current = counts.error;
+  }, [counts.error]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'o') {
+        e.preventDefault();
+        open();
+      } else if (e.key === '?' && !e.ctrlKey && !e.metaKey && !isTyping(e.target)) {
+        e.preventDefault();
+        setShowShortcuts(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, setShowShortcuts]);
+
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).has('demo')) openDemo();
+  }, [openDemo]);
+
+  const empty = captures.length === 0;
+  return (
+    <div className="app">
+      <Header onOpen={open} counts={counts} reportOpen={reportOpen} onToggleReport={() => setReportOpen(!reportOpen)} />
+      <input
+        ref={inputRef}
+        type="file"
+        multiple
+        hidden
+        data-testid="open-input"
+        onChange={(e) => {
+          const files = Array.from(e.currentTarget.files ?? []);
+          // Reset so that picking the same file again fires another change.
+          e.currentTarget.value = '';
+          if (files.length > 0) controller.open(files);
+        }}
+      />
+      <LoadStrip />
+      <main className="app-main">
+        <div className="timeline-cell">
+          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <TimelineSlot />}
+        </div>
+        <SidePanel />
+      </main>
+      {reportOpen && <LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />}
+      {dragging && (
+        <div className="drop-overlay" data-testid="drop-overlay">
+          <div className="drop-overlay-box">Drop to open</div>
+        </div>
+      )}
+      <ShortcutsDialog timelineShortcuts={TIMELINE_SHORTCUTS} />
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+/** What the main area shows before any capture is loaded: a drop target that says what it accepts. */
+import { importers } from '../import/formats.ts';
+
+export interface EmptyStateProps {
+  onOpen(): void;
+  onOpenDemo(): void;
+}
+
+export function EmptyState({ onOpen, onOpenDemo }: EmptyStateProps) {
+  return (
+    <div className="empty-state" data-testid="empty-state">
+      <div className="drop-target">
+        <div className="drop-icon" aria-hidden="true" />
+        <h1>Drop NVTX captures here</h1>
+        <p className="muted">
+          Drop one or more files anywhere on the page, or open them. Files are decoded in your browser and never
+          leave this machine.
+        </p>
+        <div className="empty-actions">
+          <button type="button" className="button primary" onClick={onOpen}>
+            Open files…
+          </button>
+          <button type="button" className="button" onClick={onOpenDemo}>
+            Open demo capture
+          </button>
+        </div>
+        <table className="format-table">
+          <caption>Supported formats (recognised by their content, gzip-compressed too)</caption>
+          <tbody>
+            {importers.map((imp) => (
+              <tr key={imp.id}>
+                <th scope="row">{imp.label}</th>
+                <td>{imp.extensions.map((e) => `.${e}`).join(', ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

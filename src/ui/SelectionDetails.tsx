@@ -1,0 +1,207 @@
+/** Details of the selected range or mark (first part of the side panel). */
+import { useMemo, type ReactNode } from 'react';
+import { rangeDetails, type RangeDetails as RangeDetailsData } from '../analysis/rangeDetails.ts';
+import { useViewer } from '../state/context.tsx';
+import type { LoadedCapture } from '../state/viewerStore.ts';
+import { formatPayload } from '../model/payload.ts';
+import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
+import type { Model } from '../model/types.ts';
+import { markName, trackOfMark } from '../model/query.ts';
+import { formatCount, formatDuration, formatTimestamp } from './format.ts';
+
+export function SelectionDetails() {
+  const selection = useViewer((s) => s.selection);
+  const capture = useViewer((s) => (s.selection ? s.captures.find((c) => c.id === s.selection!.capture) : undefined));
+  if (!selection || !capture) {
+    return <p className="panel-hint">Click a range or mark on the timeline to see its details.</p>;
+  }
+  return selection.kind === 'range' ? (
+    <RangeDetails capture={capture} index={selection.index} />
+  ) : (
+    <MarkDetails capture={capture} index={selection.index} />
+  );
+}
+
+/** CSS color of an ARGB value, or undefined for "no color given" (0). */
+export function argbCss(argb: number): string | undefined {
+  if (argb === 0) return undefined;
+  const a = ((argb >>> 24) & 0xff) / 255;
+  const rgb = (argb & 0xffffff).toString(16).padStart(6, '0');
+  return a === 1 || a === 0 ? `#${rgb}` : `rgba(${(argb >>> 16) & 0xff}, ${(argb >>> 8) & 0xff}, ${argb & 0xff}, ${a.toFixed(2)})`;
+}
+
+function ColorValue({ argb }: { argb: number }) {
+  const css = argbCss(argb);
+  if (!css) return <span className="muted">none (timeline palette)</span>;
+  const hex = `0x${(argb >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+  return (
+    <span className="color-value">
+      <span className="swatch" style={{ background: css }} aria-hidden="true" />
+      <code>{hex}</code>
+    </span>
+  );
+}
+
+function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </>
+  );
+}
+
+function threadText(model: Model, thread: number): { thread: string; process: string } {
+  if (thread < 0) return { thread: '–', process: '–' };
+  return { thread: threadLabel(model, thread), process: processLabel(model, model.threads[thread].process) };
+}
+
+function RangeDetails({ capture, index }: { capture: LoadedCapture; index: number }) {
+  const select = useViewer((s) => s.select);
+  const model = capture.model;
+  const details = useMemo(
+    () => (index >= 0 && index < model.ranges.startNs.length ? rangeDetails(model, index) : null),
+    [model, index],
+  );
+  if (!details) return <p className="panel-hint">The selected range no longer exists.</p>;
+  const d = details;
+  const packed = d.style === 'StartEnd' || d.style === 'GPU';
+  const go = (i: number) => select({ kind: 'range', capture: capture.id, index: i });
+  return (
+    <div className="details" data-testid="range-details">
+      <h3 className="details-title">
+        <Swatch argb={d.color} />
+        <span data-testid="detail-name">{d.label}</span>
+        <span className="details-kind">{d.style}</span>
+      </h3>
+      <dl className="details-grid">
+        <Row label="Category">{d.category ? d.category.label : <span className="muted">none</span>}</Row>
+        <Row label="Thread">
+          {d.thread ? d.thread.label : '–'}
+          {d.endThread && <span className="muted"> → ended on {d.endThread.label}</span>}
+        </Row>
+        <Row label="Process">{d.process ? d.process.label : '–'}</Row>
+        {model.tracks[d.track] && <Row label="Row">{model.tracks[d.track].label}</Row>}
+        <Row label="Start" testId="detail-start">
+          {formatTimestamp(d.startNs)}
+        </Row>
+        <Row label="End" testId="detail-end">
+          {formatTimestamp(d.endNs)}
+        </Row>
+        <Row label="Duration" testId="detail-duration">
+          <strong>{formatDuration(d.durationNs)}</strong>
+        </Row>
+        <Row label="Self time" testId="detail-self">
+          {formatDuration(d.selfNs)}
+        </Row>
+        <Row label={packed ? 'Lane' : 'Depth'}>{d.depth}</Row>
+        <Row label="Children">{formatCount(d.childCount)}</Row>
+        <Row label="Parents">
+          {d.parentChain.length === 0 ? (
+            <span className="muted">top level</span>
+          ) : (
+            <ol className="parent-chain">
+              {d.parentChain.map((p) => (
+                <li key={p.range}>
+                  <button type="button" className="link" onClick={() => go(p.range)} title="Select this range">
+                    {p.label}
+                  </button>
+                </li>
+              ))}
+            </ol>
+          )}
+        </Row>
+        <Row label="Color">
+          <ColorValue argb={d.color} />
+        </Row>
+        <Row label="Payload">{d.payloadText !== '' ? <code>{d.payloadText}</code> : <span className="muted">none</span>}</Row>
+      </dl>
+      <RangeNotes details={d} />
+      {d.children.length > 0 && <ChildBreakdown details={d} />}
+    </div>
+  );
+}
+
+function ChildBreakdown({ details }: { details: RangeDetailsData }) {
+  return (
+    <table className="child-table">
+      <caption>Direct children by name</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col" className="num">
+            Count
+          </th>
+          <th scope="col" className="num">
+            Total
+          </th>
+          <th scope="col" className="num">
+            Share
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {details.children.map((c) => (
+          <tr key={c.label}>
+            <td className="name">{c.label}</td>
+            <td className="num">{formatCount(c.count)}</td>
+            <td className="num">{formatDuration(c.totalNs)}</td>
+            <td className="num">{c.percent.toFixed(1)}%</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function RangeNotes({ details }: { details: RangeDetailsData }) {
+  const notes: string[] = [];
+  if (details.unterminated) notes.push('Never closed: ends at the end of the capture.');
+  if (details.crossThread) notes.push('Ended on another thread than it started on.');
+  if (details.badNesting) notes.push('Overlaps the end of its parent.');
+  if (notes.length === 0) return null;
+  return (
+    <ul className="details-notes">
+      {notes.map((n) => (
+        <li key={n}>{n}</li>
+      ))}
+    </ul>
+  );
+}
+
+function Swatch({ argb }: { argb: number }) {
+  const css = argbCss(argb);
+  return <span className={`swatch${css ? '' : ' swatch-none'}`} style={css ? { background: css } : undefined} aria-hidden="true" />;
+}
+
+function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number }) {
+  const model = capture.model;
+  const m = model.marks;
+  if (index < 0 || index >= m.timeNs.length) return <p className="panel-hint">The selected mark no longer exists.</p>;
+  const style = m.style[index];
+  const { thread, process } = threadText(model, m.thread[index]);
+  const track = model.tracks[trackOfMark(model, index)];
+  const payload = m.payload[index];
+  return (
+    <div className="details" data-testid="mark-details">
+      <h3 className="details-title">
+        <Swatch argb={model.styles.color[style]} />
+        <span data-testid="detail-name">{markName(model, index)}</span>
+        <span className="details-kind">mark</span>
+      </h3>
+      <dl className="details-grid">
+        <Row label="Time" testId="detail-time">
+          <strong>{formatTimestamp(m.timeNs[index])}</strong>
+        </Row>
+        <Row label="Category">{categoryLabel(model, model.styles.category[style])}</Row>
+        <Row label="Thread">{thread}</Row>
+        <Row label="Process">{process}</Row>
+        {track && <Row label="Row">{track.label}</Row>}
+        <Row label="Color">
+          <ColorValue argb={model.styles.color[style]} />
+        </Row>
+        <Row label="Payload">{payload >= 0 ? <code>{formatPayload(model, payload)}</code> : <span className="muted">none</span>}</Row>
+      </dl>
+    </div>
+  );
+}
