@@ -138,7 +138,7 @@ export class NvtxtInterpreter {
   /** `@Command, Arg, Arg...`. */
   private define(text: string, pos: number, line: number): void {
     const v = this.values;
-    if (!this.lexer.lexValues(text, pos)) {
+    if (!this.lexer.lexValues(text, pos, 0)) {
       this.error(`command definition: ${this.lexer.error}`, line);
       return;
     }
@@ -178,7 +178,7 @@ export class NvtxtInterpreter {
   /** `Command, value, value...`. */
   private call(text: string, pos: number, line: number): void {
     const v = this.values;
-    if (!this.lexer.lexValues(text, pos)) {
+    if (!this.lexer.lexValues(text, pos, 0)) {
       this.error(this.badAssignment(text, pos) ?? this.lexer.error, line);
       return;
     }

@@ -117,9 +117,10 @@ export class LineLexer {
 
   /**
    * Lexes the comma-separated values of `line` from `pos` to its end into the list. Returns false
-   * (with `error` set) when the line is malformed.
+   * (with `error` set) when the line is malformed. Messages number the values from `firstNumber`
+   * (0 for a call, so that its first argument is value 1, as in type errors).
    */
-  lexValues(line: string, pos: number): boolean {
+  lexValues(line: string, pos: number, firstNumber = 1): boolean {
     const out = this.out;
     out.count = 0;
     const n = line.length;
@@ -128,7 +129,7 @@ export class LineLexer {
     for (;;) {
       i = skipSpace(line, i);
       if (i >= n || line.charCodeAt(i) === C_COMMA) {
-        return this.fail(`value ${out.count + 1} is empty`, i);
+        return this.fail(`value ${out.count + firstNumber} is empty`, i);
       }
       i = this.lexValue(line, i);
       if (i < 0) return false;
@@ -142,7 +143,9 @@ export class LineLexer {
             : c === C_DQUOTE || c === C_SQUOTE
               ? ' (quotes must enclose the whole value)'
               : '';
-        return this.fail(`expected ',' after value ${out.count}, found ${shown(line, i)}${hint}`, i);
+        const number = out.count - 1 + firstNumber;
+        const after = number === 0 ? 'the command name' : `value ${number}`;
+        return this.fail(`expected ',' after ${after}, found ${shown(line, i)}${hint}`, i);
       }
       i++;
     }
