@@ -67,7 +67,13 @@ export function App({ controller }: { controller: LoadController }) {
   const empty = captures.length === 0;
   return (
     <div className="app">
-      <Header onOpen={open} counts={counts} reportOpen={reportOpen} onToggleReport={() => setReportOpen(!reportOpen)} />
+      <Header
+        onOpen={open}
+        counts={counts}
+        showReport={!empty || failed.length > 0}
+        reportOpen={reportOpen}
+        onToggleReport={() => setReportOpen(!reportOpen)}
+      />
       <input
         ref={inputRef}
         type="file"
@@ -86,7 +92,7 @@ export function App({ controller }: { controller: LoadController }) {
         <div className="timeline-cell">
           {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <TimelineSlot />}
         </div>
-        <SidePanel />
+        {!empty && <SidePanel />}
       </main>
       {reportOpen && <LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />}
       {dragging && (

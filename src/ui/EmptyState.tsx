@@ -24,8 +24,8 @@ export function EmptyState({ onOpen, onOpenDemo }: EmptyStateProps) {
             Open demo capture
           </button>
         </div>
+        <p className="format-note">Supported formats, recognised by their content (gzip-compressed too):</p>
         <table className="format-table">
-          <caption>Supported formats (recognised by their content, gzip-compressed too)</caption>
           <tbody>
             {importers.map((imp) => (
               <tr key={imp.id}>

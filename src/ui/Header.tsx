@@ -7,11 +7,13 @@ import { TickRateSettings } from './TickRateSettings.tsx';
 export interface HeaderProps {
   onOpen(): void;
   counts: IssueCounts;
+  /** False before anything was loaded: there is nothing to report yet. */
+  showReport: boolean;
   reportOpen: boolean;
   onToggleReport(): void;
 }
 
-export function Header({ onOpen, counts, reportOpen, onToggleReport }: HeaderProps) {
+export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport }: HeaderProps) {
   const setShowShortcuts = useViewer((s) => s.setShowShortcuts);
   return (
     <header className="app-header">
@@ -24,7 +26,7 @@ export function Header({ onOpen, counts, reportOpen, onToggleReport }: HeaderPro
       </button>
       <CaptureChips />
       <div className="header-spacer" />
-      <ReportButton counts={counts} open={reportOpen} onToggle={onToggleReport} />
+      {showReport && <ReportButton counts={counts} open={reportOpen} onToggle={onToggleReport} />}
       <TickRateSettings />
       <ThemeSwitch />
       <button

@@ -7,6 +7,8 @@ import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
+import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
+import { useEffectiveTheme } from './useTheme.ts';
 import { formatCount, formatDuration, formatTimestamp } from './format.ts';
 
 export function SelectionDetails() {
@@ -22,24 +24,27 @@ export function SelectionDetails() {
   );
 }
 
-/** CSS color of an ARGB value, or undefined for "no color given" (0). */
-export function argbCss(argb: number): string | undefined {
-  if (argb === 0) return undefined;
-  const a = ((argb >>> 24) & 0xff) / 255;
-  const rgb = (argb & 0xffffff).toString(16).padStart(6, '0');
-  return a === 1 || a === 0 ? `#${rgb}` : `rgba(${(argb >>> 16) & 0xff}, ${(argb >>> 8) & 0xff}, ${argb & 0xff}, ${a.toFixed(2)})`;
+/** The color a style is drawn with: the capture's own, or the timeline's palette color for its name. */
+function useStyleColor(model: Model, style: number): { css: string; given: boolean } {
+  const dark = useEffectiveTheme() === 'dark';
+  const rgb = argbToRgb(model.styles.color[style]);
+  return rgb ? { css: rgbToCss(rgb), given: true } : { css: stylePaint(model, dark).fill[style], given: false };
 }
 
-function ColorValue({ argb }: { argb: number }) {
-  const css = argbCss(argb);
-  if (!css) return <span className="muted">none (timeline palette)</span>;
-  const hex = `0x${(argb >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+function ColorValue({ model, style }: { model: Model; style: number }) {
+  const { css, given } = useStyleColor(model, style);
+  const argb = model.styles.color[style];
   return (
     <span className="color-value">
       <span className="swatch" style={{ background: css }} aria-hidden="true" />
-      <code>{hex}</code>
+      {given ? <code>{`0x${(argb >>> 0).toString(16).toUpperCase().padStart(8, '0')}`}</code> : <span className="muted">none given (palette {css})</span>}
     </span>
   );
+}
+
+function Swatch({ model, style }: { model: Model; style: number }) {
+  const { css } = useStyleColor(model, style);
+  return <span className="swatch" style={{ background: css }} aria-hidden="true" />;
 }
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -70,7 +75,7 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
   return (
     <div className="details" data-testid="range-details">
       <h3 className="details-title">
-        <Swatch argb={d.color} />
+        <Swatch model={model} style={model.ranges.style[index]} />
         <span data-testid="detail-name">{d.label}</span>
         <span className="details-kind">{d.style}</span>
       </h3>
@@ -112,7 +117,7 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
           )}
         </Row>
         <Row label="Color">
-          <ColorValue argb={d.color} />
+          <ColorValue model={model} style={model.ranges.style[index]} />
         </Row>
         <Row label="Payload">{d.payloadText !== '' ? <code>{d.payloadText}</code> : <span className="muted">none</span>}</Row>
       </dl>
@@ -169,11 +174,6 @@ function RangeNotes({ details }: { details: RangeDetailsData }) {
   );
 }
 
-function Swatch({ argb }: { argb: number }) {
-  const css = argbCss(argb);
-  return <span className={`swatch${css ? '' : ' swatch-none'}`} style={css ? { background: css } : undefined} aria-hidden="true" />;
-}
-
 function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number }) {
   const model = capture.model;
   const m = model.marks;
@@ -185,7 +185,7 @@ function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number
   return (
     <div className="details" data-testid="mark-details">
       <h3 className="details-title">
-        <Swatch argb={model.styles.color[style]} />
+        <Swatch model={model} style={style} />
         <span data-testid="detail-name">{markName(model, index)}</span>
         <span className="details-kind">mark</span>
       </h3>
@@ -198,7 +198,7 @@ function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number
         <Row label="Process">{process}</Row>
         {track && <Row label="Row">{track.label}</Row>}
         <Row label="Color">
-          <ColorValue argb={model.styles.color[style]} />
+          <ColorValue model={model} style={style} />
         </Row>
         <Row label="Payload">{payload >= 0 ? <code>{formatPayload(model, payload)}</code> : <span className="muted">none</span>}</Row>
       </dl>

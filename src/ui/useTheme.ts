@@ -1,5 +1,5 @@
-/** Applies the theme choice to <html data-theme>, following the system when the choice is 'system'. */
-import { useEffect } from 'react';
+/** The theme in effect (the user's choice, or the system's when the choice is 'system'). */
+import { useEffect, useState } from 'react';
 import { useViewer } from '../state/context.tsx';
 import type { ThemeChoice } from '../state/viewerStore.ts';
 
@@ -10,15 +10,23 @@ export function effectiveTheme(choice: ThemeChoice, systemDark: boolean): 'light
   return choice;
 }
 
-export function useThemeAttribute(): void {
+/** The effective theme, re-rendering when the choice or the system preference changes. */
+export function useEffectiveTheme(): 'light' | 'dark' {
   const choice = useViewer((s) => s.theme);
+  const [systemDark, setSystemDark] = useState(() => window.matchMedia(DARK_QUERY).matches);
   useEffect(() => {
     const media = window.matchMedia(DARK_QUERY);
-    const apply = () => {
-      document.documentElement.dataset.theme = effectiveTheme(choice, media.matches);
-    };
-    apply();
-    media.addEventListener('change', apply);
-    return () => media.removeEventListener('change', apply);
-  }, [choice]);
+    const update = () => setSystemDark(media.matches);
+    media.addEventListener('change', update);
+    return () => media.removeEventListener('change', update);
+  }, []);
+  return effectiveTheme(choice, systemDark);
+}
+
+/** Keeps <html data-theme> on the effective theme (the CSS custom properties hang off it). */
+export function useThemeAttribute(): void {
+  const theme = useEffectiveTheme();
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
 }

@@ -1,0 +1,113 @@
+/** Shared steps of the end-to-end tests: open the page, drop files, wait for idle, read the store. */
+import { expect, type Page } from '@playwright/test';
+
+export interface TextFile {
+  name: string;
+  text: string;
+}
+
+/** The parts of `window.__nvtxview` the tests use (typed loosely: the page owns the real types). */
+interface PageHooks {
+  store: {
+    getState(): {
+      captures: { id: number; model: { capture: { fileName: string; displayName: string }; issues: unknown[] } }[];
+      loads: unknown[];
+      failed: { name: string; message: string }[];
+      viewStartNs: number;
+      viewEndNs: number;
+      span: { startNs: number; endNs: number } | null;
+      selection: { kind: string; capture: number; index: number } | null;
+      select(sel: { kind: 'range' | 'mark'; capture: number; index: number } | null): void;
+      setSpan(span: { startNs: number; endNs: number } | null): void;
+    };
+  };
+  idle(): Promise<void>;
+  timeline?: { hitTestRange(captureId: number, rangeIndex: number): { x: number; y: number } | null };
+}
+
+export type HookedWindow = Window & { __nvtxview: PageHooks };
+
+/** Opens the app (relative to the sub-path the server uses) and waits for the hooks. */
+export async function openApp(page: Page, query = ''): Promise<void> {
+  await page.goto(`./${query}`);
+  await page.waitForFunction(() => (window as unknown as Partial<HookedWindow>).__nvtxview?.idle !== undefined);
+}
+
+/** Resolves once no load is pending and the timeline has drawn the current state. */
+export async function idle(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
+}
+
+/** Drops files on the page the way a file manager does (dragenter, dragover, drop with a DataTransfer). */
+export async function dropFiles(page: Page, files: TextFile[]): Promise<void> {
+  await page.evaluate((list) => {
+    const data = new DataTransfer();
+    for (const f of list) data.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+      document.body.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }
+  }, files);
+}
+
+/** Names of the captures in the store, in load order. */
+export async function captureNames(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    (window as unknown as HookedWindow).__nvtxview.store.getState().captures.map((c) => c.model.capture.displayName),
+  );
+}
+
+export async function viewWidthNs(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState();
+    return s.viewEndNs - s.viewStartNs;
+  });
+}
+
+/** Waits until `count` captures are loaded and the page is idle. */
+export async function waitForCaptures(page: Page, count: number): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().captures.length))
+    .toBe(count);
+  await idle(page);
+}
+
+/**
+ * A small NVTXT capture in nanoseconds: process "renderer" with threads "main" (push/pop:
+ * frame 9 ms > update 2 ms, draw 6 ms) and "loader" (a vsync mark), and category 2 "IO" with two
+ * overlapping start/end ranges (4 ms each).
+ */
+export const GOOD_NVTXT: TextFile = {
+  name: 'render.nvtxt',
+  text: [
+    '# Render loop of a small game, in nanoseconds',
+    'SetFileDisplayName, "Render loop"',
+    'NameProcess, 1844, renderer',
+    'NameOsThread, 1844, 4880, main',
+    'NameOsThread, 1844, 4881, loader',
+    'NameCategory, 2, IO',
+    'RangePush, 1000000, ns, 1844, 4880, 0, Blue, "frame", 1',
+    'RangePush, 1100000, ns, 1844, 4880, 0, Orange, "update", 0',
+    'RangePop, 3100000, ns, 1844, 4880',
+    'RangePush, 3200000, ns, 1844, 4880, 0, Green, "draw", 0',
+    'RangePop, 9200000, ns, 1844, 4880',
+    'RangePop, 10000000, ns, 1844, 4880',
+    'Marker, 5000000, ns, 1844, 4881, 0, Red, "vsync", 0',
+    'RangeStartEnd, 2000000, 6000000, ns, 1844, 4881, 2, Purple, "read assets", 42',
+    'RangeStartEnd, 4000000, 8000000, ns, 1844, 4881, 2, Purple, "read shaders", 0',
+    '',
+  ].join('\n'),
+};
+
+/** An NVTXT file with mistakes on lines 3, 4 and 5; its two valid marks still load. */
+export const BAD_NVTXT: TextFile = {
+  name: 'broken.nvtxt',
+  text: [
+    '# a file with mistakes',
+    'Marker, 100, ns, 1, 2, 0, 0, "ok marker", 0',
+    'RangePush, abc, ns, 1, 2, 0, 0, "bad time", 0',
+    'Marker, 200, ns, 1, 2, 0, 0, $undefinedVar, 0',
+    'Bogus, 1, 2',
+    'Marker, 400, ns, 1, 2, 0, 0, "last", 0',
+    '',
+  ].join('\n'),
+};
