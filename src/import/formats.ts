@@ -5,8 +5,9 @@
  */
 import type { Importer } from './types.ts';
 import { nvtxtImporter } from './nvtxt/nvtxt.ts';
+import { chromeImporter } from './chrome/chrome.ts';
 
-export const importers: readonly Importer[] = [nvtxtImporter];
+export const importers: readonly Importer[] = [chromeImporter, nvtxtImporter];
 
 export function detectFormat(head: Uint8Array, fileName: string): Importer | undefined {
   const bySniff = importers.find((imp) => imp.sniff(head));

@@ -250,6 +250,16 @@ export class ModelBuilder {
     return t;
   }
 
+  /** Orders the process in the track tree (lower first; unset = 0), e.g. Chrome `process_sort_index`. */
+  processSortIndex(pid: number, sortIndex: number): void {
+    this.processes[this.process(pid)].sortIndex = sortIndex;
+  }
+
+  /** Orders the thread among its process's threads (lower first; unset = 0). */
+  threadSortIndex(pid: number, tid: number, sortIndex: number): void {
+    this.threads[this.thread(pid, tid)].sortIndex = sortIndex;
+  }
+
   /** A domain of a process (pid -1: not tied to a process). '' is the default domain (index 0). */
   domain(pid: number, name: string): number {
     if (name === '' && pid === -1) return 0;

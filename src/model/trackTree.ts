@@ -115,14 +115,18 @@ export function buildTrackTree(model: Model): TrackNode[] {
     }
   });
 
-  // Threads go under their process, sorted by tid; processes sorted by pid.
-  const threadOrder = [...threadNodes.keys()].sort((a, b) => model.threads[a].tid - model.threads[b].tid);
+  // Threads go under their process, sorted by sort index then tid; processes by sort index then pid.
+  const threadOrder = [...threadNodes.keys()].sort(
+    (a, b) => (model.threads[a].sortIndex ?? 0) - (model.threads[b].sortIndex ?? 0) || model.threads[a].tid - model.threads[b].tid,
+  );
   for (const t of threadOrder) {
     const node = threadNodes.get(t)!;
     sortRows(node.children);
     processNode(model.threads[t].process)!.children.push(node);
   }
-  const processOrder = [...processNodes.keys()].sort((a, b) => model.processes[a].pid - model.processes[b].pid);
+  const processOrder = [...processNodes.keys()].sort(
+    (a, b) => (model.processes[a].sortIndex ?? 0) - (model.processes[b].sortIndex ?? 0) || model.processes[a].pid - model.processes[b].pid,
+  );
   for (const p of processOrder) {
     const node = processNodes.get(p)!;
     // Threads first, then NVTX categories, then the rest, keeping insertion order inside each.

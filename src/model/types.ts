@@ -179,6 +179,8 @@ export interface TrackNode {
 export interface ProcessInfo {
   pid: number;
   name: string;
+  /** Position in the track tree (Chrome `process_sort_index`): lower first; absent = 0; ties by pid. */
+  sortIndex?: number;
 }
 
 export interface ThreadInfo {
@@ -186,6 +188,8 @@ export interface ThreadInfo {
   /** Index into `Model.processes`. */
   process: number;
   name: string;
+  /** Position among its process's threads (Chrome `thread_sort_index`): lower first; absent = 0; ties by tid. */
+  sortIndex?: number;
 }
 
 export interface DomainInfo {

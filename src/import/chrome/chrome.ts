@@ -1,0 +1,591 @@
+/**
+ * Chrome Trace Event Format importer (JSON array and object forms), as written by Chrome,
+ * Perfetto's JSON export, PyTorch's profiler and many other tools.
+ *
+ *   B/E   push/pop on the thread's stack          X       complete range on the thread's stack
+ *   i/I/R marks (thread, process or global scope)  C       one counter row per series (name + args key)
+ *   b/e   nestable async ranges, S/F legacy async  n       async instant: a mark with the category
+ *   M     process/thread names and sort indices
+ *
+ * Async ranges go to the process's category row of their `cat` (categories are numbered in order of
+ * appearance in the default domain). `args` become JSON payloads. Timestamps are microseconds with a
+ * fraction, converted to integer nanoseconds exactly from the decimal text; the first timestamp seen
+ * is the decoder's origin. Flow, sample, object and memory-dump events are counted and reported once
+ * per kind.
+ */
+import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
+import { PayloadType } from '../../model/types.ts';
+import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
+import { AsyncRangeMatcher } from './asyncRanges.ts';
+import { BytesTable } from './bytesTable.ts';
+import { cnameColor } from './colors.ts';
+import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
+import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
+import { IssueBudget } from './issueBudget.ts';
+import { INCOMPLETE, decodeStringToken, decodeText } from './jsonBytes.ts';
+
+/** Small top-level values of the object form shown as capture properties. */
+const KEPT_KEYS = new Set([
+  'displayTimeUnit',
+  'otherData',
+  'metadata',
+  'schemaVersion',
+  'deviceProperties',
+  'distributedInfo',
+  'baseTimeNanoseconds',
+  'traceName',
+]);
+
+/** Longest property value kept from the top-level object (the rest is cut with an ellipsis). */
+const MAX_PROPERTY_CHARS = 2000;
+
+const PH = {
+  B: 0x42,
+  E: 0x45,
+  X: 0x58,
+  i: 0x69,
+  I: 0x49,
+  R: 0x52,
+  C: 0x43,
+  b: 0x62,
+  e: 0x65,
+  n: 0x6e,
+  S: 0x53,
+  T: 0x54,
+  p: 0x70,
+  F: 0x46,
+  M: 0x4d,
+  s: 0x73,
+  t: 0x74,
+  f: 0x66,
+  P: 0x50,
+  O: 0x4f,
+  N: 0x4e,
+  D: 0x44,
+  V: 0x56,
+  v: 0x76,
+  c: 0x63,
+} as const;
+
+/** Phases read but not shown, with how they are described in the load report. */
+const SKIPPED_PHASES: Record<number, string> = {
+  [PH.s]: 'flow start events (ph "s") not shown',
+  [PH.t]: 'flow step events (ph "t") not shown',
+  [PH.f]: 'flow end events (ph "f") not shown',
+  [PH.T]: 'legacy async step events (ph "T") not shown',
+  [PH.p]: 'legacy async step events (ph "p") not shown',
+  [PH.P]: 'sample events (ph "P") not shown',
+  [PH.O]: 'object snapshot events (ph "O") not shown',
+  [PH.N]: 'object created events (ph "N") not shown',
+  [PH.D]: 'object destroyed events (ph "D") not shown',
+  [PH.V]: 'global memory dump events (ph "V") not shown',
+  [PH.v]: 'process memory dump events (ph "v") not shown',
+  [PH.c]: 'clock sync events (ph "c") not shown',
+};
+
+const SCOPE_GLOBAL = 0x67; // 'g'
+const SCOPE_PROCESS = 0x70; // 'p'
+
+/** Stable importer id, stored in `CaptureInfo.format`. */
+export const CHROME_FORMAT_ID = 'chrome-json';
+
+class ChromeTraceDecoder implements TraceDocumentSink {
+  private readonly f = new EventFields();
+  private readonly budget: IssueBudget;
+  private readonly names = new BytesTable();
+  private readonly cats = new BytesTable();
+  private readonly nameTexts: string[] = [];
+  private readonly catTexts = new Map<number, string>();
+  private categoryCount = 0;
+  private readonly emptyName: number;
+  private readonly asyncRanges = new AsyncRangeMatcher();
+  private readonly counterRows = new Map<string, number>();
+  private readonly attrs: EventAttrs = {};
+
+  // pid/tid given as strings (or non-integers) get negative synthetic numbers, named after the text.
+  private readonly syntheticIds = new Map<string, number>();
+  private nextSynthetic = -2;
+  private readonly threadsByPid = new Map<number, Map<number, number>>();
+  private lastPid = NaN;
+  private lastTid = NaN;
+  private lastThread = -1;
+  /** pid and tid of the current event once resolved. */
+  private pid = 0;
+  private tid = 0;
+
+  private originUs: number | undefined;
+  private eventCount = 0;
+
+  constructor(private readonly builder: ModelBuilder) {
+    this.budget = new IssueBudget(builder);
+    this.emptyName = builder.intern('');
+    this.nameTexts[this.emptyName] = '';
+  }
+
+  // ---------------------------------------------------------------- TraceDocumentSink
+
+  event(buf: Uint8Array, pos: number, limit: number, base: number): number {
+    const end = parseEvent(buf, pos, limit, this.f);
+    if (end === INCOMPLETE) return INCOMPLETE;
+    this.eventCount++;
+    this.dispatch(buf, base + pos);
+    return end;
+  }
+
+  topLevelValue(key: string, json: string | undefined, bytes: number, where: IssueLocation): void {
+    if (key === 'traceEvents') return;
+    if (json === undefined) {
+      this.builder.report('info', `top-level "${key}" (${bytes} bytes) is not shown`, where);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch (e) {
+      this.builder.report('warning', `top-level "${key}" is not valid JSON (${(e as Error).message}); ignored`, where);
+      return;
+    }
+    if (key === 'displayTimeUnit' || !isPlainObject(value)) {
+      this.builder.setProperty(key, propertyText(value));
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) this.builder.setProperty(`${key}.${k}`, propertyText(v));
+  }
+
+  report(severity: 'error' | 'warning' | 'info', message: string, where?: IssueLocation): void {
+    this.builder.report(severity, message, where);
+  }
+
+  // ---------------------------------------------------------------- events
+
+  private dispatch(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    switch (f.ph) {
+      case PH.X:
+        return this.complete(buf, offset);
+      case PH.B:
+      case PH.E:
+        return this.beginEnd(buf, offset);
+      case PH.i:
+      case PH.I:
+      case PH.R:
+        return this.instant(buf, offset);
+      case PH.C:
+        return this.counter(buf, offset);
+      case PH.b:
+      case PH.e:
+      case PH.n:
+      case PH.S:
+      case PH.F:
+        return this.asyncEvent(buf, offset);
+      case PH.M:
+        return this.metadata(buf, offset);
+    }
+    const skipped = SKIPPED_PHASES[f.ph];
+    if (skipped !== undefined) {
+      this.budget.tally(`ph ${f.ph}`, 'info', skipped, offset);
+    } else if (f.phStart < 0) {
+      this.budget.report('missing ph', 'warning', 'event without a string "ph" (phase); skipped', offset);
+    } else {
+      const ph = decodeText(buf, f.phStart, f.phEnd);
+      this.budget.tally(`ph ${ph}`, 'warning', `events of unknown phase "${ph}" skipped`, offset);
+    }
+  }
+
+  private complete(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const thread = this.thread(buf, offset);
+    let dur = 0;
+    if (f.hasDur === FieldKind.Number) dur = f.dur.us * 1000 + f.dur.ns;
+    else this.budget.report('X without dur', 'warning', 'complete event (ph "X") without a numeric "dur"; drawn with zero length', offset);
+    this.builder.range(thread, t, t + dur, this.eventAttrs(buf), { offset });
+  }
+
+  private beginEnd(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const thread = this.thread(buf, offset);
+    if (f.ph === PH.B) {
+      this.builder.push(thread, t, this.eventAttrs(buf), { offset });
+      return;
+    }
+    if (f.argsStart >= 0 && !f.argsEmpty) {
+      this.budget.tally('E args', 'info', 'end events (ph "E") carry args, which are not shown (only the begin event\'s args are)', offset);
+    }
+    this.builder.pop(thread, t, 0, { offset });
+  }
+
+  private instant(buf: Uint8Array, offset: number): void {
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const scope = this.f.instantScope;
+    let thread: number;
+    if (scope === SCOPE_GLOBAL) {
+      thread = this.pseudoThread(this.syntheticId('\u0000global'), 'Global', 'Global instants');
+    } else if (scope === SCOPE_PROCESS) {
+      this.pid = this.pidOf(buf, offset);
+      thread = this.pseudoThread(this.pid, undefined, 'Process instants');
+    } else {
+      thread = this.thread(buf, offset);
+    }
+    this.builder.mark(thread, t, this.eventAttrs(buf));
+  }
+
+  private counter(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const process = this.builder.process(this.pidOf(buf, offset));
+    let base = this.text(buf, f.name);
+    if (f.id.kind !== FieldKind.Absent) base = base ? `${base} ${this.text(buf, f.id)}` : this.text(buf, f.id);
+    const args = f.argsStart >= 0 ? this.parseArgs(buf, offset) : undefined;
+    if (!args || Object.keys(args).length === 0) {
+      this.budget.report('counter without values', 'warning', `counter event "${base}" has no values in "args"; skipped`, offset);
+      return;
+    }
+    for (const [key, raw] of Object.entries(args)) {
+      const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      if (Number.isNaN(value)) {
+        this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a number (${JSON.stringify(raw)}); sample skipped`, offset);
+        continue;
+      }
+      // A series named "value" is the counter itself (what our export writes).
+      const label = key === 'value' && base ? base : base ? `${base} ${key}` : key;
+      const rowKey = `${process}\u0000${label}`;
+      let row = this.counterRows.get(rowKey);
+      if (row === undefined) {
+        row = this.builder.counterRow({ label, process });
+        this.counterRows.set(rowKey, row);
+      }
+      this.builder.counter(row, t, value);
+    }
+  }
+
+  private asyncEvent(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const thread = this.thread(buf, offset);
+    const category = this.categoryId(buf);
+    if (f.ph === PH.n) {
+      this.builder.mark(thread, t, this.eventAttrs(buf));
+      return;
+    }
+    const id = this.asyncId(buf, offset);
+    const legacy = f.ph === PH.S || f.ph === PH.F;
+    // Legacy async events pair by name too; nestable ones nest under one id.
+    const cat = f.cat.kind === FieldKind.String ? this.text(buf, f.cat) : '';
+    const scope = f.scope.kind === FieldKind.Absent ? '' : this.text(buf, f.scope);
+    const key = `${legacy ? 'S' : 'b'}\u0000${cat}\u0000${scope}\u0000${id}${legacy ? `\u0000${this.text(buf, f.name)}` : ''}`;
+    if (f.ph === PH.b || f.ph === PH.S) {
+      const color = this.color(buf);
+      const args = f.argsStart >= 0 && !f.argsEmpty ? decodeText(buf, f.argsStart, f.argsEnd) : undefined;
+      this.asyncRanges.begin(key, t, thread, this.nameId(buf), category, color, args, offset);
+    } else {
+      if (f.argsStart >= 0 && !f.argsEmpty) {
+        this.budget.tally('async end args', 'info', 'async end events carry args, which are not shown (only the begin event\'s args are)', offset);
+      }
+      const name = f.name.kind === FieldKind.Absent ? -1 : this.nameId(buf);
+      this.asyncRanges.end(key, t, thread, name, offset);
+    }
+  }
+
+  private metadata(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const kind = this.text(buf, f.name);
+    const args = f.argsStart >= 0 ? this.parseArgs(buf, offset) : undefined;
+    switch (kind) {
+      case 'process_name':
+      case 'thread_name': {
+        const name = args?.name;
+        if (typeof name !== 'string') {
+          this.budget.report('metadata without name', 'warning', `${kind} metadata without a string args.name; ignored`, offset);
+          return;
+        }
+        if (kind === 'process_name') this.builder.process(this.pidOf(buf, offset), name);
+        else {
+          this.thread(buf, offset);
+          this.builder.thread(this.pid, this.tid, name);
+        }
+        return;
+      }
+      case 'process_sort_index':
+      case 'thread_sort_index': {
+        const index = args?.sort_index;
+        if (typeof index !== 'number') {
+          this.budget.report('metadata without sort_index', 'warning', `${kind} metadata without a numeric args.sort_index; ignored`, offset);
+          return;
+        }
+        if (kind === 'process_sort_index') this.builder.processSortIndex(this.pidOf(buf, offset), index);
+        else {
+          this.thread(buf, offset);
+          this.builder.threadSortIndex(this.pid, this.tid, index);
+        }
+        return;
+      }
+      default:
+        this.budget.tally(`M ${kind}`, 'info', `metadata events "${kind}" not used`, offset);
+    }
+  }
+
+  // ---------------------------------------------------------------- fields
+
+  /** The event's time in ns from the decoder's origin, or NaN (reported) when `ts` is missing. */
+  private time(offset: number): number {
+    const f = this.f;
+    if (f.hasTs !== FieldKind.Number) {
+      this.budget.report(
+        'missing ts',
+        'warning',
+        `event (ph "${String.fromCharCode(f.ph)}") ${f.hasTs === FieldKind.Absent ? 'without "ts"' : 'with a "ts" that is not a number'}; skipped`,
+        offset,
+      );
+      return NaN;
+    }
+    if (this.originUs === undefined) this.originUs = f.ts.us;
+    return (f.ts.us - this.originUs) * 1000 + f.ts.ns;
+  }
+
+  private eventAttrs(buf: Uint8Array): EventAttrs {
+    const f = this.f;
+    const a = this.attrs;
+    a.nameId = this.nameId(buf);
+    a.category = this.categoryId(buf);
+    a.color = f.cname.kind === FieldKind.Absent ? 0 : this.color(buf);
+    a.payload = f.argsStart >= 0 && !f.argsEmpty ? { type: PayloadType.Json, value: decodeText(buf, f.argsStart, f.argsEnd) } : undefined;
+    return a;
+  }
+
+  private nameId(buf: Uint8Array): number {
+    const field = this.f.name;
+    if (field.kind === FieldKind.String && !field.escaped) {
+      let id = this.names.get(buf, field.start, field.end);
+      if (id === -1) {
+        const text = decodeText(buf, field.start, field.end);
+        id = this.builder.intern(text);
+        this.nameTexts[id] = text;
+        this.names.set(buf, field.start, field.end, id);
+      }
+      return id;
+    }
+    if (field.kind === FieldKind.Absent) return this.emptyName;
+    const text = this.text(buf, field);
+    const id = this.builder.intern(text);
+    this.nameTexts[id] = text;
+    return id;
+  }
+
+  /** Synthetic category id of the event's `cat` (named on first use), or 0 without one. */
+  private categoryId(buf: Uint8Array): number {
+    const field = this.f.cat;
+    if (field.kind === FieldKind.Absent || field.end === field.start) return 0;
+    let id = this.cats.get(buf, field.start, field.end);
+    if (id === -1) {
+      const text = this.text(buf, field);
+      id = ++this.categoryCount;
+      this.builder.nameCategory(0, id, text);
+      this.catTexts.set(id, text);
+      this.cats.set(buf, field.start, field.end, id);
+    }
+    return id;
+  }
+
+  private color(buf: Uint8Array): number {
+    const field = this.f.cname;
+    if (field.kind !== FieldKind.String) return 0;
+    const name = this.text(buf, field);
+    const color = cnameColor(name);
+    if (color === undefined) {
+      this.budget.tally(`cname ${name}`, 'info', `events with the unknown color name (cname) "${name}" drawn in the default colors`, this.f.start);
+      return 0;
+    }
+    return color;
+  }
+
+  /** A field's text: the string's value, or the raw JSON of a number or other value. */
+  private text(buf: Uint8Array, field: SpanField): string {
+    if (field.kind === FieldKind.Absent) return '';
+    if (field.kind === FieldKind.String) {
+      return field.escaped ? decodeStringToken(buf, field.start - 1, field.end + 1, true) : decodeText(buf, field.start, field.end);
+    }
+    return decodeText(buf, field.start, field.end);
+  }
+
+  /** `args` as an object (counters, metadata), or undefined (reported). */
+  private parseArgs(buf: Uint8Array, offset: number): Record<string, unknown> | undefined {
+    const f = this.f;
+    const value = parseJson(decodeText(buf, f.argsStart, f.argsEnd));
+    if (isPlainObject(value)) return value;
+    this.budget.report('args not an object', 'warning', `"args" is not a JSON object; ignored`, offset);
+    return undefined;
+  }
+
+  /** The async id as text: `id`, or `id2.global` / `id2.local` (local ids are scoped to the process). */
+  private asyncId(buf: Uint8Array, offset: number): string {
+    const f = this.f;
+    if (f.id.kind === FieldKind.String || f.id.kind === FieldKind.Number) return this.text(buf, f.id);
+    if (f.id2Start >= 0) {
+      const id2 = parseJson(decodeText(buf, f.id2Start, f.id2End));
+      if (isPlainObject(id2)) {
+        if (id2.global !== undefined) return `global:${String(id2.global)}`;
+        if (id2.local !== undefined) return `local:${this.pidOf(buf, offset)}:${String(id2.local)}`;
+      }
+    }
+    this.budget.report('async without id', 'warning', `async event (ph "${String.fromCharCode(f.ph)}") without "id" or "id2"; paired by category and name only`, offset);
+    return '';
+  }
+
+  // ---------------------------------------------------------------- processes and threads
+
+  private pidOf(buf: Uint8Array, offset: number): number {
+    const field = this.f.pid;
+    if (field.kind === FieldKind.Number && !Number.isNaN(field.int)) return field.int;
+    if (field.kind === FieldKind.Absent || field.kind === FieldKind.Invalid) {
+      this.budget.report('missing pid', 'warning', `event without a usable "pid"; put in process 0`, offset);
+      return 0;
+    }
+    const text = this.text(buf, field);
+    const n = plainIntegerText(text);
+    if (!Number.isNaN(n)) return n;
+    let id = this.syntheticIds.get(`p\u0000${text}`);
+    if (id === undefined) {
+      id = this.nextSynthetic--;
+      this.syntheticIds.set(`p\u0000${text}`, id);
+      this.builder.process(id, text);
+    }
+    return id;
+  }
+
+  private tidOf(buf: Uint8Array, pid: number, offset: number): number {
+    const field = this.f.tid;
+    if (field.kind === FieldKind.Number && !Number.isNaN(field.int)) return field.int;
+    if (field.kind === FieldKind.Absent || field.kind === FieldKind.Invalid) {
+      this.budget.report('missing tid', 'warning', `event without a usable "tid"; put in thread 0 of its process`, offset);
+      return 0;
+    }
+    const text = this.text(buf, field);
+    const n = plainIntegerText(text);
+    if (!Number.isNaN(n)) return n;
+    const key = `t\u0000${pid}\u0000${text}`;
+    let id = this.syntheticIds.get(key);
+    if (id === undefined) {
+      id = this.nextSynthetic--;
+      this.syntheticIds.set(key, id);
+      this.builder.thread(pid, id, text);
+    }
+    return id;
+  }
+
+  /** The builder thread of the current event; also sets `this.pid` / `this.tid`. */
+  private thread(buf: Uint8Array, offset: number): number {
+    const pid = this.pidOf(buf, offset);
+    const tid = this.tidOf(buf, pid, offset);
+    this.pid = pid;
+    this.tid = tid;
+    if (pid === this.lastPid && tid === this.lastTid) return this.lastThread;
+    let byTid = this.threadsByPid.get(pid);
+    if (!byTid) this.threadsByPid.set(pid, (byTid = new Map()));
+    let t = byTid.get(tid);
+    if (t === undefined) {
+      t = this.builder.thread(pid, tid);
+      byTid.set(tid, t);
+    }
+    this.lastPid = pid;
+    this.lastTid = tid;
+    this.lastThread = t;
+    return t;
+  }
+
+  /** A made-up thread holding process- or global-scope instants. */
+  private pseudoThread(pid: number, processName: string | undefined, threadName: string): number {
+    const key = `i\u0000${pid}`;
+    let tid = this.syntheticIds.get(key);
+    if (tid === undefined) {
+      tid = this.nextSynthetic--;
+      this.syntheticIds.set(key, tid);
+      if (processName !== undefined) this.builder.process(pid, processName);
+      this.builder.thread(pid, tid, threadName);
+    }
+    return this.builder.thread(pid, tid);
+  }
+
+  private syntheticId(key: string): number {
+    let id = this.syntheticIds.get(key);
+    if (id === undefined) {
+      id = this.nextSynthetic--;
+      this.syntheticIds.set(key, id);
+    }
+    return id;
+  }
+
+  // ---------------------------------------------------------------- end
+
+  finish(reader: TraceDocumentReader): void {
+    const b = this.builder;
+    this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts[id] ?? '');
+    this.budget.flush();
+    if (this.originUs !== undefined) b.setClock('Chrome trace clock (µs)', BigInt(this.originUs) * 1000n);
+    if (reader.documentForm) b.setProperty('chrome.form', reader.documentForm === 'array' ? 'JSON array' : 'JSON object (traceEvents)');
+    b.setProperty('chrome.events', String(this.eventCount));
+    if (this.eventCount === 0 && reader.foundEvents) b.report('warning', 'the trace holds no events');
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** JSON.parse, or undefined for text the byte scanner let through but JSON rejects (e.g. "1.2.3"). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function propertyText(v: unknown): string {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > MAX_PROPERTY_CHARS ? `${s.slice(0, MAX_PROPERTY_CHARS)}…` : s;
+}
+
+function plainIntegerText(text: string): number {
+  return /^-?\d{1,15}$/.test(text) ? Number(text) : NaN;
+}
+
+/** Does `head` start (after a BOM and whitespace) like a Chrome trace? Plain JSON is not claimed. */
+export function sniffChromeJson(head: Uint8Array): boolean {
+  let i = 0;
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) i = 3;
+  while (i < head.length && (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)) i++;
+  const first = head[i];
+  if (first !== 0x5b && first !== 0x7b) return false;
+  const text = new TextDecoder('utf-8').decode(head.subarray(i, Math.min(head.length, i + 64 * 1024)));
+  if (first === 0x7b) {
+    if (/^\{\s*"traceEvents"\s*:/.test(text) || /[{,]\s*"traceEvents"\s*:\s*\[/.test(text)) return true;
+    return /"ph"\s*:\s*"/.test(text) && /"(ts|pid)"\s*:/.test(text);
+  }
+  // Array form: the first element must be an event-like object.
+  if (!/^\[\s*\{/.test(text)) return false;
+  return /"ph"\s*:\s*"/.test(text) && /"(ts|pid|name)"\s*:/.test(text);
+}
+
+export const chromeImporter: Importer = {
+  id: CHROME_FORMAT_ID,
+  label: 'Chrome trace JSON',
+  extensions: ['json', 'trace'],
+  sniff: sniffChromeJson,
+  async decode(input: DecodeInput, ctx: DecodeContext): Promise<void> {
+    const decoder = new ChromeTraceDecoder(ctx.builder);
+    const reader = new TraceDocumentReader(decoder, { keptKeys: KEPT_KEYS });
+    for await (const chunk of input.chunks()) {
+      if (ctx.signal?.aborted) return;
+      reader.push(chunk);
+    }
+    reader.end();
+    decoder.finish(reader);
+  },
+};

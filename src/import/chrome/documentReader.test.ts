@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
+import { INCOMPLETE, decodeText, skipValue } from './jsonBytes.ts';
+
+interface Recorded {
+  events: { value: unknown; offset: number }[];
+  top: { key: string; json: string | undefined; bytes: number; offset: number }[];
+  issues: { severity: string; message: string; offset?: number; line?: number }[];
+}
+
+/** A sink that records each event's JSON value and its file offset. */
+function recordingSink(): TraceDocumentSink & { out: Recorded } {
+  const out: Recorded = { events: [], top: [], issues: [] };
+  return {
+    out,
+    event(buf, pos, limit, base) {
+      const end = skipValue(buf, pos, limit);
+      if (end === INCOMPLETE) return INCOMPLETE;
+      out.events.push({ value: JSON.parse(decodeText(buf, pos, end)), offset: base + pos });
+      return end;
+    },
+    topLevelValue(key, json, bytes, where) {
+      out.top.push({ key, json, bytes, offset: where.offset });
+    },
+    report(severity, message, where?: IssueLocation) {
+      out.issues.push({ severity, message, ...where });
+    },
+  };
+}
+
+const encode = (s: string) => new TextEncoder().encode(s);
+
+function read(chunks: Uint8Array[], keptKeys: string[] = ['otherData'], maxCarryBytes?: number): Recorded {
+  const sink = recordingSink();
+  const reader = new TraceDocumentReader(sink, { keptKeys: new Set(keptKeys), maxCarryBytes });
+  for (const c of chunks) reader.push(c);
+  reader.end();
+  return sink.out;
+}
+
+function readText(text: string, keptKeys?: string[]): Recorded {
+  return read([encode(text)], keptKeys);
+}
+
+/** Every way of cutting `bytes` into two chunks, plus one byte per chunk. */
+function chunkings(bytes: Uint8Array): Uint8Array[][] {
+  const out: Uint8Array[][] = [];
+  for (let k = 0; k <= bytes.length; k++) out.push([bytes.subarray(0, k), bytes.subarray(k)]);
+  out.push(Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)));
+  return out;
+}
+
+describe('TraceDocumentReader forms', () => {
+  it('reads the array form', () => {
+    const r = readText('[{"a":1},\n{"b":[2,{"c":"}"}]}]');
+    expect(r.events.map((e) => e.value)).toEqual([{ a: 1 }, { b: [2, { c: '}' }] }]);
+    expect(r.events[1].offset).toBe(10);
+    expect(r.issues).toEqual([]);
+  });
+
+  it('accepts the unterminated array with a trailing comma, as Chrome writes it', () => {
+    const r = readText('[{"a":1},\n{"a":2},\n');
+    expect(r.events.length).toBe(2);
+    expect(r.issues).toEqual([]);
+    expect(readText('[{"a":1},]').issues).toEqual([]);
+  });
+
+  it('reads the object form, keeping small keys and skipping the rest', () => {
+    const text = '\ufeff{"systemTraceEvents":"x\\"y","traceEvents":[{"a":1}],"otherData":{"v":"1"},"n":[1,2]}';
+    const r = readText(text);
+    expect(r.events.map((e) => e.value)).toEqual([{ a: 1 }]);
+    expect(r.top).toEqual([
+      { key: 'systemTraceEvents', json: undefined, bytes: 6, offset: 24 },
+      { key: 'otherData', json: '{"v":"1"}', bytes: 9, offset: expect.any(Number) },
+      { key: 'n', json: undefined, bytes: 5, offset: expect.any(Number) },
+    ]);
+    expect(r.issues).toEqual([]);
+  });
+
+  it('reports an object form without traceEvents, and a truncated one', () => {
+    expect(readText('{"otherData":{}}').issues.map((i) => i.message)).toEqual(['the trace object has no "traceEvents" array']);
+    const cut = readText('{"traceEvents":[{"a":1},{"a":2}');
+    expect(cut.events.length).toBe(2);
+    expect(cut.issues.map((i) => i.message)).toEqual([expect.stringContaining('ends inside the traceEvents array')]);
+  });
+
+  it('skips (and reports) array elements that are not objects', () => {
+    const r = readText('[{"a":1}, 5, "x", {"a":2}]');
+    expect(r.events.length).toBe(2);
+    expect(r.issues.filter((i) => i.severity === 'warning').length).toBe(2);
+    expect(r.issues[0].offset).toBe(10);
+  });
+
+  it('refuses what is not JSON and says where', () => {
+    const r = readText('  hello');
+    expect(r.issues[0]).toMatchObject({ severity: 'error', offset: 2, line: 1 });
+    expect(readText('').issues[0].message).toMatch(/empty/);
+  });
+
+  it('warns about data after the document', () => {
+    const r = readText('[{"a":1}] x');
+    expect(r.events.length).toBe(1);
+    expect(r.issues[0]).toMatchObject({ severity: 'warning', offset: 10 });
+  });
+});
+
+describe('TraceDocumentReader chunk boundaries', () => {
+  const samples = [
+    '[{"name":"a\\"b\\\\","ts":1.5,"args":{"k":[1,2,{"z":null}],"s":"\\u00e9"}},\n{"ph":"X"} ,{"x":true,"y":false}\n]',
+    '\ufeff {"traceEvents":[{"a":-1.5e3},{"b":"}]"}],"otherData":{"k":"v"},"skip":{"deep":[[[]]]},"last":12}',
+    '[{"ok":1},{"bad" 1},{"ok":2},{"ok":3}',
+    '[{"a":1},{"b":2',
+  ];
+  for (const [n, text] of samples.entries()) {
+    it(`gives the same result for every cut of sample ${n}`, () => {
+      const bytes = encode(text);
+      const whole = read([bytes]);
+      expect(whole.events.length).toBeGreaterThan(0);
+      for (const chunks of chunkings(bytes)) expect(read(chunks)).toEqual(whole);
+    });
+  }
+
+  it('carries one event across many chunks', () => {
+    const big = 'x'.repeat(100_000);
+    const bytes = encode(`[{"a":1},{"big":"${big}","n":2},{"a":3}]`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 997) chunks.push(bytes.subarray(i, i + 997));
+    const r = read(chunks);
+    expect(r.events.map((e) => (e.value as Record<string, unknown>).n ?? (e.value as Record<string, unknown>).a)).toEqual([1, 2, 3]);
+    expect(r.events[2].offset).toBe(bytes.length - 8);
+  });
+
+  it('skips a huge top-level value without keeping it', () => {
+    const bytes = encode(`{"systemTraceEvents":"${'y'.repeat(50_000)}","traceEvents":[{"a":1}]}`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 1000) chunks.push(bytes.subarray(i, i + 1000));
+    const r = read(chunks, [], 1000);
+    expect(r.top[0]).toMatchObject({ key: 'systemTraceEvents', json: undefined, bytes: 50_002 });
+    expect(r.events.length).toBe(1);
+    expect(r.issues).toEqual([]);
+  });
+
+  it('gives up on an event larger than the carry limit and goes on', () => {
+    const bytes = encode(`[{"a":1},{"big":"${'z'.repeat(5000)}"},{"a":3}]`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 100) chunks.push(bytes.subarray(i, i + 100));
+    const r = read(chunks, [], 1000);
+    expect(r.events.map((e) => e.value)).toEqual([{ a: 1 }, { a: 3 }]);
+    expect(r.issues).toEqual([expect.objectContaining({ severity: 'error', offset: 9, message: expect.stringContaining('larger than') })]);
+  });
+});
+
+describe('TraceDocumentReader malformed JSON', () => {
+  it('reports bad JSON in the middle with byte offset and line, keeping events on both sides', () => {
+    const lines = ['[', '{"i":0},', '{"i":1},', '{"i":2 "oops":1},', '{"i":3},', '{"i":4}', ']'];
+    const text = lines.join('\n');
+    const r = readText(text);
+    expect(r.events.map((e) => (e.value as { i: number }).i)).toEqual([0, 1, 3, 4]);
+    const error = r.issues.find((i) => i.severity === 'error')!;
+    expect(error.line).toBe(4);
+    expect(error.offset).toBe(text.indexOf('"oops"'));
+    expect(error.message).toMatch(/expected ',' or '}'/);
+    expect(r.issues.some((i) => i.severity === 'info' && /resumes/.test(i.message))).toBe(true);
+  });
+
+  it('finds the line of an error deep in a chunked stream', () => {
+    const rows: string[] = [];
+    for (let i = 0; i < 2000; i++) rows.push(i === 1500 ? '{"i":1500,}' : `{"i":${i}}`);
+    const bytes = encode(`[\n${rows.join(',\n')}\n]`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 4096) chunks.push(bytes.subarray(i, i + 4096));
+    const r = read(chunks);
+    expect(r.events.length).toBe(1999);
+    const error = r.issues.find((i) => i.severity === 'error')!;
+    expect(error.line).toBe(1502);
+    expect(error.offset).toBe(new TextDecoder().decode(bytes).indexOf('{"i":1500,}') + 10);
+  });
+
+  it('reports a file that ends inside an event', () => {
+    const r = readText('[{"a":1},{"b":"tru');
+    expect(r.events.length).toBe(1);
+    expect(r.issues).toEqual([expect.objectContaining({ severity: 'error', offset: 9, message: expect.stringContaining('truncated') })]);
+  });
+
+  it('stops at bad JSON outside the events array', () => {
+    const r = readText('{"traceEvents":[{"a":1}], "x" 5, "y":1}');
+    expect(r.events.length).toBe(1);
+    expect(r.issues).toEqual([expect.objectContaining({ severity: 'error', offset: 30 })]);
+  });
+});
