@@ -1,0 +1,134 @@
+/**
+ * One frame of the timeline: what it shows (layout, scale, vertical scroll, theme, size) and the
+ * static drawing of it: ruler, grid and the visible rows, each by its track renderer. Hit testing
+ * and locating a range's box read the same frame, so they agree with what was drawn.
+ */
+import { trackOfMark, trackOfRange } from '../model/query.ts';
+import type { Canvas2D } from './canvas2d.ts';
+import { stylePaint } from './colors.ts';
+import { rendererFor } from './renderers/index.ts';
+import { MARK_HALF_CSS } from './renderers/marksRow.ts';
+import { rangeBoxInRow, STRIP_MARK_HALF_CSS } from './renderers/rangeRow.ts';
+import type { BoxCss, Hit } from './renderers/types.ts';
+import { drawRuler, RULER_HEIGHT_CSS } from './renderers/ruler.ts';
+import { MARKS_ROW_CSS } from './rowGeometry.ts';
+import type { TextMeasurer } from './text.ts';
+import type { Theme } from './theme.ts';
+import { axisTicks, type Axis } from './ticks.ts';
+import type { TimeScale } from './timeScale.ts';
+import { rowAtY, visibleRows, type LayoutRow, type TrackLayout } from './trackLayout.ts';
+import { snapCss, type CssPx } from './units.ts';
+
+export { RULER_HEIGHT_CSS };
+
+export interface Frame {
+  layout: TrackLayout;
+  /** Time <-> x over the canvas width, on the shared axis. */
+  scale: TimeScale;
+  /** Vertical scroll of the rows (content y at the top of the track area). */
+  scrollTopCss: CssPx;
+  /** Canvas size, ruler included. */
+  widthCss: CssPx;
+  heightCss: CssPx;
+  theme: Theme;
+  dpr: number;
+}
+
+/** Canvas y of the top of a row. */
+export function rowTopCss(frame: Frame, row: LayoutRow): CssPx {
+  return RULER_HEIGHT_CSS + row.yCss - frame.scrollTopCss;
+}
+
+/** Rows at least partly inside the track area: [first, last). */
+export function framedRows(frame: Frame): [number, number] {
+  return visibleRows(frame.layout, frame.scrollTopCss, frame.scrollTopCss + frame.heightCss - RULER_HEIGHT_CSS);
+}
+
+export function drawStaticFrame(ctx: Canvas2D, frame: Frame, text: TextMeasurer): Axis {
+  const { theme, dpr, widthCss, heightCss } = frame;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = theme.bg;
+  ctx.fillRect(0, 0, widthCss, heightCss);
+  const axis = axisTicks(frame.scale);
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, RULER_HEIGHT_CSS, widthCss, heightCss - RULER_HEIGHT_CSS);
+  ctx.clip();
+  ctx.fillStyle = theme.grid;
+  for (const tick of axis.ticks) ctx.fillRect(snapCss(tick.xCss, dpr), RULER_HEIGHT_CSS, 1, heightCss);
+
+  ctx.font = theme.labelFont;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  text.setFont(theme.labelFont);
+  const scales = new Map<number, TimeScale>();
+  const [first, last] = framedRows(frame);
+  const top = frame.scrollTopCss;
+  const bottom = top + heightCss - RULER_HEIGHT_CSS;
+  for (let r = first; r < last; r++) {
+    const row = frame.layout.rows[r];
+    let scale = scales.get(row.offsetNs);
+    if (!scale) scales.set(row.offsetNs, (scale = frame.scale.forCapture(row.offsetNs)));
+    ctx.save();
+    ctx.translate(0, rowTopCss(frame, row));
+    rendererFor(row).draw({
+      ctx,
+      row,
+      scale,
+      theme,
+      paint: stylePaint(row.model, theme.dark),
+      text,
+      dpr,
+      visibleTopCss: Math.max(0, top - row.yCss),
+      visibleBottomCss: Math.min(row.heightCss, bottom - row.yCss),
+    });
+    ctx.fillStyle = row.track < 0 ? theme.border : theme.grid;
+    ctx.fillRect(0, row.heightCss - 1 / dpr, widthCss, 1 / dpr);
+    ctx.restore();
+  }
+  ctx.restore();
+  drawRuler(ctx, frame, axis);
+  return axis;
+}
+
+/** What is under a canvas point: a range, mark or counter sample; 'ruler' on the time axis. */
+export function hitTestFrame(frame: Frame, xCss: CssPx, yCss: CssPx): Hit | 'ruler' | null {
+  if (yCss < RULER_HEIGHT_CSS) return 'ruler';
+  const contentY = yCss - RULER_HEIGHT_CSS + frame.scrollTopCss;
+  const r = rowAtY(frame.layout, contentY);
+  if (r < 0) return null;
+  const row = frame.layout.rows[r];
+  return rendererFor(row).hitTest(xCss, contentY - row.yCss, { row, scale: frame.scale.forCapture(row.offsetNs) });
+}
+
+/** The box a range is drawn in (canvas CSS px, not clipped), or null when its row is hidden. */
+export function locateRange(frame: Frame, captureId: number, index: number): BoxCss | null {
+  const capture = frame.layout.captures.find((c) => c.id === captureId);
+  if (!capture || index < 0 || index >= capture.model.ranges.startNs.length) return null;
+  const r = frame.layout.rowOfTrack(captureId, trackOfRange(capture.model, index));
+  if (r < 0) return null;
+  const row = frame.layout.rows[r];
+  const box = rangeBoxInRow(capture.model, row.geometry!, index, frame.scale.forCapture(row.offsetNs));
+  box.y += rowTopCss(frame, row);
+  return box;
+}
+
+/** Centre and half-size of a mark's diamond on a given row (its marks row or a category strip). */
+export function locateMarkInRow(frame: Frame, row: LayoutRow, index: number): { x: CssPx; y: CssPx; half: CssPx } {
+  const onMarksRow = row.model.tracks[row.track].kind === 'marks';
+  return {
+    x: frame.scale.forCapture(row.offsetNs).toX(row.model.marks.timeNs[index]),
+    y: rowTopCss(frame, row) + (onMarksRow ? MARKS_ROW_CSS / 2 : row.geometry!.markStripCss / 2),
+    half: onMarksRow ? MARK_HALF_CSS : STRIP_MARK_HALF_CSS,
+  };
+}
+
+/** A mark on its thread's marks row, or null when that row is hidden. */
+export function locateMark(frame: Frame, captureId: number, index: number): { x: CssPx; y: CssPx; half: CssPx } | null {
+  const capture = frame.layout.captures.find((c) => c.id === captureId);
+  if (!capture || index < 0 || index >= capture.model.marks.timeNs.length) return null;
+  const r = frame.layout.rowOfTrack(captureId, trackOfMark(capture.model, index));
+  return r < 0 ? null : locateMarkInRow(frame, frame.layout.rows[r], index);
+}

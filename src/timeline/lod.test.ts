@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { MinMaxPyramid } from './lod.ts';
+import { seededRandom } from './testing/random.ts';
+
+describe('MinMaxPyramid', () => {
+  it('gives the min and max of any index range (property, against brute force)', () => {
+    const random = seededRandom(21);
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 1 + Math.floor(random() * 300);
+      // Integers: exact in the Float32 summary levels.
+      const values = Float64Array.from({ length: n }, () => Math.round((random() - 0.5) * 1e6));
+      const pyramid = new MinMaxPyramid(values);
+      for (let q = 0; q < 20; q++) {
+        const lo = Math.floor(random() * n);
+        const hi = lo + 1 + Math.floor(random() * (n - lo));
+        let min = Infinity;
+        let max = -Infinity;
+        for (let i = lo; i < hi; i++) {
+          min = Math.min(min, values[i]);
+          max = Math.max(max, values[i]);
+        }
+        expect(pyramid.query(lo, hi)).toEqual([min, max]);
+      }
+    }
+  });
+
+  it('returns an empty interval for an empty range', () => {
+    expect(new MinMaxPyramid(new Float64Array([1, 2, 3])).query(2, 2)).toEqual([Infinity, -Infinity]);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * Capture and group (process, thread, NVTX...) header rows. A collapsed one summarises what it
+ * hides: the outermost ranges and the marks of its tracks, merged per pixel into one strip.
+ */
+import { levelCount } from '../../model/query.ts';
+import type { CssPx } from '../units.ts';
+import { drawMarkSeries, markSeriesOf } from './markSeries.ts';
+import { drawLevel, type LevelPainter } from './rangeLevel.ts';
+import type { Hit, RowDrawEnv, TrackRenderer } from './types.ts';
+
+const STRIP_INSET_CSS: CssPx = 6;
+/** Lanes of a packed row shown in a summary (stacked rows show their outermost level only). */
+const SUMMARY_LANES = 4;
+
+export const groupRowRenderer: TrackRenderer = {
+  draw(env: RowDrawEnv): void {
+    const { ctx, row, theme } = env;
+    ctx.fillStyle = theme.groupBg;
+    ctx.fillRect(0, 0, env.scale.widthCss, row.heightCss);
+    if (!row.summaryTracks) return;
+    const model = row.model;
+    const y = STRIP_INSET_CSS;
+    const h = row.heightCss - 2 * STRIP_INSET_CSS;
+    const painter: LevelPainter = {
+      ctx,
+      model,
+      scale: env.scale,
+      dpr: env.dpr,
+      paint: env.paint,
+      mixedColor: theme.mixed,
+      backgroundColor: theme.groupBg,
+      text: env.text,
+      labels: null,
+      fill: '',
+    };
+    for (const t of row.summaryTracks) {
+      const track = model.tracks[t];
+      if (track.kind === 'counter') continue;
+      if (track.kind === 'marks') {
+        drawMarkSeries({ ...painter, labelColor: theme.fgMuted }, markSeriesOf(model, t), y + h / 2, h / 2 - 1);
+        painter.fill = '';
+        continue;
+      }
+      const lanes = Math.min(levelCount(track), track.kind === 'category' || track.kind === 'gpu' ? SUMMARY_LANES : 1);
+      for (let level = 0; level < lanes; level++) drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], y, h);
+    }
+  },
+
+  hitTest(): Hit | null {
+    return null;
+  },
+};

@@ -1,0 +1,36 @@
+/** A thread's marks row: diamonds with their names where there is room. */
+import { MARKS_ROW_CSS } from '../rowGeometry.ts';
+import type { CssPx } from '../units.ts';
+import { LabelBatch } from './labels.ts';
+import { drawMarkSeries, hitMarkSeries, markSeriesOf } from './markSeries.ts';
+import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
+
+export const MARK_HALF_CSS: CssPx = 5;
+
+export const marksRowRenderer: TrackRenderer = {
+  draw(env: RowDrawEnv): void {
+    const labels = new LabelBatch();
+    drawMarkSeries(
+      {
+        ctx: env.ctx,
+        model: env.row.model,
+        scale: env.scale,
+        dpr: env.dpr,
+        paint: env.paint,
+        mixedColor: env.theme.mixed,
+        labelColor: env.theme.fgMuted,
+        text: env.text,
+        labels,
+      },
+      markSeriesOf(env.row.model, env.row.track),
+      MARKS_ROW_CSS / 2,
+      MARK_HALF_CSS,
+    );
+    labels.flush(env.ctx);
+  },
+
+  hitTest(xCss: CssPx, _yCss: CssPx, env: RowHitEnv): Hit | null {
+    const mark = hitMarkSeries(markSeriesOf(env.row.model, env.row.track), env.scale, xCss, MARK_HALF_CSS);
+    return mark < 0 ? null : { kind: 'mark', row: env.row, index: mark };
+  },
+};

@@ -1,0 +1,90 @@
+/** Stacked (push/pop, API) and lane (category, GPU) rows: levels of ranges, plus a marks strip on category rows. */
+import type { Model } from '../../model/types.ts';
+import { BOX_HEIGHT_CSS, laneAtY, levelTopCss, type RowGeometry } from '../rowGeometry.ts';
+import type { TimeScale } from '../timeScale.ts';
+import type { CssPx } from '../units.ts';
+import { LabelBatch } from './labels.ts';
+import { drawMarkSeries, hitMarkSeries, markSeriesOf } from './markSeries.ts';
+import { drawLevel, hitLevel, type LevelPainter } from './rangeLevel.ts';
+import type { BoxCss, Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
+
+export const STRIP_MARK_HALF_CSS: CssPx = 4;
+
+export const rangeRowRenderer: TrackRenderer = {
+  draw(env: RowDrawEnv): void {
+    const { row, ctx } = env;
+    const geometry = row.geometry!;
+    const model = row.model;
+    const track = model.tracks[row.track];
+    const labels = new LabelBatch();
+    if (geometry.markStripCss > 0 && env.visibleTopCss < geometry.markStripCss) {
+      drawMarkSeries(
+        {
+          ctx,
+          model,
+          scale: env.scale,
+          dpr: env.dpr,
+          paint: env.paint,
+          mixedColor: env.theme.mixed,
+          labelColor: env.theme.fgMuted,
+          text: env.text,
+          labels,
+        },
+        markSeriesOf(model, row.track),
+        geometry.markStripCss / 2,
+        STRIP_MARK_HALF_CSS,
+      );
+    }
+    const painter: LevelPainter = {
+      ctx,
+      model,
+      scale: env.scale,
+      dpr: env.dpr,
+      paint: env.paint,
+      mixedColor: env.theme.mixed,
+      backgroundColor: env.theme.bg,
+      text: env.text,
+      labels,
+      fill: '',
+    };
+    // The folded lane gets no labels: its levels are drawn over each other.
+    const foldedLane = geometry.levelsTotal > geometry.levelsShown ? geometry.levelsShown - 1 : -1;
+    for (let level = 0; level < geometry.levelsTotal; level++) {
+      const top = levelTopCss(geometry, level);
+      if (top + BOX_HEIGHT_CSS <= env.visibleTopCss || top >= env.visibleBottomCss) continue;
+      painter.labels = level >= foldedLane && foldedLane >= 0 ? null : labels;
+      drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], top, BOX_HEIGHT_CSS);
+    }
+    labels.flush(ctx);
+  },
+
+  hitTest(xCss: CssPx, yCss: CssPx, env: RowHitEnv): Hit | null {
+    const { row, scale } = env;
+    const geometry = row.geometry!;
+    const model = row.model;
+    if (yCss < geometry.markStripCss) {
+      const mark = hitMarkSeries(markSeriesOf(model, row.track), scale, xCss, STRIP_MARK_HALF_CSS);
+      return mark < 0 ? null : { kind: 'mark', row, index: mark };
+    }
+    const lane = laneAtY(geometry, yCss);
+    if (lane < 0) return null;
+    const track = model.tracks[row.track];
+    // The folded lane shows every deeper level drawn over each other: the deepest is on top.
+    const deepest = lane === geometry.levelsShown - 1 ? geometry.levelsTotal - 1 : lane;
+    for (let level = deepest; level >= lane; level--) {
+      const index = hitLevel(model, track.levelBegin[level], track.levelBegin[level + 1], scale, xCss);
+      if (index >= 0) return { kind: 'range', row, index };
+    }
+    return null;
+  },
+};
+
+/** Where a range of this row is drawn (row-local y), before clipping to the canvas. */
+export function rangeBoxInRow(model: Model, geometry: RowGeometry, index: number, scale: TimeScale): BoxCss {
+  return {
+    x0: scale.toX(model.ranges.startNs[index]),
+    x1: scale.toX(model.ranges.endNs[index]),
+    y: levelTopCss(geometry, model.ranges.depth[index]),
+    h: BOX_HEIGHT_CSS,
+  };
+}

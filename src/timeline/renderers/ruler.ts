@@ -1,0 +1,39 @@
+/** The time axis strip at the top of the canvas: tick marks and labels, and the base time when labels are offsets. */
+import type { Canvas2D } from '../canvas2d.ts';
+import type { Frame } from '../frame.ts';
+import type { Axis } from '../ticks.ts';
+import { snapCss, type CssPx } from '../units.ts';
+
+export const RULER_HEIGHT_CSS: CssPx = 28;
+const TICK_CSS: CssPx = 7;
+
+export function drawRuler(ctx: Canvas2D, frame: Frame, axis: Axis): void {
+  const { theme, dpr, widthCss } = frame;
+  ctx.fillStyle = theme.panelBg;
+  ctx.fillRect(0, 0, widthCss, RULER_HEIGHT_CSS);
+  ctx.fillStyle = theme.border;
+  ctx.fillRect(0, RULER_HEIGHT_CSS - 1 / dpr, widthCss, 1 / dpr);
+
+  ctx.font = theme.rulerFont;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+  let baseRight = -Infinity;
+  if (axis.baseLabel) {
+    const text = axis.baseLabel;
+    const w = ctx.measureText(text).width + 12;
+    ctx.fillStyle = theme.bg;
+    ctx.fillRect(0, 3, w, RULER_HEIGHT_CSS - 7);
+    ctx.fillStyle = theme.fg;
+    ctx.fillText(text, 6, (RULER_HEIGHT_CSS - 1) / 2);
+    baseRight = w;
+  }
+  for (const tick of axis.ticks) {
+    const x = snapCss(tick.xCss, dpr);
+    ctx.fillStyle = theme.fgMuted;
+    ctx.fillRect(x, RULER_HEIGHT_CSS - TICK_CSS, 1, TICK_CSS);
+    if (x + 4 > baseRight) {
+      ctx.fillStyle = theme.fg;
+      ctx.fillText(tick.label, x + 4, RULER_HEIGHT_CSS / 2 - 2);
+    }
+  }
+}
