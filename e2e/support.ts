@@ -111,3 +111,20 @@ export const BAD_NVTXT: TextFile = {
     '',
   ].join('\n'),
 };
+
+/** Index of the first range named `name` in capture `captureIndex` (load order), and the capture id. */
+export async function findRange(page: Page, name: string, captureIndex = 0): Promise<{ capture: number; index: number }> {
+  return page.evaluate(
+    ([wanted, at]) => {
+      const c = (window as unknown as HookedWindow).__nvtxview.store.getState().captures[at] as unknown as {
+        id: number;
+        model: { strings: string[]; styles: { name: Uint32Array }; ranges: { style: Uint32Array } };
+      };
+      const m = c.model;
+      const index = Array.from(m.ranges.style).findIndex((s) => m.strings[m.styles.name[s]] === wanted);
+      if (index < 0) throw new Error(`no range named ${wanted}`);
+      return { capture: c.id, index };
+    },
+    [name, captureIndex] as const,
+  );
+}

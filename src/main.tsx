@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ViewerStoreProvider } from './state/context.tsx';
 import { createViewerStore } from './state/viewerStore.ts';
-import { App } from './ui/App.tsx';
+import { App, DEMO_URL } from './ui/App.tsx';
 import { LoadController } from './ui/loadController.ts';
 import { loadPreferences, persistPreferences } from './ui/preferences.ts';
 import { installTestHooks } from './ui/testHooks.ts';
@@ -15,6 +15,8 @@ const store = createViewerStore(loadPreferences());
 const controller = new LoadController(store, new LoadClient());
 persistPreferences(store);
 installTestHooks(store);
+// ?demo opens the bundled demo capture (npm start links to it).
+if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxt');
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -60,10 +60,6 @@ export function App({ controller }: { controller: LoadController }) {
     return () => window.removeEventListener('keydown', onKey);
   }, [open, setShowShortcuts]);
 
-  useEffect(() => {
-    if (new URLSearchParams(window.location.search).has('demo')) openDemo();
-  }, [openDemo]);
-
   const empty = captures.length === 0;
   return (
     <div className="app">

@@ -34,7 +34,7 @@ function LoadProgress({ load }: { load: PendingLoad }) {
         aria-label={`Loading ${load.name}`}
       />
       <span className="load-figures">
-        {formatBytes(load.bytesDone)} / {formatBytes(load.bytesTotal)} · {percent}
+        {load.bytesTotal > 0 ? `${formatBytes(load.bytesDone)} / ${formatBytes(load.bytesTotal)} · ${percent}` : 'fetching…'}
       </span>
       <button type="button" className="button small" onClick={() => load.cancel()}>
         Cancel

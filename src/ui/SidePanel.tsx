@@ -1,10 +1,14 @@
 /** The resizable panel at the right: the selection's details and the selected span's per-name table. */
 import { useCallback, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useViewer } from '../state/context.tsx';
 import { SelectionDetails } from './SelectionDetails.tsx';
 import { SpanStats } from './SpanStats.tsx';
 
 const MIN_WIDTH = 260;
-const DEFAULT_WIDTH = 420;
+/** Wide enough for every column of the span table at 1280 px; more room on larger screens. */
+function defaultWidth(): number {
+  return Math.round(Math.max(360, Math.min(560, window.innerWidth * 0.4)));
+}
 /** The timeline keeps at least this much of the window. */
 const MIN_TIMELINE = 420;
 
@@ -13,7 +17,8 @@ function clampWidth(width: number): number {
 }
 
 export function SidePanel() {
-  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  const hasSpan = useViewer((s) => s.span !== null);
+  const [width, setWidth] = useState(defaultWidth);
   const drag = useRef<{ x: number; width: number } | null>(null);
   const onPointerDown = useCallback(
     (e: ReactPointerEvent<HTMLDivElement>) => {
@@ -41,7 +46,7 @@ export function SidePanel() {
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerCancel={onPointerUp}
-        onDoubleClick={() => setWidth(DEFAULT_WIDTH)}
+        onDoubleClick={() => setWidth(defaultWidth())}
         onKeyDown={(e) => {
           if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
           // The arrows resize the panel here; they must not also pan the timeline.
@@ -50,7 +55,7 @@ export function SidePanel() {
         }}
         title="Drag to resize; double-click to reset"
       />
-      <aside className="side-panel" style={{ width }} aria-label="Range statistics" data-testid="side-panel">
+      <aside className={`side-panel${hasSpan ? ' has-span' : ''}`} style={{ width }} aria-label="Range statistics" data-testid="side-panel">
         <section className="panel-section selection-section">
           <h2 className="section-title">Selection</h2>
           <SelectionDetails />

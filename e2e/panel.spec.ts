@@ -1,0 +1,52 @@
+/** The side panel: details of the selected range, the per-name table of the selected span. */
+import { expect, test } from '@playwright/test';
+import { GOOD_NVTXT, dropFiles, findRange, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+
+test.beforeEach(async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, [GOOD_NVTXT]);
+  await waitForCaptures(page, 1);
+});
+
+test('a selected range shows its timing, parents and children', async ({ page }) => {
+  const draw = await findRange(page, 'draw');
+  await page.evaluate((sel) => (window as unknown as HookedWindow).__nvtxview.store.getState().select({ kind: 'range', ...sel }), draw);
+  const details = page.getByTestId('range-details');
+  await expect(details.getByTestId('detail-name')).toHaveText('draw');
+  await expect(details.getByTestId('detail-duration')).toHaveText('6 ms');
+  await expect(details.getByTestId('detail-start')).toHaveText('2.2 ms');
+  await expect(details).toContainText('main (4880)');
+  await expect(details).toContainText('renderer (1844)');
+
+  // The parent chain leads to "frame": 9 ms, of which 1 ms is its own.
+  await details.getByRole('button', { name: 'frame' }).click();
+  await expect(details.getByTestId('detail-name')).toHaveText('frame');
+  await expect(details.getByTestId('detail-duration')).toHaveText('9 ms');
+  await expect(details.getByTestId('detail-self')).toHaveText('1 ms');
+  await expect(details.getByRole('table')).toContainText('draw');
+  await expect(details.getByRole('table')).toContainText('update');
+});
+
+test('a selected span lists the ranges in it by name, sortable', async ({ page }) => {
+  // 2 ms .. 5 ms after the capture start: only the part of each range inside counts.
+  await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().setSpan({ startNs: 2e6, endNs: 5e6 }));
+  const table = page.getByRole('table', { name: 'Ranges in the span by name' });
+  const rows = table.getByTestId('span-row');
+  await expect(rows).toHaveCount(5);
+  const names = () => rows.locator('.stats-name').allTextContents();
+  // Default order: total time, descending.
+  expect(await names()).toEqual(['frame', 'read assets', 'draw', 'read shaders', 'update']);
+  await expect(rows.nth(0)).toContainText('3 ms');
+  await expect(rows.nth(0)).toContainText('100 µs');
+
+  await table.getByRole('columnheader', { name: 'Name' }).click();
+  expect(await names()).toEqual(['draw', 'frame', 'read assets', 'read shaders', 'update']);
+  await table.getByRole('columnheader', { name: 'Name' }).click();
+  expect(await names()).toEqual(['update', 'read shaders', 'read assets', 'frame', 'draw']);
+  await table.getByRole('columnheader', { name: 'Self' }).click();
+  expect((await names())[0]).toBe('read assets');
+
+  // A row selects its longest instance.
+  await rows.filter({ hasText: 'update' }).click();
+  await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('update');
+});
