@@ -1,0 +1,110 @@
+/* Constants of the .nvtxc capture format (docs/capture-format.md is the specification). */
+#ifndef NVTXC_FORMAT_H
+#define NVTXC_FORMAT_H
+
+#define NVTXC_MAGIC "\x89NVTXC\r\n"
+#define NVTXC_MAJOR 1
+#define NVTXC_MINOR 0
+#define NVTXC_FILE_HEADER_SIZE 16
+#define NVTXC_CHUNK_HEADER_SIZE 12
+
+/* Chunk kinds. */
+enum {
+    NVTXC_CHUNK_PROCESS = 1,
+    NVTXC_CHUNK_META = 2,
+    NVTXC_CHUNK_EVENTS = 3,
+    NVTXC_CHUNK_END = 4,
+};
+
+/* TLV tags of the PROCESS chunk. */
+enum {
+    NVTXC_PROC_WRITER = 1,
+    NVTXC_PROC_PID = 2,
+    NVTXC_PROC_PPID = 3,
+    NVTXC_PROC_NAME = 4,
+    NVTXC_PROC_EXE = 5,
+    NVTXC_PROC_CMDLINE = 6,
+    NVTXC_PROC_CLOCK_KIND = 7,
+    NVTXC_PROC_START_PAIR = 8,
+    NVTXC_PROC_TICK_RATE = 9,
+    NVTXC_PROC_WALL_START = 10,
+    NVTXC_PROC_HOST = 11,
+    NVTXC_PROC_PARENT_PID = 12,
+    NVTXC_PROC_CWD = 13,
+    NVTXC_PROC_BUFFER_SIZE = 14,
+    NVTXC_PROC_CAPTURE_START = 15,
+};
+
+/* TLV tags of the END chunk. */
+enum {
+    NVTXC_END_PAIR = 1,
+    NVTXC_END_WALL = 2,
+    NVTXC_END_REASON = 3,
+    NVTXC_END_EVENTS = 4,
+    NVTXC_END_LOST = 5,
+    NVTXC_END_STREAMS = 6,
+    NVTXC_END_TRUNCATED = 7,
+};
+
+enum { NVTXC_REASON_EXIT = 1, NVTXC_REASON_SIGNAL = 2, NVTXC_REASON_STOPPED = 3 };
+
+/* Clock kinds (PROCESS tag 7). */
+enum { NVTXC_CLOCK_TSC = 1, NVTXC_CLOCK_CNTVCT = 2, NVTXC_CLOCK_MONOTONIC_RAW = 3 };
+
+/* META record ops. */
+enum {
+    NVTXC_META_INIT = 1,
+    NVTXC_META_DOMAIN_CREATE = 2,
+    NVTXC_META_DOMAIN_DESTROY = 3,
+    NVTXC_META_REGISTERED_STRING = 4,
+    NVTXC_META_CATEGORY_NAME = 5,
+    NVTXC_META_THREAD_NAME = 6,
+    NVTXC_META_RESOURCE_NAME = 7,
+    NVTXC_META_RESOURCE_CREATE = 8,
+    NVTXC_META_RESOURCE_DESTROY = 9,
+    NVTXC_META_SYNC_CREATE = 10,
+    NVTXC_META_SYNC_DESTROY = 11,
+};
+
+/* Thread stream record ops (below 0x40: fixed grammar; 0x40 and above: length-prefixed). */
+enum {
+    NVTXC_OP_STRING = 0x01,
+    NVTXC_OP_THREAD = 0x02,
+    NVTXC_OP_THREAD_OS_NAME = 0x03,
+    NVTXC_OP_PUSH = 0x10,
+    NVTXC_OP_POP = 0x11,
+    NVTXC_OP_MARK = 0x12,
+    NVTXC_OP_START = 0x13,
+    NVTXC_OP_END = 0x14,
+    NVTXC_OP_PUSH_EX = 0x15,
+    NVTXC_OP_POP_DOMAIN = 0x16,
+    NVTXC_OP_MARK_EX = 0x17,
+    NVTXC_OP_START_EX = 0x18,
+    NVTXC_OP_END_DOMAIN = 0x19,
+    NVTXC_OP_SYNC = 0x1A,
+    NVTXC_OP_FIRST_LENGTH_PREFIXED = 0x40,
+};
+
+/* SYNC record operations. */
+enum { NVTXC_SYNC_ACQUIRE_START = 1, NVTXC_SYNC_ACQUIRE_FAILED = 2, NVTXC_SYNC_ACQUIRE_SUCCESS = 3, NVTXC_SYNC_RELEASING = 4 };
+
+/* Bits of the attrs mask. */
+enum {
+    NVTXC_ATTR_CATEGORY = 1u << 0,
+    NVTXC_ATTR_COLOR = 1u << 1,
+    NVTXC_ATTR_PAYLOAD = 1u << 2,
+    NVTXC_ATTR_MESSAGE = 1u << 3,
+    NVTXC_ATTR_EXT_PAYLOADS = 1u << 4,
+};
+
+/* Flags of an extended payload item. */
+enum { NVTXC_EXT_SIZE_UNKNOWN = 1u << 0, NVTXC_EXT_CUT = 1u << 1 };
+
+/* Flags of a STRING record. */
+enum { NVTXC_STRING_TRUNCATED = 1u << 0 };
+
+/* Limits. */
+#define NVTXC_MAX_STRING (16 * 1024)
+#define NVTXC_MAX_EXT_BLOB (64 * 1024)
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * Per-thread event streams: each thread appends records to its own buffer with no lock and no
+ * allocation; the buffer is written as an EVENTS chunk when full, at thread exit, at process exit
+ * and on fatal signals. Messages are interned per thread: a pointer cache answers repeated calls
+ * with the same literal in a few instructions, a content table catches the rest.
+ */
+#ifndef NVTXC_STREAM_H
+#define NVTXC_STREAM_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "collector.h"
+#include "encode.h"
+#include "format.h"
+
+/* Room reserved for one fixed-size event record (op, dt, domain, range id, attrs without ext payloads). */
+#define EVENT_MAX 96
+/* Push depths kept inline for domain ids below this. */
+#define INLINE_DOMAINS 8
+#define PCACHE_SIZE 256
+
+/* A recently seen message pointer and the string it pointed to. */
+struct pcache_entry {
+    const char *ptr;
+    /* First 16 bytes of the text (zero padded) and the bytes that must match (text + NUL when short). */
+    uint64_t w0, w1, m0, m1;
+    const char *text;
+    uint32_t sid;
+    uint32_t len;
+};
+
+struct ctab_entry {
+    uint64_t hash;
+    const char *text;
+    uint32_t len;
+    uint32_t sid;
+};
+
+struct arena_block;
+
+struct tstream {
+    /* Hot, touched only by the owning thread. */
+    uint8_t *cur;
+    uint8_t *end; /* buf + cap */
+    uint64_t last_tick;
+    uint32_t nev; /* event records since buf[0] */
+    uint32_t range_seq;
+    int32_t depth[INLINE_DOMAINS];
+    /* Published after every record: nev << 32 | (cur - buf); read by flushes from other threads. */
+    _Atomic uint64_t commit;
+
+    uint8_t *buf;
+    size_t cap;
+    uint64_t stream_id;
+    pid_t tid;
+    char os_name[16];
+
+    /* Flush bookkeeping, under the file lock. */
+    uint64_t stream_base; /* stream offset of buf[0] */
+    uint32_t flushed_off;
+    uint32_t flushed_nev;
+
+    /* Interning (owner only). */
+    uint32_t next_sid;
+    struct pcache_entry pcache[PCACHE_SIZE];
+    struct ctab_entry *ctab;
+    uint32_t ctab_mask, ctab_used;
+    struct arena_block *arena;
+    size_t arena_bytes;
+    char *scratch; /* UTF-8 conversion of wide strings */
+
+    int32_t *depth_more; /* push depths of domain ids >= INLINE_DOMAINS */
+    uint32_t depth_more_n;
+
+    struct tstream *prev, *next; /* registry */
+};
+
+extern __thread struct tstream *nvtxc_tls TLS_FAST;
+
+struct tstream *stream_create(void);
+uint8_t *stream_room_slow(struct tstream *t, size_t need);
+uint32_t intern_slow(struct tstream *t, const char *s, struct pcache_entry *e);
+uint32_t intern_wide(struct tstream *t, const wchar_t *w);
+uint32_t intern_bytes(struct tstream *t, const char *s, size_t n, uint32_t flags);
+int32_t *depth_slot_more(struct tstream *t, uint32_t domain);
+
+/* Flushing. Owner flush: file lock held. */
+void stream_flush_locked(struct tstream *t, int owner);
+/* Writes every thread's committed records, then pending metadata (exit, signals). File lock held. */
+void stream_flush_all_locked(void);
+void stream_key_init(void);
+void stream_after_fork_child(void);
+/* Records a change of the calling thread's OS name (process exit). */
+void stream_note_self_name(void);
+
+static inline struct tstream *stream_self(void)
+{
+    struct tstream *t = nvtxc_tls;
+    if (UNLIKELY(t == NULL)) t = stream_create();
+    return t;
+}
+
+static inline uint8_t *stream_room(struct tstream *t, size_t need)
+{
+    if (LIKELY(t->cur + need <= t->end)) return t->cur;
+    return stream_room_slow(t, need);
+}
+
+/* Ends a record: the bytes up to p become visible to flushes from other threads. */
+static inline void stream_commit(struct tstream *t, uint8_t *p, uint32_t events)
+{
+    t->cur = p;
+    t->nev += events;
+    atomic_store_explicit(&t->commit, ((uint64_t)t->nev << 32) | (uint64_t)(p - t->buf), memory_order_release);
+}
+
+static inline int32_t *depth_slot(struct tstream *t, uint32_t domain)
+{
+    if (LIKELY(domain < INLINE_DOMAINS)) return &t->depth[domain];
+    return depth_slot_more(t, domain);
+}
+
+/* Same text as the cache entry? Reads 16 bytes at s only when they lie in one page. */
+static inline int pcache_same(const struct pcache_entry *e, const char *s)
+{
+    if (LIKELY(((uintptr_t)s & 4095) <= 4096 - 16)) {
+        uint64_t a0, a1;
+        memcpy(&a0, s, 8);
+        memcpy(&a1, s + 8, 8);
+        if (((a0 ^ e->w0) & e->m0) | ((a1 ^ e->w1) & e->m1)) return 0;
+        return e->len < 16 || strcmp(s + 16, e->text + 16) == 0;
+    }
+    return strcmp(s, e->text) == 0;
+}
+
+/* String id of a message (0 for NULL). */
+static inline uint32_t intern(struct tstream *t, const char *s)
+{
+    if (UNLIKELY(s == NULL)) return 0;
+    uintptr_t k = (uintptr_t)s;
+    struct pcache_entry *e = &t->pcache[((k >> 3) ^ (k >> 11)) & (PCACHE_SIZE - 1)];
+    if (LIKELY(e->ptr == s) && LIKELY(pcache_same(e, s))) return e->sid;
+    return intern_slow(t, s, e);
+}
+
+#endif
