@@ -1,0 +1,56 @@
+/**
+ * Writes a generated capture to a file:
+ *   node scripts/run-ts.mjs scripts/gen/main.ts --format nvtxt --events 1000000 --seed 1 --out FILE
+ * Formats are listed in FORMATS; each writer module consumes the shared event stream (events.ts).
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { writeNvtxt } from './nvtxt.ts';
+import { FileSink, type Sink } from './sink.ts';
+import type { GenOptions } from './events.ts';
+
+/** Format id -> writer; a writer returns the number of ranges + marks written. */
+export const FORMATS: Record<string, (sink: Sink, options: GenOptions) => number> = {
+  nvtxt: writeNvtxt,
+};
+
+/** Generates `format` into `path`; returns events written and bytes. */
+export function generateFile(path: string, format: string, options: GenOptions): { events: number; bytes: number } {
+  const writer = FORMATS[format];
+  if (!writer) throw new Error(`unknown format "${format}" (known: ${Object.keys(FORMATS).join(', ')})`);
+  const sink = new FileSink(path);
+  try {
+    const events = writer(sink, options);
+    sink.flush();
+    return { events, bytes: sink.size };
+  } finally {
+    sink.close();
+  }
+}
+
+async function run(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      format: { type: 'string', default: 'nvtxt' },
+      events: { type: 'string', default: '100000' },
+      seed: { type: 'string', default: '1' },
+      threads: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
+  if (!values.out) throw new Error('--out FILE is required');
+  const result = generateFile(values.out, values.format!, {
+    events: Number(values.events),
+    seed: Number(values.seed),
+    threads: values.threads === undefined ? undefined : Number(values.threads),
+  });
+  process.stdout.write(`${values.out}: ${result.events} events, ${result.bytes} bytes\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  run().catch((e: unknown) => {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * NVTX GPU projection, as Nsight Systems' `nvtx_gpu_proj_sum` / `nvtx_gpu_proj_trace` reports define
+ * it: a range *contains* a GPU operation (kernel, memcpy, memset) when the CUDA API call that
+ * launched it (linked by correlation id) was made on the range's own thread and lies entirely inside
+ * the range (range start <= call start and call end <= range end). The projected range runs from the
+ * start of the first contained GPU operation to the end of the last one, whatever the device or
+ * stream. A range that contains no GPU operation has no projection.
+ *
+ * Pure functions over plain arrays, so the importer can make projection rows before the model exists
+ * and the statistics can use the same rule on a finished model.
+ */
+
+/** The CUDA API calls of one thread that launched GPU work, ordered by start time. */
+export interface LaunchTable {
+  start: Float64Array;
+  end: Float64Array;
+  /** Earliest start and latest end of the GPU work each call launched. */
+  gpuStart: Float64Array;
+  gpuEnd: Float64Array;
+  /** Number of GPU operations each call launched (>= 1). */
+  gpuCount: Uint32Array;
+}
+
+export interface Projection {
+  startNs: number;
+  endNs: number;
+  /** GPU operations contained in the range. */
+  workCount: number;
+  /** API calls inside the range that launched them. */
+  callCount: number;
+}
+
+/** Builds a launch table from calls in any order; calls that launched nothing are left out. */
+export function launchTable(
+  start: ArrayLike<number>,
+  end: ArrayLike<number>,
+  gpuStart: ArrayLike<number>,
+  gpuEnd: ArrayLike<number>,
+  gpuCount: ArrayLike<number>,
+): LaunchTable {
+  const keep: number[] = [];
+  for (let i = 0; i < start.length; i++) if (gpuCount[i] > 0) keep.push(i);
+  keep.sort((a, b) => start[a] - start[b] || end[a] - end[b] || a - b);
+  const n = keep.length;
+  const table: LaunchTable = {
+    start: new Float64Array(n),
+    end: new Float64Array(n),
+    gpuStart: new Float64Array(n),
+    gpuEnd: new Float64Array(n),
+    gpuCount: new Uint32Array(n),
+  };
+  keep.forEach((i, k) => {
+    table.start[k] = start[i];
+    table.end[k] = end[i];
+    table.gpuStart[k] = gpuStart[i];
+    table.gpuEnd[k] = gpuEnd[i];
+    table.gpuCount[k] = gpuCount[i];
+  });
+  return table;
+}
+
+/** The projection of the range [startNs, endNs] of the table's thread, or undefined if it has none. */
+export function projectRange(table: LaunchTable, startNs: number, endNs: number): Projection | undefined {
+  const { start, end } = table;
+  let lo = 0;
+  let hi = start.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (start[mid] < startNs) lo = mid + 1;
+    else hi = mid;
+  }
+  let first = Infinity;
+  let last = -Infinity;
+  let workCount = 0;
+  let callCount = 0;
+  for (let i = lo; i < start.length && start[i] <= endNs; i++) {
+    if (end[i] > endNs) continue;
+    if (table.gpuStart[i] < first) first = table.gpuStart[i];
+    if (table.gpuEnd[i] > last) last = table.gpuEnd[i];
+    workCount += table.gpuCount[i];
+    callCount++;
+  }
+  return callCount === 0 ? undefined : { startNs: first, endNs: last, workCount, callCount };
+}

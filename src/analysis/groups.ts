@@ -1,0 +1,223 @@
+/**
+ * Group keys of ranges and marks for the statistics tables. A grouper hands out small dense
+ * group ids (0, 1, 2...) in first-seen order from per-style / per-thread lookup tables, so the hot
+ * loops pay one typed-array read per event and no string work after the first event of a group.
+ */
+import { payloadValue, formatPayload } from '../model/payload.ts';
+import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
+import type { Model, TrackKind } from '../model/types.ts';
+
+export type GroupBy = 'name' | 'thread' | 'process' | 'category' | 'domain' | 'parent' | 'payload';
+
+export const GROUP_BY_VALUES: readonly GroupBy[] = ['name', 'thread', 'process', 'category', 'domain', 'parent', 'payload'];
+
+/** nsys "Style" of a range, from the kind of its row. */
+export type RangeStyle = 'PushPop' | 'StartEnd' | 'API' | 'GPU';
+
+/** Row kinds as a small integer (index into STYLE_OF_CLASS), used as a bit in style masks. */
+export function kindClass(kind: TrackKind): number {
+  switch (kind) {
+    case 'pushpop':
+      return 0;
+    case 'category':
+      return 1;
+    case 'api':
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+export const STYLE_OF_CLASS: readonly RangeStyle[] = ['PushPop', 'StartEnd', 'API', 'GPU'];
+
+/** Style text of a mask of kind classes: "PushPop", or "PushPop+StartEnd" for a mixed group. */
+export function styleText(mask: number): string {
+  const parts: string[] = [];
+  for (let c = 0; c < STYLE_OF_CLASS.length; c++) if (mask & (1 << c)) parts.push(STYLE_OF_CLASS[c]);
+  return parts.join('+');
+}
+
+/** One group of a statistics table. */
+export interface GroupInfo {
+  /** Stable key, unique within the table (e.g. "PushPop|0|12" for a name group). */
+  key: string;
+  /** What the table shows: "domain:name" (default domain without prefix), a thread label... */
+  label: string;
+  /** Name groups (and parent groups): the event name and its domain name ('' = default domain). */
+  name?: string;
+  domain?: string;
+}
+
+/** `domain:name`, the default domain without prefix (nsys' "Range" column). */
+export function qualifiedName(model: Model, style: number): string {
+  const name = model.strings[model.styles.name[style]];
+  const domain = model.domains[model.styles.domain[style]]?.name ?? '';
+  return domain ? `${domain}:${name}` : name;
+}
+
+const TOP_LEVEL = '(top level)';
+const NO_PAYLOAD = '(no payload)';
+const NO_THREAD = '(no thread)';
+
+/** Assigns group ids to events. One instance per table computation. */
+export class Grouper {
+  readonly groups: GroupInfo[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Lookup tables, -1 = not seen yet. */
+  private readonly byStyle: Int32Array[];
+  private readonly byThread: Int32Array;
+  private readonly byProcess: Int32Array;
+  private readonly byCategory: Int32Array;
+  private readonly byDomain: Int32Array;
+
+  constructor(
+    private readonly model: Model,
+    readonly by: GroupBy,
+  ) {
+    const styles = model.styles.name.length;
+    // One table per kind class, plus one for class-blind name groups (parent, marks).
+    this.byStyle = [...STYLE_OF_CLASS, 'any'].map(() => new Int32Array(styles).fill(-1));
+    this.byThread = new Int32Array(model.threads.length + 1).fill(-1);
+    this.byProcess = new Int32Array(model.processes.length + 1).fill(-1);
+    this.byCategory = new Int32Array(model.categories.length + 1).fill(-1);
+    this.byDomain = new Int32Array(model.domains.length).fill(-1);
+  }
+
+  get size(): number {
+    return this.groups.length;
+  }
+
+  private intern(key: string, make: () => Omit<GroupInfo, 'key'>): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.groups.length;
+      this.groups.push({ key, ...make() });
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  /** Group of range `i` lying on a row of kind class `cls` (see `kindClass`). */
+  rangeGroup(i: number, cls: number): number {
+    const r = this.model.ranges;
+    switch (this.by) {
+      case 'name':
+      case 'category':
+      case 'domain':
+        return this.styleGroup(r.style[i], cls);
+      case 'parent': {
+        const p = r.parent[i];
+        if (p < 0) return this.intern('top', () => ({ label: TOP_LEVEL }));
+        return this.nameGroup(r.style[p], -1);
+      }
+      case 'payload':
+        return this.payloadGroup(r.payload[i]);
+      default:
+        return this.attributeGroup(r.style[i], r.thread[i]);
+    }
+  }
+
+  /**
+   * When the grouping depends on the style alone (name, category, domain): the table style ->
+   * group id for ranges of kind class `cls`, -1 where not seen yet (then call `rangeGroup`).
+   * Hot loops read it directly instead of calling `rangeGroup` per range.
+   */
+  styleTable(cls: number): Int32Array | undefined {
+    return this.by === 'name' || this.by === 'category' || this.by === 'domain' ? this.byStyle[cls] : undefined;
+  }
+
+  private styleGroup(style: number, cls: number): number {
+    if (this.by === 'name') return this.nameGroup(style, cls);
+    const table = this.byStyle[cls];
+    if (table[style] < 0) table[style] = this.attributeGroup(style, -1);
+    return table[style];
+  }
+
+  /** Group of mark `i`. Parent grouping puts every mark in one "(top level)" group. */
+  markGroup(i: number): number {
+    const m = this.model.marks;
+    switch (this.by) {
+      case 'name':
+        return this.nameGroup(m.style[i], -1);
+      case 'parent':
+        return this.intern('top', () => ({ label: TOP_LEVEL }));
+      case 'payload':
+        return this.payloadGroup(m.payload[i]);
+      default:
+        return this.attributeGroup(m.style[i], m.thread[i]);
+    }
+  }
+
+  /** Name groups: per style kind class (cls >= 0, nsys keeps PushPop and StartEnd apart) or not (-1). */
+  private nameGroup(style: number, cls: number): number {
+    const table = this.byStyle[cls < 0 ? STYLE_OF_CLASS.length : cls];
+    const known = table[style];
+    if (known >= 0) return known;
+    const model = this.model;
+    const nameId = model.styles.name[style];
+    const domainId = model.styles.domain[style];
+    const key = `${cls < 0 ? '' : STYLE_OF_CLASS[cls]}|${domainId}|${nameId}`;
+    const id = this.intern(key, () => ({
+      label: qualifiedName(model, style),
+      name: model.strings[nameId],
+      domain: model.domains[domainId]?.name ?? '',
+    }));
+    table[style] = id;
+    return id;
+  }
+
+  private attributeGroup(style: number, thread: number): number {
+    const model = this.model;
+    switch (this.by) {
+      case 'thread': {
+        const slot = thread + 1;
+        if (this.byThread[slot] >= 0) return this.byThread[slot];
+        const label = thread < 0 ? NO_THREAD : this.threadText(thread);
+        return (this.byThread[slot] = this.intern(`t${thread}`, () => ({ label })));
+      }
+      case 'process': {
+        const process = thread < 0 ? -1 : model.threads[thread].process;
+        const slot = process + 1;
+        if (this.byProcess[slot] >= 0) return this.byProcess[slot];
+        const label = process < 0 ? '(no process)' : processLabel(model, process);
+        return (this.byProcess[slot] = this.intern(`p${process}`, () => ({ label })));
+      }
+      case 'category': {
+        const category = model.styles.category[style];
+        const slot = category + 1;
+        if (this.byCategory[slot] >= 0) return this.byCategory[slot];
+        const label = this.categoryText(category, model.styles.domain[style]);
+        return (this.byCategory[slot] = this.intern(`c${category}`, () => ({ label })));
+      }
+      default: {
+        const domain = model.styles.domain[style];
+        if (this.byDomain[domain] >= 0) return this.byDomain[domain];
+        return (this.byDomain[domain] = this.intern(`d${domain}`, () => ({
+          label: domainLabel(model, domain),
+          domain: model.domains[domain].name,
+        })));
+      }
+    }
+  }
+
+  private payloadGroup(payload: number): number {
+    if (payload < 0) return this.intern('none', () => ({ label: NO_PAYLOAD }));
+    const p = payloadValue(this.model, payload)!;
+    const key = `v${typeof p.value === 'string' ? 's' : 'n'}${String(p.value)}`;
+    return this.intern(key, () => ({ label: formatPayload(this.model, payload) }));
+  }
+
+  private threadText(thread: number): string {
+    const model = this.model;
+    const label = threadLabel(model, thread);
+    return model.processes.length > 1 ? `${label} · ${processLabel(model, model.threads[thread].process)}` : label;
+  }
+
+  private categoryText(category: number, styleDomain: number): string {
+    const model = this.model;
+    if (category < 0) return categoryLabel(model, -1);
+    const domain = model.domains[model.categories[category].domain]?.name ?? model.domains[styleDomain]?.name ?? '';
+    const label = categoryLabel(model, category);
+    return domain ? `${domain}:${label}` : label;
+  }
+}

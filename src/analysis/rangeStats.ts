@@ -1,0 +1,222 @@
+/**
+ * The per-name (or per-thread, per-category...) range table, with the columns of nsys `nvtx_sum`
+ * plus self time and tail percentiles. Two passes over the scope: the first accumulates count,
+ * total, min, max and covered-by-children time per group; the second drops every counted
+ * duration into one buffer partitioned by group, where quickselect finds median and percentiles
+ * and a second-moment loop the standard deviation (numerically stable, no sum of squares).
+ */
+import type { Model } from '../model/types.ts';
+import { Grouper, styleText, type GroupBy, type GroupInfo } from './groups.ts';
+import { quantilesInPlace } from './quantiles.ts';
+import { ResolvedScope, type ScopeOptions } from './scope.ts';
+import { forEachRange, forEachWindow } from './walk.ts';
+
+export interface RangeStatsOptions extends ScopeOptions {
+  /** Default 'name'. */
+  groupBy?: GroupBy;
+}
+
+export interface RangeStatsRow extends GroupInfo {
+  /** nsys Style: "PushPop", "StartEnd" (or "PushPop+StartEnd" for a mixed non-name group). */
+  style: string;
+  /** Instances. */
+  count: number;
+  /** Sum of counted durations (clipped in 'clip' mode). */
+  totalNs: number;
+  /** Total minus the time covered by direct children on the same row. */
+  selfNs: number;
+  avgNs: number;
+  /** Median (mean of the middle two for an even count). */
+  medianNs: number;
+  minNs: number;
+  maxNs: number;
+  /** Sample standard deviation (n - 1); 0 for one instance. */
+  stdDevNs: number;
+  /** Percentiles by linear interpolation between closest ranks (see quantiles.ts). */
+  p90Ns: number;
+  p99Ns: number;
+  /** Share of the sum of the totals of all rows, in percent. */
+  timePercent: number;
+  /** The longest instance (RangeIndex), for "jump to the slowest". */
+  maxRange: number;
+}
+
+export interface RangeStatsResult {
+  groupBy: GroupBy;
+  /** Sorted by total time, descending (then by label). */
+  rows: RangeStatsRow[];
+  /** Ranges counted. */
+  rangeCount: number;
+  /** Sum of the rows' totals (the Time (%) denominator). */
+  totalNs: number;
+  /** Length of the scope: the capture duration or the sum of the span lengths. */
+  scopeNs: number;
+}
+
+function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, size: number, fill: number): T {
+  const next = new (a.constructor as new (n: number) => T)(Math.max(size, a.length * 2));
+  next.fill(fill);
+  next.set(a);
+  return next;
+}
+
+export function rangeStats(model: Model, options: RangeStatsOptions = {}): RangeStatsResult {
+  const groupBy = options.groupBy ?? 'name';
+  const scope = new ResolvedScope(model, options);
+  const grouper = new Grouper(model, groupBy);
+  const { startNs, endNs, style, thread, parent } = model.ranges;
+  const whole = scope.whole;
+  const clip = whole || scope.mode === 'clip';
+  const filtered = scope.filtered;
+
+  // Per-group accumulators, grown as groups appear.
+  let count = new Float64Array(64);
+  let total = new Float64Array(64);
+  let covered = new Float64Array(64);
+  let min = new Float64Array(64).fill(Infinity);
+  let max = new Float64Array(64).fill(-Infinity);
+  let maxRange = new Int32Array(64).fill(-1);
+  let kinds = new Uint8Array(64);
+  const ensure = (size: number): void => {
+    count = grown(count, size, 0);
+    total = grown(total, size, 0);
+    covered = grown(covered, size, 0);
+    min = grown(min, size, Infinity);
+    max = grown(max, size, -Infinity);
+    maxRange = grown(maxRange, size, -1);
+    kinds = grown(kinds, size, 0);
+  };
+  let rangeCount = 0;
+
+  // Pass 1: count, total, min, max per group; children's cover per parent group.
+  forEachWindow(model, scope, (_track, cls, level, a, b) => {
+    const table = grouper.styleTable(cls);
+    const bit = 1 << cls;
+    for (let i = a; i < b; i++) {
+      const s = startNs[i];
+      const e = endNs[i];
+      if (level > 0) {
+        const p = parent[i];
+        if (p >= 0 && (!filtered || scope.shown(style[p], thread[p]))) {
+          const pe = endNs[p];
+          const c = whole ? (e < pe ? e : pe) - s : scope.childCover(s, e, pe);
+          // In clip mode a positive cover implies the parent meets the scope.
+          if (c > 0 && (clip || scope.measure(startNs[p], pe) >= 0)) {
+            let g = table === undefined ? -1 : table[style[p]];
+            if (g < 0) g = grouper.rangeGroup(p, cls);
+            if (g >= count.length) ensure(g + 1);
+            covered[g] += c;
+          }
+        }
+      }
+      if (filtered && !scope.shown(style[i], thread[i])) continue;
+      const m = whole ? e - s : scope.measure(s, e);
+      if (m < 0) continue;
+      let g = table === undefined ? -1 : table[style[i]];
+      if (g < 0) g = grouper.rangeGroup(i, cls);
+      if (g >= count.length) ensure(g + 1);
+      count[g]++;
+      total[g] += m;
+      if (m < min[g]) min[g] = m;
+      if (m > max[g]) {
+        max[g] = m;
+        maxRange[g] = i;
+      }
+      kinds[g] |= bit;
+      rangeCount++;
+    }
+  });
+
+  // Pass 2: counted durations, partitioned by group.
+  const groups = grouper.size;
+  const offset = new Float64Array(groups + 1);
+  for (let g = 0; g < groups; g++) offset[g + 1] = offset[g] + count[g];
+  const fill = offset.slice(0, groups);
+  const values = new Float64Array(rangeCount);
+  forEachWindow(model, scope, (_track, cls, _level, a, b) => {
+    const table = grouper.styleTable(cls);
+    for (let i = a; i < b; i++) {
+      if (filtered && !scope.shown(style[i], thread[i])) continue;
+      const m = whole ? endNs[i] - startNs[i] : scope.measure(startNs[i], endNs[i]);
+      if (m < 0) continue;
+      let g = table === undefined ? -1 : table[style[i]];
+      if (g < 0) g = grouper.rangeGroup(i, cls);
+      values[fill[g]++] = m;
+    }
+  });
+
+  const rows: RangeStatsRow[] = [];
+  let totalNs = 0;
+  for (let g = 0; g < groups; g++) {
+    const n = count[g];
+    // Groups seen only as parents of counted children have no instances of their own.
+    if (n === 0) continue;
+    const lo = offset[g];
+    const hi = offset[g + 1];
+    const mean = total[g] / n;
+    let m2 = 0;
+    for (let k = lo; k < hi; k++) {
+      const d = values[k] - mean;
+      m2 += d * d;
+    }
+    const [median, p90, p99] = quantilesInPlace(values, lo, hi, [0.5, 0.9, 0.99]);
+    totalNs += total[g];
+    rows.push({
+      ...grouper.groups[g],
+      style: styleText(kinds[g]),
+      count: n,
+      totalNs: total[g],
+      selfNs: Math.max(0, total[g] - covered[g]),
+      avgNs: mean,
+      medianNs: median,
+      minNs: min[g],
+      maxNs: max[g],
+      stdDevNs: n > 1 ? Math.sqrt(m2 / (n - 1)) : 0,
+      p90Ns: p90,
+      p99Ns: p99,
+      timePercent: 0,
+      maxRange: maxRange[g],
+    });
+  }
+  for (const row of rows) row.timePercent = totalNs > 0 ? (100 * row.totalNs) / totalNs : 0;
+  rows.sort((a, b) => b.totalNs - a.totalNs || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || (a.key < b.key ? -1 : 1));
+  return { groupBy, rows, rangeCount, totalNs, scopeNs: scope.coveredNs };
+}
+
+/** The instances of one group of a table, for histograms, duration bands and jumps. */
+export interface GroupInstances {
+  /** RangeIndex of each instance, ordered by counted duration ascending (ties: by range index). */
+  ranges: Int32Array;
+  /** Counted duration of each instance, ascending. */
+  durations: Float64Array;
+}
+
+/**
+ * The ranges of the group `key` (a `RangeStatsRow.key` computed with the same options) in the
+ * scope, sorted by duration.
+ */
+export function rangeInstances(model: Model, options: RangeStatsOptions, key: string): GroupInstances {
+  const scope = new ResolvedScope(model, options);
+  const grouper = new Grouper(model, options.groupBy ?? 'name');
+  let target = -1;
+  let checked = 0;
+  const found: number[] = [];
+  const counted: number[] = [];
+  forEachRange(model, scope, (i, cls, m) => {
+    const g = grouper.rangeGroup(i, cls);
+    // Compare keys once per newly seen group, not once per range.
+    while (checked < grouper.size) {
+      if (grouper.groups[checked].key === key) target = checked;
+      checked++;
+    }
+    if (g !== target) return;
+    found.push(i);
+    counted.push(m);
+  });
+  const order = Uint32Array.from(found.keys());
+  order.sort((a, b) => counted[a] - counted[b] || found[a] - found[b]);
+  return {
+    ranges: Int32Array.from(order, (k) => found[k]),
+    durations: Float64Array.from(order, (k) => counted[k]),
+  };
+}
