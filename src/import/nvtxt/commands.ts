@@ -64,6 +64,16 @@ export function commandByName(name: string): CommandId | undefined {
   return commandIds.get(name);
 }
 
+/** The command named by `line[start, end)` (exact case), without slicing the line. */
+export function commandAt(line: string, start: number, end: number): CommandId | undefined {
+  const length = end - start;
+  for (let c = 0; c < commandNames.length; c++) {
+    const name = commandNames[c];
+    if (name.length === length && line.startsWith(name, start)) return c as CommandId;
+  }
+  return undefined;
+}
+
 /** The command whose name matches `name` ignoring case, for "did you mean" hints. */
 export function commandLike(name: string): string | undefined {
   const lower = name.toLowerCase();

@@ -20,6 +20,7 @@ import {
   argTypes,
   Command,
   commandArgs,
+  commandAt,
   commandByName,
   commandLike,
   commandNames,
@@ -37,6 +38,7 @@ import { TimeConverter } from './timebase.ts';
 /** Problems reported one by one; beyond this, they are counted and summarised at the end. */
 const MAX_LISTED_PROBLEMS = 1000;
 const UINT32_MAX = 0xffffffff;
+const C_COMMA = 44;
 const C_HASH = 35;
 const C_EQUALS = 61;
 const C_AT = 64;
@@ -93,13 +95,27 @@ export class NvtxtInterpreter {
     }
     if (isIdentStart(c)) {
       const end = identEnd(text, i);
-      const eq = skipSpace(text, end);
-      if (eq < n && text.charCodeAt(eq) === C_EQUALS) {
-        this.assign(text.slice(i, end), text, eq + 1, line);
+      const next = skipSpace(text, end);
+      if (next < n && text.charCodeAt(next) === C_EQUALS) {
+        this.assign(text.slice(i, end), text, next + 1, line);
+        return;
+      }
+      // The usual line: a command name, then its values.
+      const command = commandAt(text, i, end);
+      if (command !== undefined) {
+        if (next < n && text.charCodeAt(next) !== C_COMMA) {
+          this.error(`expected ',' after the command name, found '${text[next]}' (column ${next + 1})`, line);
+        } else if (next < n && skipSpace(text, next + 1) >= n) {
+          this.error(`value 1 is empty (column ${n + 1})`, line);
+        } else if (!this.lexer.lexValues(text, next + 1, 1)) {
+          this.error(this.lexer.error, line);
+        } else {
+          this.call(command, 0, line);
+        }
         return;
       }
     }
-    this.call(text, i, line);
+    this.generalCall(text, i, line);
   }
 
   /** Reports what could not be listed line by line. */
@@ -130,9 +146,14 @@ export class NvtxtInterpreter {
       );
       return;
     }
-    const value = v.value(0);
-    value.text = detach(value.text);
-    this.variables.set(detach(name), value);
+    // Updated in place: the lexer caches Value objects (see LineLexer).
+    const existing = this.variables.get(name);
+    const value = existing ?? v.value(0);
+    value.kind = v.kind[0];
+    value.text = detach(v.text[0]);
+    value.num = v.num[0];
+    value.big = v.big[0];
+    if (!existing) this.variables.set(detach(name), value);
   }
 
   /** `@Command, Arg, Arg...`. */
@@ -175,8 +196,8 @@ export class NvtxtInterpreter {
     this.definitions[command] = makeDefinition(command, positional);
   }
 
-  /** `Command, value, value...`. */
-  private call(text: string, pos: number, line: number): void {
+  /** A line that does not start with a plain command name: `$command, ...`, or an error. */
+  private generalCall(text: string, pos: number, line: number): void {
     const v = this.values;
     if (!this.lexer.lexValues(text, pos, 0)) {
       this.error(this.badAssignment(text, pos) ?? this.lexer.error, line);
@@ -195,8 +216,14 @@ export class NvtxtInterpreter {
       this.error(`unknown command "${v.text[0]}"${this.commandHint(v.text[0])}`, line);
       return;
     }
+    this.call(command, 1, line);
+  }
+
+  /** `Command, value, value...` with the values lexed, the first at index `base`. */
+  private call(command: CommandId, base: number, line: number): void {
+    const v = this.values;
     const def = this.definitions[command];
-    const given = v.count - 1;
+    const given = v.count - base;
     if (given !== def.positional.length) {
       this.error(`${commandNames[command]} ${arityText(def)}, got ${given}`, line);
       return;
@@ -204,15 +231,16 @@ export class NvtxtInterpreter {
     const call = ++this.callNumber;
     for (let k = 0; k < given; k++) {
       const arg = def.positional[k];
-      const kind = v.kind[k + 1];
+      const at = k + base;
+      const kind = v.kind[at];
       if (!accepts(arg, kind)) {
         this.error(
-          `${commandNames[command]}: expected ${typeName(arg)} for ${argNames[arg]} (value ${k + 1}), got ${describeValue(kind, v.text[k + 1], v.num[k + 1], v.big[k + 1])}`,
+          `${commandNames[command]}: expected ${typeName(arg)} for ${argNames[arg]} (value ${k + 1}), got ${describeValue(kind, v.text[at], v.num[at], v.big[at])}`,
           line,
         );
         return;
       }
-      this.bind(arg, call, kind, v.text[k + 1], v.num[k + 1], v.big[k + 1]);
+      this.bind(arg, call, kind, v.text[at], v.num[at], v.big[at]);
     }
     for (const arg of def.fixed) {
       const value = this.variables.get(argNames[arg]);

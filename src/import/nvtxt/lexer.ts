@@ -109,6 +109,12 @@ function shown(line: string, i: number): string {
 export class LineLexer {
   /** Set when `lexValues` fails: what is wrong, with the column. */
   error = '';
+  /**
+   * The variable expanded last. Variables are never removed and re-assignment updates their
+   * `Value` in place, so the cached object stays current.
+   */
+  private lastVariableName = '';
+  private lastVariable: Value | undefined = undefined;
 
   constructor(
     private readonly variables: ReadonlyMap<string, Value>,
@@ -181,11 +187,18 @@ export class LineLexer {
       return -1;
     }
     const end = identEnd(line, start);
-    const name = line.slice(start, end);
-    const v = this.variables.get(name);
-    if (v === undefined) {
-      this.fail(`undefined variable $${name}`, i);
-      return -1;
+    let v = this.lastVariable;
+    // Most lines use the same few variables: compare in place before slicing and hashing.
+    const cached = this.lastVariableName;
+    if (v === undefined || end - start !== cached.length || !line.startsWith(cached, start)) {
+      const name = line.slice(start, end);
+      v = this.variables.get(name);
+      if (v === undefined) {
+        this.fail(`undefined variable $${name}`, i);
+        return -1;
+      }
+      this.lastVariableName = name;
+      this.lastVariable = v;
     }
     const out = this.out;
     const k = out.count++;
