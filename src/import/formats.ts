@@ -5,9 +5,10 @@
  */
 import type { Importer } from './types.ts';
 import { nvtxtImporter } from './nvtxt/nvtxt.ts';
+import { nsysImporter } from './nsys/nsys.ts';
 import { chromeImporter } from './chrome/chrome.ts';
 
-export const importers: readonly Importer[] = [chromeImporter, nvtxtImporter];
+export const importers: readonly Importer[] = [nsysImporter, chromeImporter, nvtxtImporter];
 
 export function detectFormat(head: Uint8Array, fileName: string): Importer | undefined {
   const bySniff = importers.find((imp) => imp.sniff(head));

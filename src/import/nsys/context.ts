@@ -1,0 +1,164 @@
+/**
+ * What the nsys table decoders share while loading one export: the database and its schema, the
+ * builder, string ids, process and thread names, and row iteration that reports (and survives) a
+ * damaged table.
+ */
+import type { ModelBuilder } from '../../model/builder.ts';
+import type { StringId } from '../../model/types.ts';
+import { pidOf, quoteId, tidOf, type Schema } from './schema.ts';
+import type { Database, Statement } from './sqlite.ts';
+
+export type Row = ReturnType<Statement['get']>;
+
+/** Rows between checks of the cancel signal. */
+const CANCEL_CHECK_ROWS = 16384;
+
+export class NsysContext {
+  private strings: Map<number, string> | undefined;
+  private readonly interned = new Map<number, StringId>();
+  private readonly threadNameIds = new Map<number, number>();
+  private readonly processNames = new Map<number, string>();
+  private readonly threadIndex = new Map<number, number>();
+  private readonly processIndex = new Map<number, number>();
+  private readonly processOfThread: number[] = [];
+  /** Earliest and latest time fed to the builder, in nsys ns. */
+  minT = Infinity;
+  maxT = -Infinity;
+
+  /**
+   * @param timeBase subtracted from every timestamp in SQL (exact 64-bit integer arithmetic), so
+   *   that exports with absolute (UTC-epoch) timestamps still give times a double holds exactly.
+   */
+  constructor(
+    readonly db: Database,
+    readonly schema: Schema,
+    readonly builder: ModelBuilder,
+    readonly timeBase: bigint,
+    readonly signal?: AbortSignal,
+  ) {
+    this.loadNames();
+  }
+
+  /** SQL for a timestamp column relative to `timeBase`. */
+  time(column: string): string {
+    return this.timeBase === 0n ? column : `(${column} - ${this.timeBase.toString()})`;
+  }
+
+  get cancelled(): boolean {
+    return this.signal?.aborted ?? false;
+  }
+
+  seeTime(t: number): void {
+    if (t < this.minT) this.minT = t;
+    if (t > this.maxT) this.maxT = t;
+  }
+
+  /**
+   * Runs `sql` and hands each row to `onRow`. A table that cannot be read to its end (a truncated
+   * or damaged file) is reported with the number of rows read; the rows before stay loaded.
+   * Returns the number of rows read.
+   */
+  each(table: string, sql: string, onRow: (row: Row) => void): number {
+    let n = 0;
+    let st: Statement | undefined;
+    try {
+      st = this.db.prepare(sql);
+      while (st.step()) {
+        onRow(st.get());
+        if (++n % CANCEL_CHECK_ROWS === 0 && this.cancelled) break;
+      }
+    } catch (e) {
+      this.builder.report(
+        'error',
+        `table ${table}: could not read ${n === 0 ? 'any row' : `past row ${n}`} (${(e as Error).message}); ` +
+          (n === 0 ? 'nothing of it is shown' : `the first ${n} rows are shown`),
+      );
+    } finally {
+      st?.free();
+    }
+    return n;
+  }
+
+  /** A StringIds value, or undefined for an unknown id. */
+  string(id: unknown): string | undefined {
+    if (typeof id !== 'number') return undefined;
+    if (!this.strings) {
+      this.strings = new Map();
+      if (this.schema.has('StringIds')) {
+        const strings = this.strings;
+        this.each('StringIds', 'SELECT id, value FROM StringIds', (row) => {
+          if (typeof row[0] === 'number') strings.set(row[0], String(row[1] ?? ''));
+        });
+      }
+    }
+    return this.strings.get(id);
+  }
+
+  /** A StringIds value interned in the builder (cached: cheap in per-row loops). */
+  stringId(id: unknown): StringId | undefined {
+    if (typeof id !== 'number') return undefined;
+    let s = this.interned.get(id);
+    if (s === undefined) {
+      const value = this.string(id);
+      if (value === undefined) return undefined;
+      s = this.builder.intern(value);
+      this.interned.set(id, s);
+    }
+    return s;
+  }
+
+  /** Builder index of a process, named from PROCESSES when the export has it. */
+  process(pid: number): number {
+    let p = this.processIndex.get(pid);
+    if (p === undefined) {
+      p = this.builder.process(pid, this.processNames.get(pid));
+      this.processIndex.set(pid, p);
+    }
+    return p;
+  }
+
+  /** Builder index of a thread, named from ThreadNames when the export has it. */
+  thread(pid: number, tid: number): number {
+    const key = pid * 16777216 + tid;
+    let t = this.threadIndex.get(key);
+    if (t === undefined) {
+      this.process(pid);
+      const nameId = this.threadNameIds.get(key);
+      t = this.builder.thread(pid, tid, nameId === undefined ? undefined : this.string(nameId));
+      this.threadIndex.set(key, t);
+      this.processOfThread[t] = this.process(pid);
+    }
+    return t;
+  }
+
+  /** Builder process index of a builder thread index made by `thread()`. */
+  processOf(thread: number): number {
+    return this.processOfThread[thread] ?? -1;
+  }
+
+  private loadNames(): void {
+    const s = this.schema;
+    if (s.has('PROCESSES') && s.hasColumn('PROCESSES', 'name')) {
+      const pid = s.hasColumn('PROCESSES', 'pid') ? 'pid' : s.hasColumn('PROCESSES', 'globalPid') ? pidOf('globalPid') : undefined;
+      if (pid) {
+        this.each('PROCESSES', `SELECT ${pid}, name FROM PROCESSES`, (row) => {
+          if (typeof row[0] === 'number' && typeof row[1] === 'string' && row[1] !== '') this.processNames.set(row[0], row[1]);
+        });
+      }
+    }
+    const tn = 'ThreadNames';
+    if (s.has(tn) && s.missing(tn, ['nameId', 'globalTid']).length === 0) {
+      // Later rows win: a thread renamed during the capture shows its last name.
+      this.each(tn, `SELECT ${pidOf('globalTid')}, ${tidOf('globalTid')}, nameId FROM ${quoteId(tn)} ORDER BY rowid`, (row) => {
+        if (typeof row[0] === 'number' && typeof row[1] === 'number' && typeof row[2] === 'number') {
+          this.threadNameIds.set(row[0] * 16777216 + row[1], row[2]);
+        }
+      });
+    }
+  }
+}
+
+/** A number from a row cell, or undefined for NULL / non-numbers. */
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}

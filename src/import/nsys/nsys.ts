@@ -1,0 +1,262 @@
+/**
+ * Importer for Nsight Systems SQLite exports (`nsys export --type sqlite report.nsys-rep`).
+ *
+ * SQLite needs the whole file in memory, so the chunks are gathered into one buffer and opened with
+ * sql.js. Every query is built from the tables and columns the file actually has (exports of 2022 to
+ * 2026 differ), a missing table or column is named in the load report, and everything else loads.
+ * Rows are read one at a time through prepared statements.
+ */
+import { PROJECTION_ROW_LABEL } from '../../analysis/cuda/labels.ts';
+import { projectRange } from '../../analysis/cuda/projection.ts';
+import { PayloadType } from '../../model/types.ts';
+import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
+import { NsysContext } from './context.ts';
+import { decodeCuda, type CudaResult } from './cuda.ts';
+import { decodeNvtx, type NvtxResult } from './nvtx.ts';
+import { Schema } from './schema.ts';
+import { openDatabase, type Database } from './sqlite.ts';
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** True if the bytes start with the 16-byte SQLite 3 header. */
+export function isSqlite(head: Uint8Array): boolean {
+  if (head.length < SQLITE_MAGIC.length) return false;
+  for (let i = 0; i < SQLITE_MAGIC.length; i++) if (head[i] !== SQLITE_MAGIC.charCodeAt(i)) return false;
+  return true;
+}
+
+/** Names an nsys export has early in its schema; a cheap hint in the first bytes, not a proof. */
+const NSYS_HINTS = ['NVTX_EVENTS', 'StringIds', 'TARGET_INFO_', 'CUPTI_ACTIVITY_KIND_', 'ENUM_NSYS_', 'META_DATA_'];
+
+/** True if the first bytes of an SQLite file mention tables typical of an nsys export. */
+export function looksLikeNsysExport(head: Uint8Array): boolean {
+  if (!isSqlite(head)) return false;
+  let text = '';
+  for (let i = 0; i < head.length; i++) text += String.fromCharCode(head[i]);
+  return NSYS_HINTS.some((h) => text.includes(h));
+}
+
+export const nsysImporter: Importer = {
+  id: 'nsys-sqlite',
+  label: 'Nsight Systems SQLite export',
+  extensions: ['sqlite', 'sqlite3', 'db'],
+  // Any SQLite file is claimed (no other importer reads SQLite); one that is not an nsys export gets
+  // a clear message from decode() instead of "unknown format".
+  sniff: isSqlite,
+  decode: decodeNsys,
+};
+
+async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void> {
+  const b = ctx.builder;
+  const bytes = await wholeFile(input);
+  if (ctx.signal?.aborted) return;
+  const truncation = truncationMessage(bytes);
+  if (truncation) b.report('error', truncation);
+  const readable = truncation ? wholePages(bytes) : bytes;
+
+  let db: Database;
+  try {
+    db = await openDatabase(readable);
+  } catch (e) {
+    throw new Error(`${input.name}: ${(e as Error).message}`);
+  }
+  try {
+    let schema: Schema;
+    try {
+      schema = new Schema(db, (message) => b.report('error', message));
+    } catch (e) {
+      throw new Error(`${input.name}: not a readable SQLite database (${(e as Error).message})${truncation ? `; ${truncation}` : ''}`);
+    }
+    if (!isNsysSchema(schema)) {
+      const tables = schema.tableNames;
+      throw new Error(
+        `${input.name}: not an Nsight Systems export: no NVTX_EVENTS, CUPTI_ACTIVITY_KIND_*, StringIds or TARGET_INFO_* table ` +
+          `(it has ${tables.length === 0 ? 'no tables' : `${tables.length} table(s): ${tables.slice(0, 8).join(', ')}${tables.length > 8 ? ', ...' : ''}`})`,
+      );
+    }
+    const meta = readMetadata(schema);
+    const clock = captureClock(schema, meta);
+    b.setClock(clock.name, clock.origin);
+    for (const [k, v] of Object.entries(describeCapture(schema, meta))) b.setProperty(k, v);
+
+    const nsys = new NsysContext(db, schema, b, clock.timeBase, ctx.signal);
+    if (!schema.has('NVTX_EVENTS')) b.report('info', 'no NVTX_EVENTS table: the capture has no NVTX events');
+    const nvtx = decodeNvtx(nsys);
+    if (nsys.cancelled) return;
+    const cuda = decodeCuda(nsys, nvtx.resourceNames);
+    if (nsys.cancelled) return;
+    addProjectionRows(nsys, nvtx, cuda);
+    declareSpan(nsys, schema);
+  } finally {
+    db.close();
+  }
+}
+
+/** All chunks in one buffer; the file's size is known up front unless it was gzipped. */
+async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
+  let buffer: Uint8Array;
+  try {
+    buffer = new Uint8Array(Math.max(input.size, 1024));
+    let used = 0;
+    for await (const chunk of input.chunks()) {
+      if (used + chunk.length > buffer.length) {
+        const grown = new Uint8Array(Math.max(buffer.length * 2, used + chunk.length));
+        grown.set(buffer.subarray(0, used));
+        buffer = grown;
+      }
+      buffer.set(chunk, used);
+      used += chunk.length;
+    }
+    return buffer.subarray(0, used);
+  } catch (e) {
+    if (e instanceof RangeError) {
+      throw new Error(
+        `${input.name}: the ${(input.size / 1048576).toFixed(0)} MB SQLite file does not fit in this browser's memory ` +
+          `(SQLite needs the whole file at once); open it with the nvtxview CLI, or export a shorter time range from Nsight Systems`,
+      );
+    }
+    throw e;
+  }
+}
+
+/** A message if the file is shorter than its SQLite header says, else undefined. */
+function truncationMessage(bytes: Uint8Array): string | undefined {
+  if (bytes.length < 100 || !isSqlite(bytes)) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rawPageSize = view.getUint16(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const pageCount = view.getUint32(28);
+  // The header's page count is valid only when "version-valid-for" matches the change counter.
+  if (view.getUint32(92) !== view.getUint32(24) || pageCount === 0) return undefined;
+  const expected = pageSize * pageCount;
+  if (bytes.length >= expected) return undefined;
+  return `the file is truncated: its SQLite header says ${expected} bytes, but it has ${bytes.length} (the data ends at byte offset ${bytes.length}); what can be read is shown`;
+}
+
+/**
+ * A truncated file cut to its last whole page, with the header's page count made to match: SQLite
+ * then reads every table whose pages survived and reports the others as damaged, instead of
+ * refusing the whole file. Patches `bytes` in place.
+ */
+function wholePages(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const rawPageSize = view.getUint16(16);
+  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
+  const pages = Math.floor(bytes.length / pageSize);
+  if (pages === 0) return bytes;
+  view.setUint32(28, pages);
+  return bytes.subarray(0, pages * pageSize);
+}
+
+function isNsysSchema(schema: Schema): boolean {
+  return schema.tableNames.some(
+    (t) => t === 'NVTX_EVENTS' || t === 'StringIds' || t.startsWith('CUPTI_ACTIVITY_KIND_') || t.startsWith('TARGET_INFO_'),
+  );
+}
+
+/** name -> values of the export and capture metadata tables (their names changed across versions). */
+function readMetadata(schema: Schema): Map<string, string[]> {
+  const meta = new Map<string, string[]>();
+  for (const table of ['META_DATA_EXPORT', 'META_DATA_CAPTURE', 'EXPORT_META_DATA']) {
+    if (!schema.has(table) || schema.missing(table, ['name', 'value']).length > 0) continue;
+    for (const [k, v] of schema.pairs(table, `SELECT name, value FROM ${table}`)) {
+      if (typeof k !== 'string') continue;
+      const list = meta.get(k) ?? [];
+      list.push(v === null ? '' : String(v));
+      meta.set(k, list);
+    }
+  }
+  return meta;
+}
+
+interface Clock {
+  name: string;
+  /** Absolute time of the decoder's zero, in ns of `name`. */
+  origin: bigint;
+  /** Subtracted from the file's timestamps (see NsysContext). */
+  timeBase: bigint;
+}
+
+/**
+ * nsys timestamps count ns from the session start, whose UTC time TARGET_INFO_SESSION_START_TIME
+ * gives: the model's clock is then UTC (ns since the Unix epoch), so captures align. An export made
+ * with timestamps normalized to UTC (EXPORT_PARAM_TIME_NORMALIZE) already holds epoch times; those
+ * are rebased on the session start so that doubles hold them exactly.
+ */
+function captureClock(schema: Schema, meta: Map<string, string[]>): Clock {
+  const table = schema.firstTable('TARGET_INFO_SESSION_START_TIME');
+  let utc: bigint | undefined;
+  if (table && schema.hasColumn(table, 'utcEpochNs')) {
+    const [row] = schema.pairs(table, `SELECT CAST(utcEpochNs AS TEXT), 0 FROM ${table} LIMIT 1`);
+    if (row && typeof row[0] === 'string' && /^\d+$/.test(row[0])) utc = BigInt(row[0]);
+  }
+  const normalized = meta.get('EXPORT_PARAM_TIME_NORMALIZE')?.[0] === 'true';
+  if (utc === undefined) return { name: normalized ? 'UTC' : 'nsys session', origin: 0n, timeBase: 0n };
+  return normalized ? { name: 'UTC', origin: utc, timeBase: utc } : { name: 'UTC', origin: utc, timeBase: 0n };
+}
+
+/** Facts worth showing about the capture. */
+function describeCapture(schema: Schema, meta: Map<string, string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  const first = (k: string) => meta.get(k)?.[0];
+  const product = first('EXPORT_PRODUCT_VERSION');
+  if (product) out['Nsight Systems'] = product;
+  const version = first('EXPORT_SCHEMA_VERSION');
+  if (version) out['export schema'] = version;
+  const command = first('PROCESS_0:COMMAND');
+  if (command) {
+    const args: string[] = [];
+    for (let i = 0; first(`PROCESS_0:ARGUMENT_${i}`) !== undefined; i++) args.push(first(`PROCESS_0:ARGUMENT_${i}`)!);
+    out.command = [command, ...args].join(' ');
+  }
+  const host = first('DEVICE_DISPLAY_NAME') ?? first('EXPORT_HOST');
+  if (host) out.host = host;
+  if (schema.has('TARGET_INFO_SESSION_START_TIME') && schema.hasColumn('TARGET_INFO_SESSION_START_TIME', 'utcTime')) {
+    const [row] = schema.pairs('TARGET_INFO_SESSION_START_TIME', 'SELECT utcTime, 0 FROM TARGET_INFO_SESSION_START_TIME LIMIT 1');
+    if (row && typeof row[0] === 'string') out['session start (UTC)'] = row[0];
+  }
+  if (schema.has('TARGET_INFO_GPU') && schema.hasColumn('TARGET_INFO_GPU', 'name')) {
+    const names = schema.pairs('TARGET_INFO_GPU', 'SELECT name, 0 FROM TARGET_INFO_GPU').map(([n]) => String(n ?? ''));
+    if (names.length > 0) out.GPUs = names.join(', ');
+  }
+  return out;
+}
+
+/**
+ * One 'gpu' row per thread, "NVTX (GPU projection)": each range that starts and ends on the thread
+ * and contains GPU work, drawn over the GPU time span of that work (see analysis/cuda/projection.ts).
+ */
+function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult): void {
+  const b = ctx.builder;
+  for (const [thread, ranges] of nvtx.ranges) {
+    const table = cuda.launches.get(thread);
+    if (!table) continue;
+    let row = -1;
+    for (let i = 0; i < ranges.start.length; i++) {
+      const p = projectRange(table, ranges.start.get(i), ranges.end.get(i));
+      if (!p) continue;
+      if (row < 0) row = b.customRow({ kind: 'gpu', label: PROJECTION_ROW_LABEL, process: ctx.processOf(thread), thread });
+      b.rowRange(
+        row,
+        p.startNs,
+        p.endNs,
+        {
+          nameId: ranges.name.get(i),
+          color: ranges.color.get(i),
+          domain: ranges.domain.get(i),
+          payload: { type: PayloadType.Json, value: JSON.stringify({ gpuOperations: p.workCount, apiCalls: p.callCount }) },
+        },
+        thread,
+      );
+    }
+  }
+}
+
+/** The session span from ANALYSIS_DETAILS, widened to every event read. */
+function declareSpan(ctx: NsysContext, schema: Schema): void {
+  const t = 'ANALYSIS_DETAILS';
+  if (!schema.has(t) || schema.missing(t, ['startTime', 'stopTime']).length > 0) return;
+  const [row] = schema.pairs(t, `SELECT ${ctx.time('startTime')}, ${ctx.time('stopTime')} FROM ${t} LIMIT 1`);
+  if (!row || typeof row[0] !== 'number' || typeof row[1] !== 'number') return;
+  ctx.builder.setCaptureSpan(Math.min(row[0], ctx.minT), Math.max(row[1], ctx.maxT));
+}

@@ -1,0 +1,344 @@
+/**
+ * NVTX_EVENTS -> model: marks, push/pop and start/end ranges (incl. those ending on another thread),
+ * category, thread, process and domain names, colors and payloads, for NVTX and NVTXT-imported
+ * event types alike.
+ *
+ * Domain ids only mean something inside one process (`nvtxDomainCreate` hands out per-process
+ * handles), so domains are keyed by (process, domainId); a domain without a create row keeps its
+ * numeric id as its name. Domain id 0 / NULL is the default domain.
+ */
+import type { EventAttrs, PayloadValue } from '../../model/builder.ts';
+import { f64, i32, u32 } from '../../model/growable.ts';
+import { PayloadType } from '../../model/types.ts';
+import { num, type NsysContext, type Row } from './context.ts';
+import { eventTypeTable, type NvtxKind } from './eventTypes.ts';
+import { pidOf, tidOf } from './schema.ts';
+
+const TABLE = 'NVTX_EVENTS';
+const REQUIRED = ['start', 'eventType', 'globalTid'] as const;
+
+/** Ranges that start and end on one thread, kept for the GPU projection (builder thread index -> ranges). */
+export class ThreadRanges {
+  readonly start = f64();
+  readonly end = f64();
+  readonly name = u32();
+  readonly color = u32();
+  readonly domain = i32();
+}
+
+/** Names given to CUDA resources with nvtxNameCuda*: key `${pid}:${id}`. */
+export interface ResourceNames {
+  device: Map<string, string>;
+  context: Map<string, string>;
+  stream: Map<string, string>;
+}
+
+export interface NvtxResult {
+  ranges: Map<number, ThreadRanges>;
+  resourceNames: ResourceNames;
+  /** NVTX events read (all types). */
+  rows: number;
+}
+
+// Column positions of the main query.
+const C = {
+  rowid: 0,
+  start: 1,
+  end: 2,
+  type: 3,
+  rangeId: 4,
+  category: 5,
+  color: 6,
+  text: 7,
+  textId: 8,
+  domainId: 9,
+  pid: 10,
+  tid: 11,
+  endPid: 12,
+  endTid: 13,
+  i64: 14,
+  u64: 15,
+  f64: 16,
+  f32: 17,
+  u32: 18,
+  i32: 19,
+  json: 20,
+  jsonId: 21,
+  binary: 22,
+} as const;
+
+export function decodeNvtx(ctx: NsysContext): NvtxResult {
+  const result: NvtxResult = {
+    ranges: new Map(),
+    resourceNames: { device: new Map(), context: new Map(), stream: new Map() },
+    rows: 0,
+  };
+  const s = ctx.schema;
+  const b = ctx.builder;
+  if (!s.has(TABLE)) return result;
+  const missing = s.missing(TABLE, REQUIRED);
+  if (missing.length > 0) {
+    b.report('error', `table ${TABLE} has no column ${missing.join(', ')}: NVTX events cannot be read`);
+    return result;
+  }
+  if (!s.hasColumn(TABLE, 'text') && !s.hasColumn(TABLE, 'textId')) {
+    b.report('warning', `table ${TABLE} has neither a text nor a textId column: NVTX events are shown without names`);
+  }
+
+  const types = eventTypeTable(s.enumNames('ENUM_NSYS_EVENT_TYPE'));
+  if (!s.has('ENUM_NSYS_EVENT_TYPE')) {
+    b.report('info', `no ENUM_NSYS_EVENT_TYPE table: NVTX event types read with the built-in codes of Nsight Systems 2025.1`);
+  }
+  const domains = readDomains(ctx, types.codes('domainCreate'));
+
+  const optional = (column: string) => (s.hasColumn(TABLE, column) ? column : 'NULL');
+  const asText = (column: string) => (s.hasColumn(TABLE, column) ? `CAST(${column} AS TEXT)` : 'NULL');
+  const endTid = s.hasColumn(TABLE, 'endGlobalTid');
+  const select = [
+    'rowid',
+    ctx.time('start'),
+    s.hasColumn(TABLE, 'end') ? ctx.time('"end"') : 'NULL',
+    'eventType',
+    optional('rangeId'),
+    optional('category'),
+    optional('color'),
+    optional('text'),
+    optional('textId'),
+    optional('domainId'),
+    pidOf('globalTid'),
+    tidOf('globalTid'),
+    endTid ? pidOf('endGlobalTid') : 'NULL',
+    endTid ? tidOf('endGlobalTid') : 'NULL',
+    // 64-bit payloads as text: exact beyond 2^53.
+    asText('int64Value'),
+    asText('uint64Value'),
+    optional('doubleValue'),
+    optional('floatValue'),
+    optional('uint32Value'),
+    optional('int32Value'),
+    optional('jsonText'),
+    optional('jsonTextId'),
+    s.hasColumn(TABLE, 'binaryData') ? 'binaryData IS NOT NULL' : '0',
+  ].join(', ');
+
+  const unknownTypes = new Map<number, number>();
+  let binaryPayloads = 0;
+
+  const nameOf = (row: Row): string | undefined => {
+    if (typeof row[C.text] === 'string') return row[C.text] as string;
+    return ctx.string(row[C.textId]);
+  };
+  const attrsOf = (row: Row, pid: number): EventAttrs => {
+    const text = row[C.text];
+    const nameId = typeof text === 'string' ? b.intern(text) : ctx.stringId(row[C.textId]);
+    if (row[C.binary] === 1) binaryPayloads++;
+    return {
+      nameId: nameId ?? b.intern(''),
+      color: num(row[C.color]) ?? 0,
+      category: num(row[C.category]) ?? 0,
+      domain: domains.index(pid, num(row[C.domainId])),
+      payload: payloadOf(row, ctx),
+    };
+  };
+  const keep = (thread: number, start: number, end: number, attrs: EventAttrs) => {
+    let r = result.ranges.get(thread);
+    if (!r) result.ranges.set(thread, (r = new ThreadRanges()));
+    r.start.push(start);
+    r.end.push(end);
+    r.name.push(attrs.nameId ?? 0);
+    r.color.push(attrs.color ?? 0);
+    r.domain.push(attrs.domain ?? 0);
+  };
+  const rowLabel = (row: Row) => `${TABLE} row ${String(row[C.rowid])}`;
+
+  const handle = (row: Row, kind: NvtxKind) => {
+    const start = num(row[C.start]);
+    const pid = num(row[C.pid]) ?? 0;
+    const tid = num(row[C.tid]) ?? 0;
+    if (start === undefined) {
+      b.report('warning', `${rowLabel(row)}: no start time; skipped`);
+      return;
+    }
+    const end = num(row[C.end]);
+    const thread = ctx.thread(pid, tid);
+    ctx.seeTime(start);
+    if (end !== undefined) ctx.seeTime(end);
+    switch (kind) {
+      case 'mark':
+        b.mark(thread, start, attrsOf(row, pid));
+        return;
+      case 'pushpop':
+      case 'push': {
+        const attrs = attrsOf(row, pid);
+        if (end === undefined) {
+          // No end: the builder closes it at the end of the capture and says so.
+          b.push(thread, start, attrs);
+        } else {
+          b.range(thread, start, end, attrs);
+          keep(thread, start, end, attrs);
+        }
+        return;
+      }
+      case 'pop':
+        b.pop(thread, start, domains.index(pid, num(row[C.domainId])));
+        return;
+      case 'startend':
+      case 'start': {
+        const attrs = attrsOf(row, pid);
+        const endPid = num(row[C.endPid]);
+        const endTidValue = num(row[C.endTid]);
+        const endThread = endPid !== undefined && endTidValue !== undefined ? ctx.thread(endPid, endTidValue) : thread;
+        if (end !== undefined) {
+          b.startEnd(thread, start, end, attrs, endThread);
+          if (endThread === thread) keep(thread, start, end, attrs);
+        } else if (kind === 'start' && num(row[C.rangeId]) !== undefined) {
+          b.rangeStart(startEndKey(pid, attrs.domain ?? 0, num(row[C.rangeId])!), thread, start, attrs);
+        } else {
+          b.rangeStart(`${TABLE}:${String(row[C.rowid])}`, thread, start, attrs);
+        }
+        return;
+      }
+      case 'end': {
+        const rangeId = num(row[C.rangeId]);
+        if (rangeId === undefined) {
+          b.report('warning', `${rowLabel(row)}: range end without a rangeId; ignored`);
+          return;
+        }
+        b.rangeEnd(startEndKey(pid, domains.index(pid, num(row[C.domainId])), rangeId), thread, start);
+        return;
+      }
+      case 'category': {
+        const id = num(row[C.category]);
+        const name = nameOf(row);
+        if (id === undefined || name === undefined) {
+          b.report('warning', `${rowLabel(row)}: category name event without ${id === undefined ? 'a category id' : 'a name'}; ignored`);
+          return;
+        }
+        b.nameCategory(domains.index(pid, num(row[C.domainId])), id, name);
+        return;
+      }
+      case 'thread': {
+        const name = nameOf(row);
+        if (name !== undefined) b.thread(pid, tid, name);
+        return;
+      }
+      case 'process': {
+        const name = nameOf(row);
+        ctx.process(pid);
+        if (name !== undefined) b.process(pid, name);
+        return;
+      }
+      case 'fileDisplay': {
+        const name = nameOf(row);
+        if (name !== undefined) b.setProperty('NVTXT display name', name);
+        return;
+      }
+      case 'nameDevice':
+      case 'nameContext':
+      case 'nameStream': {
+        // The named resource's id: the export's column for it is not documented; take the first
+        // integer payload column that holds one.
+        const u64 = typeof row[C.u64] === 'string' ? Number(row[C.u64]) : undefined;
+        const id = u64 ?? num(row[C.u32]) ?? num(row[C.i32]) ?? num(row[C.rangeId]);
+        const name = nameOf(row);
+        if (id === undefined || name === undefined) return;
+        const map = kind === 'nameDevice' ? result.resourceNames.device : kind === 'nameContext' ? result.resourceNames.context : result.resourceNames.stream;
+        map.set(`${pid}:${id}`, name);
+        return;
+      }
+      case 'domainCreate':
+      case 'domainDestroy':
+        return;
+    }
+  };
+
+  const startEndCodes = types.codes('start', 'end');
+  const where = startEndCodes.length > 0 ? ` WHERE eventType NOT IN (${startEndCodes.join(', ')})` : '';
+  result.rows += ctx.each(TABLE, `SELECT ${select} FROM ${TABLE}${where}`, (row) => {
+    const code = num(row[C.type]) ?? -1;
+    const kind = types.kind.get(code);
+    if (kind === undefined) unknownTypes.set(code, (unknownTypes.get(code) ?? 0) + 1);
+    else handle(row, kind);
+  });
+  // Separate start and end events pair up by range id, which needs time order.
+  if (startEndCodes.length > 0) {
+    result.rows += ctx.each(
+      `${TABLE} (range start/end events)`,
+      `SELECT ${select} FROM ${TABLE} WHERE eventType IN (${startEndCodes.join(', ')}) ORDER BY start, rowid`,
+      (row) => handle(row, types.kind.get(num(row[C.type]) ?? -1)!),
+    );
+  }
+
+  for (const [code, count] of unknownTypes) {
+    const name = types.name.get(code);
+    b.report('warning', `${TABLE}: ${count} event(s) of type ${code}${name ? ` (${name})` : ''} are not shown: not an NVTX event type nvtxview knows`);
+  }
+  if (binaryPayloads > 0) {
+    b.report('info', `${TABLE}: ${binaryPayloads} event(s) carry a binary (extended) payload, which is not decoded; the events are shown without it`);
+  }
+  for (const message of domains.notes()) b.report('info', message);
+  return result;
+}
+
+function startEndKey(pid: number, domain: number, rangeId: number): string {
+  return `nsys-range:${pid}:${domain}:${rangeId}`;
+}
+
+function payloadOf(row: Row, ctx: NsysContext): PayloadValue | undefined {
+  if (typeof row[C.i64] === 'string') return { type: PayloadType.I64, value: BigInt(row[C.i64] as string) };
+  if (typeof row[C.u64] === 'string') return { type: PayloadType.U64, value: BigInt(row[C.u64] as string) };
+  if (typeof row[C.f64] === 'number') return { type: PayloadType.F64, value: row[C.f64] as number };
+  if (typeof row[C.f32] === 'number') return { type: PayloadType.F32, value: row[C.f32] as number };
+  if (typeof row[C.u32] === 'number') return { type: PayloadType.U32, value: (row[C.u32] as number) >>> 0 };
+  if (typeof row[C.i32] === 'number') return { type: PayloadType.I32, value: row[C.i32] as number };
+  if (typeof row[C.json] === 'string') return { type: PayloadType.Json, value: row[C.json] as string };
+  const json = ctx.string(row[C.jsonId]);
+  if (json !== undefined) return { type: PayloadType.Json, value: json };
+  return undefined;
+}
+
+/** Domain names per process from the domain-create events, and builder domain indices. */
+function readDomains(ctx: NsysContext, createCodes: number[]) {
+  const s = ctx.schema;
+  const names = new Map<string, string>();
+  const index = new Map<string, number>();
+  const unnamed = new Map<number, Set<number>>();
+  if (createCodes.length > 0 && s.hasColumn(TABLE, 'domainId')) {
+    const text = s.hasColumn(TABLE, 'text') ? 'text' : 'NULL';
+    const textId = s.hasColumn(TABLE, 'textId') ? 'textId' : 'NULL';
+    ctx.each(
+      `${TABLE} (domain names)`,
+      `SELECT ${pidOf('globalTid')}, domainId, ${text}, ${textId} FROM ${TABLE} WHERE eventType IN (${createCodes.join(', ')}) ORDER BY start`,
+      (row) => {
+        const name = typeof row[2] === 'string' ? row[2] : ctx.string(row[3]);
+        if (typeof row[0] === 'number' && typeof row[1] === 'number' && name !== undefined) {
+          names.set(`${row[0]}:${row[1]}`, name);
+        }
+      },
+    );
+  }
+  return {
+    index(pid: number, domainId: number | undefined): number {
+      if (domainId === undefined || domainId === 0) return 0;
+      const key = `${pid}:${domainId}`;
+      let d = index.get(key);
+      if (d === undefined) {
+        let name = names.get(key);
+        if (name === undefined) {
+          name = String(domainId);
+          let ids = unnamed.get(pid);
+          if (!ids) unnamed.set(pid, (ids = new Set()));
+          ids.add(domainId);
+        }
+        d = ctx.builder.domain(pid, name);
+        index.set(key, d);
+      }
+      return d;
+    },
+    notes(): string[] {
+      return [...unnamed].map(
+        ([pid, ids]) => `process ${pid}: NVTX domain id(s) ${[...ids].join(', ')} have no domain-create event; shown by their id`,
+      );
+    },
+  };
+}
