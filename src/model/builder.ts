@@ -7,6 +7,8 @@
  * (`setClock`), small enough to be exact in a double; the builder rebases them so that the
  * earliest event (or the declared capture start) is zero.
  */
+import type { PayloadRegistry } from '../payload/schema.ts';
+import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
 import { f64, i32, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildTrackTree, categoryLabel } from './trackTree.ts';
@@ -149,6 +151,8 @@ export class ModelBuilder {
   private readonly payloadType = u8();
   private readonly payloadBits = f64();
   private readonly scratch = new DataView(new ArrayBuffer(8));
+  private ext: ExtPayloadTable | undefined;
+  private payloadRegistry: PayloadRegistry | undefined;
 
   private readonly processes: ProcessInfo[] = [];
   private readonly processIds = new Map<number, number>();
@@ -329,13 +333,16 @@ export class ModelBuilder {
     this.seeTime(tNs);
   }
 
-  /** Closes the innermost open push/pop range of the thread's stack in `domain`. */
-  pop(thread: number, tNs: number, domain = 0, where?: SourceLocation): void {
+  /**
+   * Closes the innermost open push/pop range of the thread's stack in `domain`. An extended
+   * `payload` (nvtxRangePopPayload) joins the range's payloads as its pop/end payloads.
+   */
+  pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue): void {
     const ev = this.stackRow(thread, domain).events;
     ev.evT.push(tNs);
     ev.evPush.push(0);
     ev.evStyle.push(0);
-    ev.evPayload.push(-1);
+    ev.evPayload.push(this.payloadOf(payload));
     ev.evLoc.push(locCode(where));
     this.seeTime(tNs);
   }
@@ -384,8 +391,11 @@ export class ModelBuilder {
     this.seeTime(tNs);
   }
 
-  /** Closes the start/end range `key`; reports an end without a start (or a second end). */
-  rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation): void {
+  /**
+   * Closes the start/end range `key`; reports an end without a start (or a second end). An
+   * extended `payload` (nvtxRangeEndPayload) joins the range's payloads as its end payloads.
+   */
+  rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation, payload?: PayloadValue): void {
     const open = this.openStartEnd.get(key);
     this.seeTime(tNs);
     if (!open) {
@@ -393,7 +403,40 @@ export class ModelBuilder {
       return;
     }
     this.openStartEnd.delete(key);
+    if (payload) open.payload = this.joinEndPayload(open.payload, this.payloadOf(payload), where);
     this.closeStartEnd(open, tNs, thread, 0);
+  }
+
+  // ---------------------------------------------------------------- extended payloads
+
+  /**
+   * Stores the extended payloads of one event (its `nvtxPayloadData_t` array, plus memory deep-copied
+   * for pointer entries) and returns the payload to give the event, or undefined when there is none.
+   * `domain` is the model domain index the schemas were registered in.
+   */
+  extPayload(domain: number, blobs: readonly ExtPayloadInput[], memory?: readonly ExtMemoryInput[]): PayloadValue | undefined {
+    this.ext ??= new ExtPayloadTable();
+    const head = this.ext.add(domain, blobs, memory);
+    return head < 0 ? undefined : { type: PayloadType.Ext, value: head };
+  }
+
+  /** The schemas, enums, registered strings and scopes extended payloads are decoded with. */
+  setPayloadRegistry(registry: PayloadRegistry): void {
+    this.payloadRegistry = registry;
+  }
+
+  /** Payload row of a range after its pop/end payload `end` joined its begin payload `begin`. */
+  private joinEndPayload(begin: number, end: number, where?: SourceLocation): number {
+    if (end < 0) return begin;
+    const endIsExt = this.payloadType.get(end) === PayloadType.Ext;
+    if (endIsExt) this.ext!.markEnd(this.payloadBits.get(end));
+    if (begin < 0) return end;
+    if (endIsExt && this.payloadType.get(begin) === PayloadType.Ext) {
+      this.ext!.link(this.payloadBits.get(begin), this.payloadBits.get(end));
+      return begin;
+    }
+    this.report('warning', 'a range carries a core payload and an end/pop payload; only the first is kept', where);
+    return begin;
   }
 
   mark(thread: number, tNs: number, attrs: EventAttrs): void {
@@ -672,6 +715,8 @@ export class ModelBuilder {
       if (this.info.format === 'nvtxt') t.label += ` · ${this.info.displayName}`;
     }
     if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
+    if (this.ext && this.ext.size > 0) model.extPayloads = this.ext.finish();
+    if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;
     model.trackTree = buildTrackTree(model);
     return model;
   }
@@ -848,6 +893,10 @@ export class ModelBuilder {
       if (open === undefined) {
         this.report('warning', `pop with no open range on thread ${this.threadLabel(thread)} at ${t} ns; ignored`, locOf(ev.evLoc.get(i)));
         continue;
+      }
+      const popPayload = ev.evPayload.get(i);
+      if (popPayload >= 0) {
+        ev.evPayload.set(open, this.joinEndPayload(ev.evPayload.get(open), popPayload, locOf(ev.evLoc.get(i))));
       }
       this.pushComplete(ev, ev.evT.get(open), t, open, thread, 0);
     }

@@ -24,24 +24,29 @@ export function payloadValue(model: Model, index: number): PayloadRead | undefin
   }
 }
 
-/** The payload as a number (for statistics and grouping); strings give NaN. */
+/**
+ * The payload as a number (for statistics and grouping); strings and extended payloads (whose
+ * `value` is only a row index; decode them with src/payload/model.ts) give NaN.
+ */
 export function payloadNumber(model: Model, index: number): number {
   const p = payloadValue(model, index);
-  if (!p || typeof p.value === 'string') return NaN;
+  if (!p || typeof p.value === 'string' || p.type === PayloadType.Ext) return NaN;
   return Number(p.value);
 }
 
-/** The payload as display text. */
+/** The payload as display text (extended payloads: decode them with src/payload/model.ts). */
 export function formatPayload(model: Model, index: number): string {
   const p = payloadValue(model, index);
   if (!p) return '';
+  if (p.type === PayloadType.Ext) return 'extended payload';
   return typeof p.value === 'bigint' ? p.value.toString() : String(p.value);
 }
 
 /** JSON-ready payload: integers beyond 2^53 become decimal strings, JSON text is parsed. */
 export function payloadJson(model: Model, index: number): unknown {
   const p = payloadValue(model, index);
-  if (!p) return null;
+  // Extended payloads hold a row index, not a value: src/payload/format.ts has their JSON.
+  if (!p || p.type === PayloadType.Ext) return null;
   if (typeof p.value === 'bigint') {
     return p.value <= BigInt(Number.MAX_SAFE_INTEGER) && p.value >= BigInt(Number.MIN_SAFE_INTEGER)
       ? Number(p.value)

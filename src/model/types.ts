@@ -7,6 +7,8 @@
  * Float64Array: exact up to 2^53 ns (about 104 days), far beyond a realistic capture.
  */
 
+import type { PayloadRegistry } from '../payload/schema.ts';
+
 /** Integer nanoseconds relative to the capture start. */
 export type Nanoseconds = number;
 
@@ -102,10 +104,44 @@ export const PayloadType = {
   String: 7,
   /** JSON text (Chrome `args`, nsys `jsonText`): `bits` holds a StringId as a double. */
   Json: 8,
-  /** Extended payload (schema-described bytes): `bits` holds an index into `Model.extPayloads`. */
+  /** Extended payloads (schema-described bytes): `bits` holds the first row of the event's chain in `Model.extPayloads`. */
   Ext: 9,
 } as const;
 export type PayloadTypeCode = (typeof PayloadType)[keyof typeof PayloadType];
+
+/** `ExtPayloadColumns.role` values. */
+export const ExtPayloadRole = {
+  /** Given with the mark, push, start or deferred event (the `nvtxPayloadData_t` array, in order). */
+  Begin: 0,
+  /** Given at pop/end: later specifications of the range's attributes, and more data. */
+  End: 1,
+  /** Memory the collector deep-copied because a payload entry points to it (schema 0). */
+  Memory: 2,
+} as const;
+
+/**
+ * Extended payload blobs (NVTX payload extension), one row per blob. The blobs of one event form a
+ * chain through `next`, starting at the row a `PayloadType.Ext` payload names: begin payloads in
+ * call order, then deep-copied memory, then pop/end payloads. Decode with `decodeModelPayload`
+ * (src/payload/model.ts) against `Model.payloadRegistry`.
+ */
+export interface ExtPayloadColumns {
+  /** `nvtxPayloadData_t::schemaId` (registered schema, enum, or predefined type id). */
+  schema: Float64Array;
+  /** Index into `Model.domains`: schema ids are per domain. */
+  domain: Uint32Array;
+  /** Start of the blob in `bytes`. */
+  offset: Float64Array;
+  /** Byte length of the blob. */
+  length: Uint32Array;
+  /** Address of the blob in the program (for pointers into it); 0 when unknown. */
+  address: Float64Array;
+  /** `ExtPayloadRole`. */
+  role: Uint8Array;
+  /** Next row of the same event, or -1. */
+  next: Int32Array;
+  bytes: Uint8Array;
+}
 
 /**
  * Payload values, one row per payload. `bits` is 8 raw bytes per row; read it through
@@ -274,6 +310,10 @@ export interface Model {
   crossThreadEnds: { range: Int32Array; thread: Int32Array };
   /** Sparse, optional: ranges linked by a correlation id (e.g. a CUDA API call and its GPU work). */
   correlation?: CorrelationColumns;
+  /** Extended payload blobs, when the capture has any (`PayloadType.Ext` rows point here). */
+  extPayloads?: ExtPayloadColumns;
+  /** Schemas, enums, registered strings and scopes the capture registered, for decoding `extPayloads`. */
+  payloadRegistry?: PayloadRegistry;
   processes: ProcessInfo[];
   threads: ThreadInfo[];
   domains: DomainInfo[];

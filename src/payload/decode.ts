@@ -554,6 +554,7 @@ function decodeIndirect(
   if (!target) {
     field.value = exactNumber(ref);
     field.pointer = { address, resolved: false };
+    field.display = 'hex';
     return;
   }
   field.pointer = { address, resolved: true, region: target.source };
@@ -583,6 +584,7 @@ interface DataResult {
   ints?: bigint[];
   /** The element type when scalar (for counter normalisation and attribute roles). */
   scalarType?: PredefinedType;
+  display?: DecodedField['display'];
 }
 
 /**
@@ -682,7 +684,7 @@ function decodeData(
     }
   }
   const size = (needed <= avail ? needed : fits * elemBytes) + consumedExtra;
-  const out: DataResult = { kind, size, error, truncated, scalarType };
+  const out: DataResult = { kind, size, error, truncated, scalarType, display: scalarType ? displayOf(scalarType) : undefined };
   if (kind === 'struct') out.children = reshapeChildren(children, elemDims, shown === count);
   else {
     out.value = plainText && elemDims.length === 0 ? (flat[0] ?? '') : reshape(flat, elemDims, shown === count);
@@ -831,7 +833,7 @@ function tooShort(buf: Buf, off: number, size: number, limit: number): DataResul
 function readPredefined(ctx: Ctx, t: PredefinedType, buf: Buf, off: number, limit: number): DataResult {
   if (off + t.size > limit) return tooShort(buf, off, t.size, limit);
   const v = buf.view;
-  const out: DataResult = { kind: 'scalar', size: t.size, scalarType: t };
+  const out: DataResult = { kind: 'scalar', size: t.size, scalarType: t, display: displayOf(t) };
   switch (t.kind) {
     case 'int':
     case 'uint':
@@ -872,6 +874,7 @@ function readPredefined(ctx: Ctx, t: PredefinedType, buf: Buf, off: number, limi
       const text = ctx.index.registeredString(ctx.domain, Number(h));
       out.value = text ?? exactNumber(h);
       if (text === undefined) out.error = `string handle 0x${h.toString(16)} is not registered in this domain`;
+      else out.display = undefined;
       break;
     }
     case 'selector': {
@@ -884,6 +887,11 @@ function readPredefined(ctx: Ctx, t: PredefinedType, buf: Buf, off: number, limi
   return out;
 }
 
+function displayOf(t: PredefinedType): DecodedField['display'] {
+  if (t.kind === 'address' || t.kind === 'byte' || t.kind === 'stringHandle') return 'hex';
+  return t.role === 'color' ? 'color' : undefined;
+}
+
 function fill(field: DecodedField, data: DataResult): void {
   field.kind = data.kind;
   if (data.value !== undefined) field.value = data.value;
@@ -894,6 +902,7 @@ function fill(field: DecodedField, data: DataResult): void {
     if (data.raw !== undefined) field.raw = data.raw;
   }
   if (data.truncated) field.truncated = data.truncated;
+  if (data.display) field.display = data.display;
 }
 
 // ------------------------------------------------------------------ roles and semantics

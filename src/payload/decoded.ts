@@ -62,6 +62,8 @@ export interface DecodedField {
   /** Why the field could not be decoded (fully); `raw` has the hex of the bytes involved. */
   error?: string;
   raw?: string;
+  /** How to show the numbers: addresses, bytes and unresolved handles in hex; ARGB colors as such. */
+  display?: 'hex' | 'color';
   /** The array was longer than the decoder's element limit: only the first elements are in `value`. */
   truncated?: { shown: number; total: number };
 }

@@ -1,0 +1,76 @@
+/** Extended payloads of a model event (`PayloadType.Ext` rows), decoded for the panels and the CLI. */
+import { ExtPayloadRole, PayloadType, type Model } from '../model/types.ts';
+import { decodeEventPayloads, type DecodeOptions } from './decode.ts';
+import type { DecodedPayload } from './decoded.ts';
+import { emptyRegistry } from './registry.ts';
+import type { MemoryRegion, PayloadBlob } from './schema.ts';
+
+/** The stored blobs of one event, as the collector captured them. */
+export interface ModelPayloadBlobs {
+  /** Model domain index of the payloads. */
+  domain: number;
+  /** Payloads given with the mark/push/start/deferred event, in call order. */
+  begin: PayloadBlob[];
+  /** Payloads given at pop/end. */
+  end: PayloadBlob[];
+  /** Deep-copied pointee memory. */
+  memory: MemoryRegion[];
+}
+
+export interface ModelPayloads extends ModelPayloadBlobs {
+  decodedBegin: DecodedPayload[];
+  decodedEnd: DecodedPayload[];
+}
+
+/** True if payload row `payloadIndex` is an extended payload stored in `model.extPayloads`. */
+export function isExtPayload(model: Model, payloadIndex: number): boolean {
+  return payloadIndex >= 0 && model.payloads.type[payloadIndex] === PayloadType.Ext && model.extPayloads !== undefined;
+}
+
+/** The blobs of an event's extended payload, or undefined when the payload is not one. */
+export function modelPayloadBlobs(model: Model, payloadIndex: number): ModelPayloadBlobs | undefined {
+  if (!isExtPayload(model, payloadIndex)) return undefined;
+  const ext = model.extPayloads!;
+  const out: ModelPayloadBlobs = { domain: 0, begin: [], end: [], memory: [] };
+  const rows = ext.schema.length;
+  let first = true;
+  // The chain is acyclic by construction; the step bound only guards against a corrupted model.
+  for (let r = model.payloads.bits[payloadIndex], steps = 0; r >= 0 && r < rows && steps < rows; r = ext.next[r], steps++) {
+    const bytes = ext.bytes.subarray(ext.offset[r], ext.offset[r] + ext.length[r]);
+    const address = ext.address[r] !== 0 ? ext.address[r] : undefined;
+    if (ext.role[r] === ExtPayloadRole.Memory) {
+      if (address !== undefined) out.memory.push({ address, bytes });
+      continue;
+    }
+    if (first) {
+      out.domain = ext.domain[r];
+      first = false;
+    }
+    const blob: PayloadBlob = { schemaId: ext.schema[r], bytes, ...(address !== undefined ? { address } : {}) };
+    (ext.role[r] === ExtPayloadRole.End ? out.end : out.begin).push(blob);
+  }
+  return out;
+}
+
+/**
+ * Decodes an event's extended payloads (begin and pop/end) against `model.payloadRegistry`.
+ * Undefined when the payload row is not an extended payload.
+ */
+export function decodeModelPayload(
+  model: Model,
+  payloadIndex: number,
+  options: Pick<DecodeOptions, 'maxElements' | 'maxDepth'> = {},
+): ModelPayloads | undefined {
+  const blobs = modelPayloadBlobs(model, payloadIndex);
+  if (!blobs) return undefined;
+  const registry = model.payloadRegistry ?? emptyRegistry();
+  const common = { ...options, domain: blobs.domain, memory: blobs.memory };
+  // End payloads are their own nvtxPayloadData_t array (payload indices refer to it), but may
+  // point into the begin payloads.
+  const beginMemory = blobs.begin.flatMap((b) => (b.address !== undefined ? [{ address: b.address, bytes: b.bytes }] : []));
+  return {
+    ...blobs,
+    decodedBegin: decodeEventPayloads(registry, blobs.begin, common),
+    decodedEnd: decodeEventPayloads(registry, blobs.end, { ...common, memory: [...blobs.memory, ...beginMemory] }),
+  };
+}
