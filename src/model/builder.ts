@@ -104,6 +104,10 @@ class RowEvents {
   readonly evStyle = u32();
   readonly evPayload = i32();
   readonly evLoc = f64();
+  // Ranges made from push/pop events: where their push and pop sit in the time-sorted event
+  // stream, which settles nesting when timestamps tie.
+  readonly rankOpen = f64();
+  readonly rankClose = f64();
 }
 
 interface RowMeta {
@@ -881,16 +885,19 @@ export class ModelBuilder {
     if (n === 0) return;
     const order = sortedOrder(ev.evT.view());
     const stack: number[] = [];
+    const stackRank: number[] = [];
     const thread = row.thread;
     for (let k = 0; k < n; k++) {
       const i = order[k];
       const t = ev.evT.get(i);
       if (ev.evPush.get(i) === 1) {
         stack.push(i);
+        stackRank.push(k);
         continue;
       }
       const open = stack.pop();
-      if (open === undefined) {
+      const openRank = stackRank.pop();
+      if (open === undefined || openRank === undefined) {
         this.report('warning', `pop with no open range on thread ${this.threadLabel(thread)} at ${t} ns; ignored`, locOf(ev.evLoc.get(i)));
         continue;
       }
@@ -899,6 +906,8 @@ export class ModelBuilder {
         ev.evPayload.set(open, this.joinEndPayload(ev.evPayload.get(open), popPayload, locOf(ev.evLoc.get(i))));
       }
       this.pushComplete(ev, ev.evT.get(open), t, open, thread, 0);
+      ev.rankOpen.push(openRank);
+      ev.rankClose.push(k);
     }
     for (let s = stack.length - 1; s >= 0; s--) {
       const open = stack[s];
@@ -909,6 +918,9 @@ export class ModelBuilder {
         locOf(ev.evLoc.get(open)),
       );
       this.pushComplete(ev, ev.evT.get(open), Math.max(captureEnd, ev.evT.get(open)), open, thread, RangeFlag.Unterminated);
+      // Closed after everything, innermost first.
+      ev.rankOpen.push(stackRank[s]);
+      ev.rankClose.push(n + stack.length - s);
     }
   }
 
@@ -922,10 +934,14 @@ export class ModelBuilder {
     ev.loc.push(ev.evLoc.get(evIndex));
   }
 
-  /** Depth and parent by nesting: order by (start asc, end desc), keep a stack of open ends. */
+  /**
+   * Depth and parent by nesting: order by (start asc, end desc), keep a stack of open ends. Rows
+   * made only of push/pop events nest exactly as their stack did (`layoutPushPop`).
+   */
   private layoutStack(row: RowMeta): Layout {
     const ev = row.events;
     const n = ev.start.length;
+    if (ev.rankOpen.length === n) return this.layoutPushPop(row);
     const order = Uint32Array.from({ length: n }, (_, i) => i);
     const start = ev.start.view();
     const end = ev.end.view();
@@ -956,6 +972,40 @@ export class ModelBuilder {
       stack.push(i);
     }
     return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags, levelCounts };
+  }
+
+  /**
+   * Nesting of push/pop ranges from the order of their events: a range's ancestors are the ranges
+   * still open when it was pushed. Equal timestamps cannot swap a parent and its child, and a
+   * zero-length range at its parent's end stays inside it.
+   */
+  private layoutPushPop(row: RowMeta): Layout {
+    const ev = row.events;
+    const n = ev.start.length;
+    const open = ev.rankOpen.view();
+    const close = ev.rankClose.view();
+    // Ranks are distinct small integers: place ranges by push rank instead of sorting.
+    let maxRank = 0;
+    for (let i = 0; i < n; i++) if (open[i] > maxRank) maxRank = open[i];
+    const byRank = new Int32Array(maxRank + 1).fill(-1);
+    for (let i = 0; i < n; i++) byRank[open[i]] = i;
+    const order = new Uint32Array(n);
+    let k = 0;
+    for (let r = 0; r <= maxRank; r++) if (byRank[r] >= 0) order[k++] = byRank[r];
+    const depth = new Uint16Array(n);
+    const parent = new Int32Array(n).fill(-1);
+    const stack: number[] = [];
+    const levelCounts: number[] = [];
+    for (k = 0; k < n; k++) {
+      const i = order[k];
+      while (stack.length > 0 && close[stack[stack.length - 1]] < open[i]) stack.pop();
+      if (stack.length > 0) parent[i] = stack[stack.length - 1];
+      const d = Math.min(stack.length, 0xffff);
+      depth[i] = d;
+      levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+      stack.push(i);
+    }
+    return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags: new Uint8Array(n), levelCounts };
   }
 
   /** Fewest lanes for overlapping ranges (optimal interval partitioning). */
