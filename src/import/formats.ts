@@ -4,11 +4,12 @@
  * when no importer recognises the bytes.
  */
 import type { Importer } from './types.ts';
+import { nativeImporter } from './native/native.ts';
 import { nvtxtImporter } from './nvtxt/nvtxt.ts';
 import { nsysImporter } from './nsys/nsys.ts';
 import { chromeImporter } from './chrome/chrome.ts';
 
-export const importers: readonly Importer[] = [nsysImporter, chromeImporter, nvtxtImporter];
+export const importers: readonly Importer[] = [nativeImporter, nsysImporter, chromeImporter, nvtxtImporter];
 
 export function detectFormat(head: Uint8Array, fileName: string): Importer | undefined {
   const bySniff = importers.find((imp) => imp.sniff(head));

@@ -22,6 +22,7 @@ import {
   type Model,
   type PayloadTypeCode,
   type ProcessInfo,
+  type ResourceInfo,
   type StringId,
   type ThreadInfo,
   type Track,
@@ -84,6 +85,8 @@ export interface CustomRowOptions {
   thread?: number;
   /** Group labels between the process (or thread) node and the row, e.g. ['CUDA', 'GPU 0']. */
   path?: string[];
+  /** 'stack' nests ranges by time, 'lanes' packs overlapping ones side by side; default by kind (gpu: lanes). */
+  layout?: 'stack' | 'lanes';
 }
 
 const NO_LOC = -1;
@@ -172,6 +175,7 @@ export class ModelBuilder {
   private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
 
   private readonly issues: LoadIssue[] = [];
+  private readonly resources: ResourceInfo[] = [];
   private readonly info: CaptureInfo;
   private originNs = 0n;
   private minT = Infinity;
@@ -196,6 +200,11 @@ export class ModelBuilder {
   /** Records a problem; `file` is filled in. */
   report(severity: LoadIssue['severity'], message: string, where?: SourceLocation): void {
     this.issues.push({ severity, file: this.info.fileName, message, ...where });
+  }
+
+  /** Records a name the program gave to one of its objects (CUDA stream, OpenCL queue, NVTX resource...). */
+  nameResource(resource: ResourceInfo): void {
+    this.resources.push(resource);
   }
 
   get issueCount(): number {
@@ -489,7 +498,7 @@ export class ModelBuilder {
     const key = `${options.kind}\u0000${options.process}\u0000${options.thread ?? -1}\u0000${(options.path ?? []).join('\u0000')}\u0000${options.label}`;
     this.row(key, {
       kind: options.kind,
-      layout: options.kind === 'gpu' ? 'lanes' : 'stack',
+      layout: options.layout ?? (options.kind === 'gpu' ? 'lanes' : 'stack'),
       label: options.label,
       process: options.process,
       thread: options.thread ?? -1,
@@ -718,6 +727,7 @@ export class ModelBuilder {
       t.label = categoryLabel(model, t.category);
       if (this.info.format === 'nvtxt') t.label += ` · ${this.info.displayName}`;
     }
+    if (this.resources.length > 0) model.resources = this.resources;
     if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
     if (this.ext && this.ext.size > 0) model.extPayloads = this.ext.finish();
     if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;

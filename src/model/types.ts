@@ -228,6 +228,19 @@ export interface ThreadInfo {
   sortIndex?: number;
 }
 
+/** A named object of the program: a CUDA or OpenCL object, or a resource named with nvtxDomainResourceCreate. */
+export interface ResourceInfo {
+  /** What the object is, e.g. 'CUDA stream', 'OpenCL command queue', 'pthread mutex'. */
+  kind: string;
+  /** The object's identifier as the program gave it: a handle or pointer in hex, a device ordinal in decimal. */
+  handle: string;
+  name: string;
+  /** Index into `Model.processes`, or -1. */
+  process: number;
+  /** Index into `Model.domains` (0 for the CUDA and OpenCL naming calls, which have no domain). */
+  domain: number;
+}
+
 export interface DomainInfo {
   /** '' for the default domain. */
   name: string;
@@ -314,6 +327,8 @@ export interface Model {
   extPayloads?: ExtPayloadColumns;
   /** Schemas, enums, registered strings and scopes the capture registered, for decoding `extPayloads`. */
   payloadRegistry?: PayloadRegistry;
+  /** Names the program gave to its objects (CUDA/OpenCL naming calls, NVTX resources), when there are any. */
+  resources?: ResourceInfo[];
   processes: ProcessInfo[];
   threads: ThreadInfo[];
   domains: DomainInfo[];

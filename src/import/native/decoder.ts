@@ -1,0 +1,762 @@
+/**
+ * Applies the chunks of a `.nvtxc` capture to a ModelBuilder (docs/capture-format.md):
+ * PROCESS (process facts, clock), META (domains, names, registered strings, resources, sync
+ * objects), EVENTS (one slice of one thread's stream) and END. Everything is fed as it is read, so
+ * a capture of any size decodes in one pass; only open start/end ranges and sync-object events
+ * wait for the end.
+ */
+import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
+import { PayloadType } from '../../model/types.ts';
+import type { Frame } from './chunks.ts';
+import {
+  Attr,
+  Chunk,
+  ClockKind,
+  EndReason,
+  EndTag,
+  MessageType,
+  MetaOp,
+  NVTX_COLOR_ARGB,
+  NvtxPayload,
+  Op,
+  ProcessTag,
+  StringFlag,
+  SyncOp,
+} from './format.ts';
+import { ByteReader, FormatError, utf8Text } from './reader.ts';
+import { resourceHandle, resourceKind } from './resources.ts';
+
+interface StreamState {
+  id: number;
+  /** Builder thread index; -1 until the THREAD record. */
+  thread: number;
+  tid: number;
+  /** Stream bytes decoded so far (chunks may overlap; see the format, section 3). */
+  decodedTo: number;
+  /** Previous tick of the stream, minus T0. */
+  prevRel: number;
+  /** Last event time (ns): keeps a stream's times ordered across chunks converted with different rates. */
+  lastNs: number;
+  /** Stream string id -> builder StringId. */
+  strings: number[];
+  broken: boolean;
+  reportedMissingString: boolean;
+}
+
+interface SyncObject {
+  name: string;
+  domain: number;
+  t: number[];
+  op: number[];
+  thread: number[];
+}
+
+const SIGNAL_NAMES: Record<number, string> = {
+  1: 'SIGHUP',
+  2: 'SIGINT',
+  3: 'SIGQUIT',
+  4: 'SIGILL',
+  6: 'SIGABRT',
+  7: 'SIGBUS',
+  8: 'SIGFPE',
+  11: 'SIGSEGV',
+  15: 'SIGTERM',
+};
+
+export class NativeDecoder {
+  private pid = 0;
+  private process = -1;
+  private haveProcess = false;
+  private t0 = 0n;
+  private n0 = 0n;
+  private defaultRate = 1;
+  /** ns per tick for the chunk being decoded. */
+  private rate = 1;
+  private captureStartRel = 0;
+  private endNs: number | undefined;
+  private lastNs = 0;
+
+  private readonly streams = new Map<number, StreamState>();
+  private readonly domains = new Map<number, number>();
+  private readonly domainNames = new Map<number, string>();
+  private readonly registered = new Map<number, number>();
+  private readonly syncs = new Map<number, SyncObject>();
+  private readonly nvtxNamedThreads = new Set<number>();
+  private readonly openRanges = new Set<number>();
+  private readonly earlyEnds = new Map<number, { thread: number; t: number; offset: number }>();
+  private readonly warnedOps = new Set<string>();
+  private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
+  private readonly emptyName: number;
+  private readonly attrs: EventAttrs = {};
+  private units = 0;
+  private eventsDecoded = 0;
+  private extPayloadEvents = 0;
+  private truncatedStrings = 0;
+
+  constructor(private readonly b: ModelBuilder) {
+    this.emptyName = b.intern('');
+  }
+
+  /** Applies one verified chunk. Problems inside it are reported; the next chunk is independent. */
+  chunk(frame: Frame): void {
+    const bodyOffset = frame.offset + 12;
+    const r = new ByteReader(frame.body, 0, frame.body.length, bodyOffset);
+    if (frame.kind !== Chunk.Process && !this.haveProcess) {
+      this.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
+      return;
+    }
+    try {
+      switch (frame.kind) {
+        case Chunk.Process:
+          this.processChunk(r, frame.offset);
+          break;
+        case Chunk.Meta:
+          this.metaChunk(r);
+          break;
+        case Chunk.Events:
+          this.eventsChunk(r);
+          break;
+        case Chunk.End:
+          this.endChunk(r);
+          break;
+        default: {
+          const seen = this.skippedChunkKinds.get(frame.kind);
+          if (seen) seen.count++;
+          else this.skippedChunkKinds.set(frame.kind, { count: 1, first: frame.offset });
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      this.b.report('error', `${e.message}; the rest of this chunk is skipped`, { offset: e.offset });
+    }
+  }
+
+  /** Closes what only the whole capture can close; call after the last chunk. */
+  finish(): void {
+    for (const [kind, { count, first }] of this.skippedChunkKinds) {
+      this.b.report(
+        'warning',
+        `skipped ${count} chunk${count === 1 ? '' : 's'} of unknown kind ${kind} (written by a newer collector?)`,
+        { offset: first },
+      );
+    }
+    for (const [id, end] of this.earlyEnds) {
+      this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
+    }
+    this.finishSyncObjects();
+    if (this.haveProcess) {
+      const start = Math.round(this.captureStartRel * this.defaultRate);
+      this.b.setCaptureSpan(Math.min(start, this.lastNs), Math.max(this.endNs ?? this.lastNs, this.lastNs));
+    }
+    if (this.extPayloadEvents > 0) {
+      this.b.report(
+        'info',
+        `${this.extPayloadEvents} event${this.extPayloadEvents === 1 ? ' carries' : 's carry'} extended payloads (NVTX payload extension); their bytes are in the capture but this version does not decode them`,
+      );
+    }
+    if (this.truncatedStrings > 0) {
+      this.b.report('warning', `${this.truncatedStrings} message(s) were cut to 16 KiB by the collector`);
+    }
+    this.b.setProperty('events', String(this.eventsDecoded));
+    if (this.units > 0) this.b.setProperty('NVTX linkage units', String(this.units));
+  }
+
+  // ---------------------------------------------------------------- PROCESS and END
+
+  private processChunk(r: ByteReader, offset: number): void {
+    if (this.haveProcess) {
+      this.warnOnce('two-process', 'a second PROCESS chunk; ignored', offset);
+      return;
+    }
+    let name = '';
+    let clockKind = 0;
+    let tickRate = 0;
+    let havePair = false;
+    while (!r.done) {
+      const tag = r.varint();
+      const value = r.bytesOf(r.varint());
+      const v = new ByteReader(value, 0, value.length, r.offset - value.length);
+      switch (tag) {
+        case ProcessTag.Writer:
+          this.b.setProperty('collector', utf8Text(value));
+          break;
+        case ProcessTag.Pid:
+          this.pid = v.varint();
+          break;
+        case ProcessTag.Ppid:
+          this.b.setProperty('parent pid', String(v.varint()));
+          break;
+        case ProcessTag.Name:
+          name = utf8Text(value);
+          break;
+        case ProcessTag.Exe:
+          this.b.setProperty('executable', utf8Text(value));
+          break;
+        case ProcessTag.CommandLine:
+          this.b.setProperty('command line', commandLine(value));
+          break;
+        case ProcessTag.ClockKind:
+          clockKind = v.varint();
+          break;
+        case ProcessTag.StartPair:
+          this.t0 = v.varintBig();
+          this.n0 = v.varintBig();
+          havePair = true;
+          break;
+        case ProcessTag.TickRate:
+          tickRate = v.varint();
+          break;
+        case ProcessTag.WallStart:
+          this.b.setProperty('started', wallClock(v.varintBig()));
+          break;
+        case ProcessTag.Host:
+          this.b.setProperty('host', utf8Text(value));
+          break;
+        case ProcessTag.ParentPid:
+          this.b.setProperty('forked from pid', String(v.varint()));
+          break;
+        case ProcessTag.Cwd:
+          this.b.setProperty('working directory', utf8Text(value));
+          break;
+        case ProcessTag.BufferSize:
+          this.b.setProperty('collector buffer', `${Math.round(v.varint() / 1024)} KiB per thread`);
+          break;
+        case ProcessTag.CaptureStart:
+          this.captureStartRel = v.svarint();
+          break;
+        default:
+          break; // unknown tags are skipped by design
+      }
+    }
+    if (!havePair) r.fail('the PROCESS chunk has no start clock pair');
+    this.haveProcess = true;
+    this.defaultRate = clockKind === ClockKind.MonotonicRaw || tickRate <= 0 ? 1 : 1e9 / tickRate;
+    this.rate = this.defaultRate;
+    this.process = this.b.process(this.pid, name);
+    this.b.setProperty('pid', String(this.pid));
+    if (name) this.b.setDisplayName(name);
+    this.b.setClock('CLOCK_MONOTONIC_RAW', this.n0);
+    const clockName =
+      clockKind === ClockKind.Tsc ? 'CPU TSC' : clockKind === ClockKind.Cntvct ? 'Arm generic timer' : 'CLOCK_MONOTONIC_RAW';
+    this.b.setProperty(
+      'event clock',
+      tickRate > 0 && clockKind !== ClockKind.MonotonicRaw ? `${clockName} at ${(tickRate / 1e9).toFixed(3)} GHz` : clockName,
+    );
+  }
+
+  private endChunk(r: ByteReader): void {
+    while (!r.done) {
+      const tag = r.varint();
+      const value = r.bytesOf(r.varint());
+      const v = new ByteReader(value, 0, value.length, r.offset - value.length);
+      switch (tag) {
+        case EndTag.Pair: {
+          v.varintBig();
+          this.endNs = Number(v.varintBig() - this.n0);
+          break;
+        }
+        case EndTag.Reason: {
+          const why = v.varint();
+          const sig = v.done ? 0 : v.varint();
+          this.b.setProperty(
+            'capture end',
+            why === EndReason.Exit
+              ? 'normal exit'
+              : why === EndReason.Signal
+                ? `signal ${sig}${SIGNAL_NAMES[sig] ? ` (${SIGNAL_NAMES[sig]})` : ''}`
+                : `reason ${why}`,
+          );
+          break;
+        }
+        case EndTag.Lost: {
+          const lost = v.varint();
+          if (lost > 0) {
+            this.b.setProperty('events lost', String(lost));
+            this.b.report('warning', `the collector could not write ${lost} events (output error while capturing)`);
+          }
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- time
+
+  /** ns per tick for a chunk sealed at pair (tc, nc): the line through the start pair and it. */
+  private setRate(r: ByteReader): void {
+    const tc = r.varintBig();
+    const nc = r.varintBig();
+    this.rate = tc > this.t0 && nc >= this.n0 ? Number(nc - this.n0) / Number(tc - this.t0) : this.defaultRate;
+  }
+
+  private time(st: StreamState, dt: number): number {
+    st.prevRel += dt;
+    let t = Math.round(st.prevRel * this.rate);
+    if (t < st.lastNs) t = st.lastNs;
+    st.lastNs = t;
+    if (t > this.lastNs) this.lastNs = t;
+    return t;
+  }
+
+  // ---------------------------------------------------------------- META
+
+  private metaChunk(r: ByteReader): void {
+    this.setRate(r);
+    while (!r.done) {
+      const recordOffset = r.offset;
+      const op = r.u8();
+      const length = r.varint();
+      const body = r.bytesOf(length);
+      const m = new ByteReader(body, 0, body.length, r.offset - body.length);
+      m.svarint(); // tick: metadata is not drawn on the timeline
+      m.varint(); // calling thread
+      switch (op) {
+        case MetaOp.Init:
+          this.units = Math.max(this.units, m.varint());
+          break;
+        case MetaOp.DomainCreate: {
+          const id = m.varint();
+          const name = m.str();
+          this.domainNames.set(id, name);
+          this.domains.set(id, this.b.domain(this.pid, name));
+          break;
+        }
+        case MetaOp.DomainDestroy:
+          break;
+        case MetaOp.RegisteredString: {
+          m.varint(); // domain
+          const id = m.varint();
+          this.registered.set(id, this.b.intern(m.str()));
+          break;
+        }
+        case MetaOp.CategoryName: {
+          const domain = this.domainIndex(m.varint(), recordOffset);
+          const category = m.varint();
+          this.b.nameCategory(domain, category, m.str(), { offset: recordOffset });
+          break;
+        }
+        case MetaOp.ThreadName: {
+          const tid = m.varint();
+          this.nvtxNamedThreads.add(tid);
+          this.b.thread(this.pid, tid, m.str());
+          break;
+        }
+        case MetaOp.ResourceName: {
+          const type = m.varint();
+          const handle = m.varintBig();
+          const name = m.str();
+          this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, handle), name, process: this.process, domain: 0 });
+          break;
+        }
+        case MetaOp.ResourceCreate: {
+          const domain = this.domainIndex(m.varint(), recordOffset);
+          m.varint(); // resource id
+          const type = m.varint();
+          const identifier = m.varintBig();
+          const name = m.str();
+          this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, identifier), name, process: this.process, domain });
+          break;
+        }
+        case MetaOp.ResourceDestroy:
+          break;
+        case MetaOp.SyncCreate: {
+          const domain = m.varint();
+          const id = m.varint();
+          const sync = this.syncObject(id);
+          sync.domain = domain;
+          sync.name = m.str();
+          break;
+        }
+        case MetaOp.SyncDestroy:
+          break;
+        default:
+          this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
+      }
+    }
+  }
+
+  private domainIndex(id: number, offset: number): number {
+    if (id === 0) return 0;
+    let d = this.domains.get(id);
+    if (d === undefined) {
+      this.warnOnce(`domain:${id}`, `domain ${id} is used but was never created in this capture`, offset);
+      d = this.b.domain(this.pid, `domain ${id}`);
+      this.domains.set(id, d);
+      this.domainNames.set(id, `domain ${id}`);
+    }
+    return d;
+  }
+
+  private syncObject(id: number): SyncObject {
+    let s = this.syncs.get(id);
+    if (!s) {
+      s = { name: '', domain: 0, t: [], op: [], thread: [] };
+      this.syncs.set(id, s);
+    }
+    return s;
+  }
+
+  // ---------------------------------------------------------------- EVENTS
+
+  private eventsChunk(r: ByteReader): void {
+    const streamId = r.varint();
+    const streamOffset = r.varint();
+    this.setRate(r);
+    r.varint(); // event count: for progress and summaries
+    const recordsLength = r.end - r.pos;
+    let st = this.streams.get(streamId);
+    if (!st) {
+      st = {
+        id: streamId,
+        thread: -1,
+        tid: 0,
+        decodedTo: 0,
+        prevRel: 0,
+        lastNs: 0,
+        strings: [this.emptyName],
+        broken: false,
+        reportedMissingString: false,
+      };
+      this.streams.set(streamId, st);
+    }
+    if (st.broken) return;
+    if (streamOffset + recordsLength <= st.decodedTo) return; // already decoded (a flush copied it twice)
+    if (streamOffset > st.decodedTo) {
+      st.broken = true;
+      this.b.report(
+        'error',
+        `thread stream ${streamId} misses bytes ${st.decodedTo}..${streamOffset} (an earlier chunk of it is lost); its later events are skipped`,
+        { offset: r.offset },
+      );
+      return;
+    }
+    r.pos += st.decodedTo - streamOffset;
+    try {
+      this.records(r, st);
+    } catch (e) {
+      st.broken = true;
+      throw e;
+    } finally {
+      st.decodedTo = streamOffset + recordsLength;
+    }
+  }
+
+  private threadOf(st: StreamState, r: ByteReader): number {
+    if (st.thread < 0) {
+      this.warnOnce(`nothread:${st.id}`, `thread stream ${st.id} has events before its THREAD record`, r.offset);
+      st.thread = this.b.thread(this.pid, 0);
+    }
+    return st.thread;
+  }
+
+  private stringOf(st: StreamState, sid: number, r: ByteReader): number {
+    const s = st.strings[sid];
+    if (s !== undefined) return s;
+    if (!st.reportedMissingString) {
+      st.reportedMissingString = true;
+      this.b.report('error', `thread stream ${st.id} refers to string ${sid}, which it never defined`, { offset: r.offset });
+    }
+    return this.b.intern(`<missing string ${sid}>`);
+  }
+
+  private resetAttrs(nameId: number, domain: number): EventAttrs {
+    const a = this.attrs;
+    a.nameId = nameId;
+    a.name = undefined;
+    a.domain = domain === 0 ? undefined : domain;
+    a.color = undefined;
+    a.category = undefined;
+    a.payload = undefined;
+    return a;
+  }
+
+  private records(r: ByteReader, st: StreamState): void {
+    const b = this.b;
+    while (r.pos < r.end) {
+      const at = r.offset;
+      const op = r.u8();
+      switch (op) {
+        case Op.String: {
+          const flags = r.varint();
+          st.strings.push(b.intern(r.str()));
+          if (flags & StringFlag.Truncated) this.truncatedStrings++;
+          break;
+        }
+        case Op.Thread: {
+          st.tid = r.varint();
+          const osName = r.str();
+          st.thread = this.nvtxNamedThreads.has(st.tid) ? b.thread(this.pid, st.tid) : b.thread(this.pid, st.tid, osName);
+          break;
+        }
+        case Op.ThreadOsName: {
+          const osName = r.str();
+          if (st.thread >= 0 && !this.nvtxNamedThreads.has(st.tid)) b.thread(this.pid, st.tid, osName);
+          break;
+        }
+        case Op.Push: {
+          const t = this.time(st, r.svarint());
+          b.push(this.threadOf(st, r), t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0), { offset: at });
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.Pop: {
+          const t = this.time(st, r.svarint());
+          b.pop(this.threadOf(st, r), t, 0, { offset: at });
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.Mark: {
+          const t = this.time(st, r.svarint());
+          b.mark(this.threadOf(st, r), t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0));
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.Start: {
+          const t = this.time(st, r.svarint());
+          const id = r.varint();
+          this.start(id, this.threadOf(st, r), t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0), at);
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.End: {
+          const t = this.time(st, r.svarint());
+          this.end(r.varint(), this.threadOf(st, r), t, at);
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.EndDomain: {
+          const t = this.time(st, r.svarint());
+          this.domainIndex(r.varint(), at);
+          this.end(r.varint(), this.threadOf(st, r), t, at);
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.PushEx: {
+          const t = this.time(st, r.svarint());
+          const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
+          b.push(this.threadOf(st, r), t, attrs, { offset: at });
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.PopDomain: {
+          const t = this.time(st, r.svarint());
+          b.pop(this.threadOf(st, r), t, this.domainIndex(r.varint(), at), { offset: at });
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.MarkEx: {
+          const t = this.time(st, r.svarint());
+          const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
+          b.mark(this.threadOf(st, r), t, attrs);
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.StartEx: {
+          const t = this.time(st, r.svarint());
+          const domain = this.domainIndex(r.varint(), at);
+          const id = r.varint();
+          this.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
+          this.eventsDecoded++;
+          break;
+        }
+        case Op.Sync: {
+          const t = this.time(st, r.svarint());
+          const syncOp = r.u8();
+          const s = this.syncObject(r.varint());
+          s.t.push(t);
+          s.op.push(syncOp);
+          s.thread.push(this.threadOf(st, r));
+          this.eventsDecoded++;
+          break;
+        }
+        default: {
+          if (op < Op.FirstLengthPrefixed) r.fail(`unknown record kind 0x${op.toString(16)} in thread stream ${st.id}`, r.pos - 1);
+          const n = r.varint();
+          r.bytesOf(n);
+          this.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
+        }
+      }
+    }
+  }
+
+  private readAttrs(r: ByteReader, st: StreamState, domain: number): EventAttrs {
+    const length = r.varint();
+    const end = r.pos + length;
+    if (end > r.end) r.fail('event attributes run past the end of their chunk');
+    const mask = r.varint();
+    const a = this.resetAttrs(this.emptyName, domain);
+    if (mask & Attr.Category) a.category = r.varint();
+    if (mask & Attr.Color) {
+      const colorType = r.varint();
+      const color = r.u32();
+      if (colorType === NVTX_COLOR_ARGB) a.color = color;
+    }
+    if (mask & Attr.Payload) {
+      const type = r.varint();
+      a.payload = this.payloadValue(type, r.raw8(), r);
+    }
+    if (mask & Attr.Message) {
+      const type = r.varint();
+      const id = r.varint();
+      a.nameId = type === MessageType.Registered ? this.registeredString(id, r) : this.stringOf(st, id, r);
+    }
+    if (mask & Attr.ExtPayloads) {
+      const count = r.varint();
+      for (let i = 0; i < count; i++) {
+        r.varint(); // schema id
+        r.varint(); // flags
+        r.bytesOf(r.varint());
+      }
+      this.extPayloadEvents++;
+    }
+    if (r.pos > end) r.fail('event attributes are longer than their stated length');
+    r.pos = end; // fields added by later versions
+    return a;
+  }
+
+  private registeredString(id: number, r: ByteReader): number {
+    const s = this.registered.get(id);
+    if (s !== undefined) return s;
+    this.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture`, r.offset);
+    return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
+  }
+
+  private payloadValue(type: number, raw: DataView, r: ByteReader): PayloadValue | undefined {
+    switch (type) {
+      case NvtxPayload.U64:
+        return { type: PayloadType.U64, value: raw.getBigUint64(0, true) };
+      case NvtxPayload.I64:
+        return { type: PayloadType.I64, value: raw.getBigInt64(0, true) };
+      case NvtxPayload.F64:
+        return { type: PayloadType.F64, value: raw.getFloat64(0, true) };
+      case NvtxPayload.U32:
+        return { type: PayloadType.U32, value: raw.getUint32(0, true) };
+      case NvtxPayload.I32:
+        return { type: PayloadType.I32, value: raw.getInt32(0, true) };
+      case NvtxPayload.F32:
+        return { type: PayloadType.F32, value: raw.getFloat32(0, true) };
+      default:
+        this.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
+        return undefined;
+    }
+  }
+
+  // ---------------------------------------------------------------- start/end ranges
+
+  /* Chunks of different threads arrive in flush order, so an end may come before its start. */
+  private start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
+    const early = this.earlyEnds.get(id);
+    if (early) {
+      this.earlyEnds.delete(id);
+      this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
+      return;
+    }
+    this.openRanges.add(id);
+    this.b.rangeStart(id, thread, t, attrs, { offset });
+  }
+
+  private end(id: number, thread: number, t: number, offset: number): void {
+    if (this.openRanges.delete(id)) {
+      this.b.rangeEnd(id, thread, t, { offset });
+      return;
+    }
+    if (this.earlyEnds.has(id)) {
+      this.b.report('warning', `range id ${id} ended twice; the second end is ignored`, { offset });
+      return;
+    }
+    this.earlyEnds.set(id, { thread, t, offset });
+  }
+
+  // ---------------------------------------------------------------- sync objects
+
+  /**
+   * Each user sync object gets a row under Process > Sync [> domain] with ranges packed in lanes:
+   * "acquire" from AcquireStart to AcquireSuccess, "acquire failed" to AcquireFailed, and "held"
+   * from AcquireSuccess to Releasing, each tagged with the thread that did it.
+   */
+  private finishSyncObjects(): void {
+    const b = this.b;
+    const end = Math.max(this.endNs ?? this.lastNs, this.lastNs);
+    for (const [id, s] of this.syncs) {
+      if (s.t.length === 0) continue;
+      const domainName = s.domain === 0 ? '' : (this.domainNames.get(s.domain) ?? `domain ${s.domain}`);
+      const domain = s.domain === 0 ? 0 : this.domainIndex(s.domain, 0);
+      const row = b.customRow({
+        kind: 'api',
+        label: s.name || `sync object ${id}`,
+        process: this.process,
+        path: domainName ? ['Sync', domainName] : ['Sync'],
+        layout: 'lanes',
+      });
+      const order = s.t.map((_, i) => i).sort((x, y) => s.t[x] - s.t[y] || x - y);
+      const waiting = new Map<number, number>();
+      const held: { thread: number; t: number }[] = [];
+      const range = (name: string, from: number, to: number, thread: number) =>
+        b.rowRange(row, from, to, { name, domain: domain === 0 ? undefined : domain }, thread);
+      let unmatched = 0;
+      for (const i of order) {
+        const t = s.t[i];
+        const thread = s.thread[i];
+        switch (s.op[i]) {
+          case SyncOp.AcquireStart:
+            waiting.set(thread, t);
+            break;
+          case SyncOp.AcquireSuccess: {
+            const w = waiting.get(thread);
+            if (w !== undefined) range('acquire', w, t, thread);
+            waiting.delete(thread);
+            held.push({ thread, t });
+            break;
+          }
+          case SyncOp.AcquireFailed: {
+            const w = waiting.get(thread);
+            range('acquire failed', w ?? t, t, thread);
+            waiting.delete(thread);
+            break;
+          }
+          case SyncOp.Releasing: {
+            // The releasing thread's own hold, else the oldest hold (a semaphore released elsewhere).
+            let k = held.findIndex((h) => h.thread === thread);
+            if (k < 0 && held.length > 0) k = 0;
+            if (k < 0) {
+              unmatched++;
+              break;
+            }
+            range('held', held[k].t, t, held[k].thread);
+            held.splice(k, 1);
+            break;
+          }
+          default:
+            this.warnOnce(`syncop:${s.op[i]}`, `sync operation ${s.op[i]} is unknown; ignored`);
+        }
+      }
+      const label = s.name ? `"${s.name}"` : `sync object ${id}`;
+      if (unmatched > 0) b.report('warning', `${label} was released ${unmatched} time(s) without being acquired`);
+      for (const [thread, t] of waiting) range('acquire', t, Math.max(t, end), thread);
+      for (const h of held) range('held', h.t, Math.max(h.t, end), h.thread);
+      if (waiting.size + held.length > 0) {
+        b.report('warning', `${label} was still being acquired or held at the end of the capture; drawn to the end`);
+      }
+    }
+  }
+
+  private warnOnce(key: string, message: string, offset?: number, severity: 'error' | 'warning' = 'warning'): void {
+    if (this.warnedOps.has(key)) return;
+    this.warnedOps.add(key);
+    this.b.report(severity, message, offset === undefined ? undefined : { offset });
+  }
+}
+
+/** The NUL-separated arguments of /proc/self/cmdline as one shell-like line. */
+function commandLine(bytes: Uint8Array): string {
+  const args = utf8Text(bytes).split('\u0000');
+  if (args.length > 0 && args[args.length - 1] === '') args.pop();
+  return args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** CLOCK_REALTIME ns as an ISO date (ms precision). */
+function wallClock(ns: bigint): string {
+  return new Date(Number(ns / 1_000_000n)).toISOString();
+}

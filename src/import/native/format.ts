@@ -1,0 +1,97 @@
+/** Constants of the `.nvtxc` capture format (docs/capture-format.md; collector/src/format.h). */
+
+/** `\x89NVTXC\r\n` */
+export const MAGIC = Uint8Array.of(0x89, 0x4e, 0x56, 0x54, 0x58, 0x43, 0x0d, 0x0a);
+export const MAJOR_VERSION = 1;
+export const MINOR_VERSION = 0;
+export const FILE_HEADER_SIZE = 16;
+export const CHUNK_HEADER_SIZE = 12;
+/** Chunk bodies above this are treated as damage. */
+export const MAX_CHUNK_BODY = 256 * 1024 * 1024;
+
+export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4 } as const;
+
+export const ProcessTag = {
+  Writer: 1,
+  Pid: 2,
+  Ppid: 3,
+  Name: 4,
+  Exe: 5,
+  CommandLine: 6,
+  ClockKind: 7,
+  StartPair: 8,
+  TickRate: 9,
+  WallStart: 10,
+  Host: 11,
+  ParentPid: 12,
+  Cwd: 13,
+  BufferSize: 14,
+  CaptureStart: 15,
+} as const;
+
+export const EndTag = {
+  Pair: 1,
+  Wall: 2,
+  Reason: 3,
+  Events: 4,
+  Lost: 5,
+  Streams: 6,
+  Truncated: 7,
+} as const;
+
+export const EndReason = { Exit: 1, Signal: 2, Stopped: 3 } as const;
+
+export const ClockKind = { Tsc: 1, Cntvct: 2, MonotonicRaw: 3 } as const;
+
+export const MetaOp = {
+  Init: 1,
+  DomainCreate: 2,
+  DomainDestroy: 3,
+  RegisteredString: 4,
+  CategoryName: 5,
+  ThreadName: 6,
+  ResourceName: 7,
+  ResourceCreate: 8,
+  ResourceDestroy: 9,
+  SyncCreate: 10,
+  SyncDestroy: 11,
+} as const;
+
+export const Op = {
+  String: 0x01,
+  Thread: 0x02,
+  ThreadOsName: 0x03,
+  Push: 0x10,
+  Pop: 0x11,
+  Mark: 0x12,
+  Start: 0x13,
+  End: 0x14,
+  PushEx: 0x15,
+  PopDomain: 0x16,
+  MarkEx: 0x17,
+  StartEx: 0x18,
+  EndDomain: 0x19,
+  Sync: 0x1a,
+  /** Ops from here on are `op length body` and can be skipped. */
+  FirstLengthPrefixed: 0x40,
+} as const;
+
+export const SyncOp = { AcquireStart: 1, AcquireFailed: 2, AcquireSuccess: 3, Releasing: 4 } as const;
+
+export const Attr = {
+  Category: 1 << 0,
+  Color: 1 << 1,
+  Payload: 1 << 2,
+  Message: 1 << 3,
+  ExtPayloads: 1 << 4,
+} as const;
+
+export const MessageType = { Ascii: 1, Unicode: 2, Registered: 3 } as const;
+
+export const ExtFlag = { SizeUnknown: 1 << 0, Cut: 1 << 1 } as const;
+export const StringFlag = { Truncated: 1 << 0 } as const;
+
+/** `nvtxPayloadType_t` scalar values. */
+export const NvtxPayload = { U64: 1, I64: 2, F64: 3, U32: 4, I32: 5, F32: 6 } as const;
+/** `nvtxColorType_t` ARGB. */
+export const NVTX_COLOR_ARGB = 1;
