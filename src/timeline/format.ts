@@ -77,3 +77,9 @@ const SI_PREFIXES: [number, string][] = [
   [1e6, 'M'],
   [1e3, 'k'],
 ];
+
+/** A time rounded to what one pixel resolves (`resolutionNs`), e.g. the cursor's time on the ruler. */
+export function formatTimeAtResolution(tNs: number, resolutionNs: number): string {
+  const step = 10 ** Math.ceil(Math.log10(Math.max(resolutionNs, 1e-9)));
+  return formatTimestamp(Math.round(tNs / step) * step);
+}

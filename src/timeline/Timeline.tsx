@@ -1,0 +1,156 @@
+/**
+ * The timeline area: track tree at the left, time axis and rows on two canvases at the right, a
+ * hover tooltip. React renders the tree (virtualized) and the elements; everything that moves at
+ * frame rate goes through `TimelineController` and the store subscription it holds.
+ */
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type JSX,
+  type PointerEvent as ReactPointerEvent,
+} from 'react';
+import { useViewer, useViewerStore } from '../state/context.tsx';
+import { TimelineController } from './controller.ts';
+import { RULER_HEIGHT_CSS } from './frame.ts';
+import { TrackTree } from './TrackTree.tsx';
+import { buildTrackLayout } from './trackLayout.ts';
+import './timeline.css';
+
+const TREE_WIDTH_DEFAULT_CSS = 250;
+const TREE_WIDTH_MIN_CSS = 140;
+/** Space below the last row, so it never sits flush against the bottom edge. */
+const BOTTOM_PAD_CSS = 24;
+
+interface TimelineHooks {
+  hitTestRange(captureId: number, rangeIndex: number): { x: number; y: number } | null;
+  whenDrawn(): Promise<void>;
+}
+
+type HookedWindow = Window & { __nvtxview?: { timeline?: TimelineHooks } & Record<string, unknown> };
+
+export function Timeline(): JSX.Element {
+  const store = useViewerStore();
+  const captures = useViewer((s) => s.captures);
+  const collapsed = useViewer((s) => s.collapsed);
+  const toggleCollapsed = useViewer((s) => s.toggleCollapsed);
+  const layout = useMemo(() => buildTrackLayout(captures, collapsed), [captures, collapsed]);
+
+  const rootRef = useRef<HTMLDivElement>(null);
+  const hostRef = useRef<HTMLDivElement>(null);
+  const staticRef = useRef<HTMLCanvasElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const scrollerRef = useRef<HTMLDivElement>(null);
+  const tooltipRef = useRef<HTMLDivElement>(null);
+  const controllerRef = useRef<TimelineController | null>(null);
+  const layoutRef = useRef(layout);
+  layoutRef.current = layout;
+
+  const [treeWidth, setTreeWidth] = useState(TREE_WIDTH_DEFAULT_CSS);
+  const treeWidthRef = useRef(treeWidth);
+  treeWidthRef.current = treeWidth;
+  const [viewport, setViewport] = useState({ top: 0, height: 800, gutter: 0 });
+
+  useEffect(() => {
+    const controller = new TimelineController(
+      store,
+      {
+        root: rootRef.current!,
+        canvasHost: hostRef.current!,
+        staticCanvas: staticRef.current!,
+        overlayCanvas: overlayRef.current!,
+        scroller: scrollerRef.current!,
+        tooltip: tooltipRef.current!,
+      },
+      layoutRef.current,
+    );
+    controllerRef.current = controller;
+    const w = window as HookedWindow;
+    const hooks = (w.__nvtxview ??= {});
+    const mine: TimelineHooks = {
+      hitTestRange: (captureId, rangeIndex) => controller.hitTestRange(captureId, rangeIndex),
+      whenDrawn: () => controller.whenDrawn(),
+    };
+    hooks.timeline = mine;
+    return () => {
+      controller.destroy();
+      controllerRef.current = null;
+      if (hooks.timeline === mine) delete hooks.timeline;
+    };
+  }, [store]);
+
+  useLayoutEffect(() => {
+    controllerRef.current?.setLayout(layout);
+  }, [layout]);
+
+  // The tree mounts the rows near the viewport: follow the scroller's position and size.
+  useLayoutEffect(() => {
+    const scroller = scrollerRef.current!;
+    const measure = () =>
+      setViewport((v) => {
+        const next = { top: scroller.scrollTop, height: scroller.clientHeight, gutter: scroller.offsetWidth - scroller.clientWidth };
+        return v.top === next.top && v.height === next.height && v.gutter === next.gutter ? v : next;
+      });
+    measure();
+    scroller.addEventListener('scroll', measure, { passive: true });
+    const resize = new ResizeObserver(measure);
+    resize.observe(scroller);
+    return () => {
+      scroller.removeEventListener('scroll', measure);
+      resize.disconnect();
+    };
+  }, []);
+
+  const onSplitterDown = useCallback((e: ReactPointerEvent<HTMLDivElement>) => {
+    const splitter = e.currentTarget;
+    splitter.setPointerCapture(e.pointerId);
+    const x0 = e.clientX;
+    const root = rootRef.current!.getBoundingClientRect();
+    const width0 = treeWidthRef.current;
+    const move = (ev: PointerEvent) => {
+      const max = Math.max(TREE_WIDTH_MIN_CSS, root.width * 0.6);
+      setTreeWidth(Math.round(Math.min(max, Math.max(TREE_WIDTH_MIN_CSS, width0 + ev.clientX - x0))));
+    };
+    const up = () => {
+      splitter.removeEventListener('pointermove', move);
+      splitter.removeEventListener('pointerup', up);
+    };
+    splitter.addEventListener('pointermove', move);
+    splitter.addEventListener('pointerup', up);
+  }, []);
+
+  const style = {
+    '--tl-tree-w': `${treeWidth}px`,
+    '--tl-ruler-h': `${RULER_HEIGHT_CSS}px`,
+    '--tl-gutter': `${viewport.gutter}px`,
+  } as CSSProperties;
+
+  return (
+    <div className="tl-root" ref={rootRef} style={style} data-testid="timeline">
+      <div className="tl-tree-head">
+        <span>Tracks</span>
+      </div>
+      <div className="tl-scroller" ref={scrollerRef}>
+        <div className="tl-content" style={{ height: layout.totalHeightCss + BOTTOM_PAD_CSS }}>
+          <TrackTree layout={layout} scrollTopCss={viewport.top} viewportHeightCss={viewport.height} onToggle={toggleCollapsed} />
+        </div>
+      </div>
+      <div className="tl-canvas-host" ref={hostRef}>
+        <canvas className="tl-canvas" ref={staticRef} aria-hidden="true" />
+        <canvas className="tl-canvas tl-overlay" ref={overlayRef} aria-label="Timeline" role="img" />
+      </div>
+      <div
+        className="tl-splitter"
+        role="separator"
+        aria-orientation="vertical"
+        aria-label="Resize the track tree"
+        onPointerDown={onSplitterDown}
+      />
+      <div className="tl-tooltip" ref={tooltipRef} role="tooltip" hidden />
+    </div>
+  );
+}

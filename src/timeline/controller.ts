@@ -1,0 +1,273 @@
+/**
+ * The imperative side of the timeline: owns the two canvases, the frame scheduler, the store
+ * subscription (pan and zoom never re-render React), size and theme tracking, and input. React
+ * only mounts the elements and hands over the track layout.
+ */
+import { captureExtent, type ViewerStore } from '../state/viewerStore.ts';
+import { drawStaticFrame, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
+import { attachInput } from './input.ts';
+import { HeldKeys } from './keyboard.ts';
+import { viewLimits, type ViewLimits } from './navigation.ts';
+import { drawOverlay } from './renderers/overlay.ts';
+import type { Hit } from './renderers/types.ts';
+import { FrameScheduler, type FrameLayers } from './scheduler.ts';
+import { TextMeasurer } from './text.ts';
+import { readTheme, type Theme } from './theme.ts';
+import { TimeScale } from './timeScale.ts';
+import { renderTooltip, tooltipContent } from './tooltip.ts';
+import type { TrackLayout } from './trackLayout.ts';
+import { cssToDevice, type CssPx } from './units.ts';
+
+export interface TimelineElements {
+  /** The whole timeline: theme properties are read from it, the tooltip is placed in it. */
+  root: HTMLElement;
+  /** Gives the canvases their CSS size. */
+  canvasHost: HTMLElement;
+  staticCanvas: HTMLCanvasElement;
+  overlayCanvas: HTMLCanvasElement;
+  /** Scrolls the rows vertically (the tree scrolls natively; the canvas follows its scrollTop). */
+  scroller: HTMLElement;
+  tooltip: HTMLElement;
+}
+
+const TOOLTIP_OFFSET_CSS: CssPx = 14;
+
+export class TimelineController {
+  readonly keys = new HeldKeys();
+  private layout: TrackLayout;
+  private widthCss: CssPx = 1;
+  private heightCss: CssPx = 1;
+  private dpr = 1;
+  private sizeDirty = true;
+  private theme: Theme;
+  private themeDirty = true;
+  private pointer: { xCss: CssPx; yCss: CssPx } | null = null;
+  private dragging: 'pan' | 'span' | null = null;
+  private tooltipKey = '';
+  private frameCount = 0;
+  private readonly scheduler: FrameScheduler;
+  private readonly text: TextMeasurer;
+  private readonly staticCtx: CanvasRenderingContext2D;
+  private readonly overlayCtx: CanvasRenderingContext2D;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(
+    readonly store: ViewerStore,
+    private readonly el: TimelineElements,
+    layout: TrackLayout,
+  ) {
+    this.layout = layout;
+    this.staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
+    this.overlayCtx = el.overlayCanvas.getContext('2d')!;
+    this.text = new TextMeasurer((s) => this.staticCtx.measureText(s).width);
+    this.theme = readTheme(el.root);
+    this.scheduler = new FrameScheduler({
+      animate: (now) => this.animate(now),
+      draw: (layers) => this.draw(layers),
+    });
+
+    this.cleanups.push(
+      store.subscribe((s, prev) => {
+        if (s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs) this.scheduler.request('static');
+        else if (s.selection !== prev.selection || s.span !== prev.span) this.scheduler.request('overlay');
+        if (s.theme !== prev.theme) this.invalidateTheme();
+      }),
+    );
+
+    const resize = new ResizeObserver(() => this.invalidateSize());
+    resize.observe(el.canvasHost);
+    this.cleanups.push(() => resize.disconnect());
+    this.watchDevicePixelRatio();
+
+    // The app switches themes through <html data-theme>; the system preference matters under 'system'.
+    const themeObserver = new MutationObserver(() => this.invalidateTheme());
+    themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'class', 'style'] });
+    this.cleanups.push(() => themeObserver.disconnect());
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const onScheme = () => this.invalidateTheme();
+    media.addEventListener('change', onScheme);
+    this.cleanups.push(() => media.removeEventListener('change', onScheme));
+
+    const onScroll = () => this.scheduler.request('static');
+    el.scroller.addEventListener('scroll', onScroll, { passive: true });
+    this.cleanups.push(() => el.scroller.removeEventListener('scroll', onScroll));
+
+    this.cleanups.push(
+      attachInput(el.overlayCanvas, {
+        store,
+        frame: () => this.currentFrame(),
+        limits: () => this.limits(),
+        setPointer: (p) => {
+          this.pointer = p;
+          this.scheduler.request('overlay');
+        },
+        setDragging: (mode) => {
+          this.dragging = mode;
+          this.scheduler.request('overlay');
+        },
+        keys: this.keys,
+        startKeyAnimation: () => this.scheduler.startAnimation(),
+        scroller: el.scroller,
+      }),
+    );
+    this.scheduler.request('static');
+  }
+
+  setLayout(layout: TrackLayout): void {
+    if (layout === this.layout) return;
+    this.layout = layout;
+    this.scheduler.request('static');
+  }
+
+  destroy(): void {
+    this.scheduler.destroy();
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+  }
+
+  /** Resolves once the current state has been drawn. */
+  whenDrawn(): Promise<void> {
+    return this.scheduler.whenDrawn();
+  }
+
+  /** Client (viewport) CSS px of the centre of a range's visible box, or null if it is not drawn as its own box. */
+  hitTestRange(captureId: number, rangeIndex: number): { x: number; y: number } | null {
+    const frame = this.currentFrame();
+    const box = locateRange(frame, captureId, rangeIndex);
+    if (!box) return null;
+    const x0 = Math.max(box.x0, 0);
+    const x1 = Math.min(box.x1, frame.widthCss);
+    const y = box.y + box.h / 2;
+    if (x1 - x0 < 1 || y < RULER_HEIGHT_CSS || y > frame.heightCss) return null;
+    const x = (x0 + x1) / 2;
+    // Only where a click would select this very range (not a deeper one folded over it).
+    const hit = hitTestFrame(frame, x, y);
+    if (!hit || hit === 'ruler' || hit.kind !== 'range' || hit.index !== rangeIndex || hit.row.captureId !== captureId) return null;
+    const rect = this.el.overlayCanvas.getBoundingClientRect();
+    return { x: rect.left + x, y: rect.top + y };
+  }
+
+  /** The frame the current state gives (what the next draw will show). */
+  currentFrame(): Frame {
+    const s = this.store.getState();
+    return {
+      layout: this.layout,
+      scale: new TimeScale(s.viewStartNs, s.viewEndNs, this.widthCss),
+      scrollTopCss: this.el.scroller.scrollTop,
+      widthCss: this.widthCss,
+      heightCss: this.heightCss,
+      theme: this.theme,
+      dpr: this.dpr,
+    };
+  }
+
+  private limits(): ViewLimits {
+    return viewLimits(captureExtent([...this.layout.captures]), this.widthCss);
+  }
+
+  private invalidateSize(): void {
+    this.sizeDirty = true;
+    this.scheduler.request('static');
+  }
+
+  private invalidateTheme(): void {
+    this.themeDirty = true;
+    this.scheduler.request('static');
+  }
+
+  private watchDevicePixelRatio(): void {
+    // A media query on the current ratio fires once when it changes (window moved to another screen, zoom).
+    let media: MediaQueryList | null = null;
+    const listen = () => {
+      media?.removeEventListener('change', onChange);
+      media = window.matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
+      media.addEventListener('change', onChange);
+    };
+    const onChange = () => {
+      this.invalidateSize();
+      listen();
+    };
+    listen();
+    this.cleanups.push(() => media?.removeEventListener('change', onChange));
+  }
+
+  private applySize(): void {
+    const rect = this.el.canvasHost.getBoundingClientRect();
+    this.widthCss = Math.max(1, rect.width);
+    this.heightCss = Math.max(1, rect.height);
+    this.dpr = window.devicePixelRatio || 1;
+    for (const canvas of [this.el.staticCanvas, this.el.overlayCanvas]) {
+      const w = cssToDevice(this.widthCss, this.dpr);
+      const h = cssToDevice(this.heightCss, this.dpr);
+      if (canvas.width !== w) canvas.width = w;
+      if (canvas.height !== h) canvas.height = h;
+    }
+    this.sizeDirty = false;
+  }
+
+  private animate(nowMs: number): boolean {
+    if (!this.keys.active) return false;
+    const s = this.store.getState();
+    const view = { startNs: s.viewStartNs, endNs: s.viewEndNs };
+    const scale = new TimeScale(view.startNs, view.endNs, this.widthCss);
+    const anchor = this.pointer ? scale.toNs(this.pointer.xCss) : (view.startNs + view.endNs) / 2;
+    const next = this.keys.step(view, nowMs, anchor, this.limits());
+    if (next.startNs !== view.startNs || next.endNs !== view.endNs) s.setView(next.startNs, next.endNs);
+    return this.keys.active;
+  }
+
+  private draw(layers: FrameLayers): void {
+    let drawStatic = layers.static;
+    if (this.themeDirty) {
+      this.theme = readTheme(this.el.root);
+      this.themeDirty = false;
+      drawStatic = true;
+    }
+    if (this.sizeDirty) {
+      this.applySize();
+      drawStatic = true;
+    }
+    const frame = this.currentFrame();
+    if (drawStatic) {
+      drawStaticFrame(this.staticCtx, frame, this.text);
+      this.frameCount++;
+      document.body.dataset.timelineFrame = String(this.frameCount);
+    }
+    const s = this.store.getState();
+    let hover: Hit | null = null;
+    if (this.pointer && this.dragging === null) {
+      const hit = hitTestFrame(frame, this.pointer.xCss, this.pointer.yCss);
+      hover = hit === 'ruler' ? null : hit;
+    }
+    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span });
+    this.updateTooltip(hover);
+    this.el.overlayCanvas.style.cursor =
+      this.dragging === 'pan' ? 'grabbing' : this.pointer && this.pointer.yCss < RULER_HEIGHT_CSS ? 'col-resize' : hover ? 'pointer' : 'default';
+  }
+
+  private updateTooltip(hover: Hit | null): void {
+    const tip = this.el.tooltip;
+    if (!hover || !this.pointer) {
+      if (!tip.hidden) tip.hidden = true;
+      this.tooltipKey = '';
+      return;
+    }
+    const content = tooltipContent(hover, this.theme.dark);
+    if (content.key !== this.tooltipKey) {
+      renderTooltip(tip, content);
+      this.tooltipKey = content.key;
+    }
+    tip.hidden = false;
+    // Place it beside the pointer, flipped to stay inside the timeline.
+    const root = this.el.root.getBoundingClientRect();
+    const host = this.el.canvasHost.getBoundingClientRect();
+    const px = host.left - root.left + this.pointer.xCss;
+    const py = host.top - root.top + this.pointer.yCss;
+    const w = tip.offsetWidth;
+    const h = tip.offsetHeight;
+    let left = px + TOOLTIP_OFFSET_CSS;
+    let top = py + TOOLTIP_OFFSET_CSS;
+    if (left + w > root.width - 4) left = Math.max(4, px - TOOLTIP_OFFSET_CSS - w);
+    if (top + h > root.height - 4) top = Math.max(4, py - TOOLTIP_OFFSET_CSS - h);
+    tip.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`;
+  }
+}

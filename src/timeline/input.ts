@@ -1,0 +1,237 @@
+/**
+ * Pointer, wheel and keyboard input of the timeline. Handlers only change state (the store's view,
+ * span and selection; the pointer; held keys; the scroll position) and ask for frames: nothing
+ * draws here.
+ */
+import type { ViewerStore } from '../state/viewerStore.ts';
+import type { Frame } from './frame.ts';
+import { hitTestFrame, RULER_HEIGHT_CSS } from './frame.ts';
+import { navKeyOf, type HeldKeys } from './keyboard.ts';
+import { panBy, viewAround, wheelPixels, wheelZoomFactor, zoomAt, type ViewLimits } from './navigation.ts';
+import type { CssPx } from './units.ts';
+
+/** Movement (CSS px) before a press becomes a drag rather than a click. */
+const DRAG_THRESHOLD_CSS: CssPx = 4;
+
+export interface InputHost {
+  readonly store: ViewerStore;
+  /** The frame as it would be drawn now (for hit testing and conversions). */
+  frame(): Frame;
+  limits(): ViewLimits;
+  setPointer(pointer: { xCss: CssPx; yCss: CssPx } | null): void;
+  setDragging(mode: 'pan' | 'span' | null): void;
+  readonly keys: HeldKeys;
+  startKeyAnimation(): void;
+  readonly scroller: HTMLElement;
+}
+
+interface Drag {
+  pointerId: number;
+  mode: 'pan' | 'span';
+  x0: CssPx;
+  y0: CssPx;
+  startNs: number;
+  endNs: number;
+  nsPerPx: number;
+  scrollTop0: CssPx;
+  moved: boolean;
+}
+
+/** Attaches input handlers to the overlay canvas and the window; returns the detacher. */
+export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => void {
+  let drag: Drag | null = null;
+  const local = (e: MouseEvent) => {
+    const rect = canvas.getBoundingClientRect();
+    return { xCss: e.clientX - rect.left, yCss: e.clientY - rect.top };
+  };
+
+  const onPointerDown = (e: PointerEvent) => {
+    if (e.button !== 0) return;
+    const p = local(e);
+    const frame = host.frame();
+    const s = host.store.getState();
+    drag = {
+      pointerId: e.pointerId,
+      mode: p.yCss < RULER_HEIGHT_CSS ? 'span' : 'pan',
+      x0: p.xCss,
+      y0: p.yCss,
+      startNs: s.viewStartNs,
+      endNs: s.viewEndNs,
+      nsPerPx: frame.scale.nsPerPx,
+      scrollTop0: host.scroller.scrollTop,
+      moved: false,
+    };
+    canvas.setPointerCapture(e.pointerId);
+    e.preventDefault();
+  };
+
+  const onPointerMove = (e: PointerEvent) => {
+    const p = local(e);
+    host.setPointer(p);
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const dx = p.xCss - drag.x0;
+    const dy = p.yCss - drag.y0;
+    if (!drag.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD_CSS) return;
+    if (!drag.moved) host.setDragging(drag.mode);
+    drag.moved = true;
+    if (drag.mode === 'pan') {
+      const view = panBy({ startNs: drag.startNs, endNs: drag.endNs }, -dx * drag.nsPerPx, host.limits());
+      host.store.getState().setView(view.startNs, view.endNs);
+      host.scroller.scrollTop = drag.scrollTop0 - dy;
+    } else {
+      const width = host.frame().widthCss;
+      const t0 = drag.startNs + drag.x0 * drag.nsPerPx;
+      const t1 = drag.startNs + Math.min(width, Math.max(0, p.xCss)) * drag.nsPerPx;
+      host.store.getState().setSpan({ startNs: Math.min(t0, t1), endNs: Math.max(t0, t1) });
+    }
+  };
+
+  const onPointerUp = (e: PointerEvent) => {
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const wasClick = !drag.moved;
+    drag = null;
+    host.setDragging(null);
+    if (canvas.hasPointerCapture(e.pointerId)) canvas.releasePointerCapture(e.pointerId);
+    if (!wasClick) return;
+    const p = local(e);
+    const hit = hitTestFrame(host.frame(), p.xCss, p.yCss);
+    const s = host.store.getState();
+    if (hit === 'ruler') s.setSpan(null);
+    else if (hit === null) s.select(null);
+    else if (hit.kind === 'range' || hit.kind === 'mark') s.select({ kind: hit.kind, capture: hit.row.captureId, index: hit.index });
+  };
+
+  const onPointerCancel = () => {
+    drag = null;
+    host.setDragging(null);
+  };
+
+  const onPointerLeave = () => {
+    if (!drag) host.setPointer(null);
+  };
+
+  const onDoubleClick = (e: MouseEvent) => {
+    const p = local(e);
+    const hit = hitTestFrame(host.frame(), p.xCss, p.yCss);
+    if (!hit || hit === 'ruler' || hit.kind !== 'range') return;
+    const { model, offsetNs } = hit.row;
+    const view = viewAround(model.ranges.startNs[hit.index] + offsetNs, model.ranges.endNs[hit.index] + offsetNs, host.limits());
+    host.store.getState().setView(view.startNs, view.endNs);
+  };
+
+  const onWheel = (e: WheelEvent) => {
+    e.preventDefault();
+    const frame = host.frame();
+    const s = host.store.getState();
+    const view = { startNs: s.viewStartNs, endNs: s.viewEndNs };
+    const dx = wheelPixels(e.deltaX, e.deltaMode, frame.widthCss);
+    const dy = wheelPixels(e.deltaY, e.deltaMode, frame.heightCss);
+    const limits = host.limits();
+    let next;
+    if (e.ctrlKey || e.metaKey) {
+      // Trackpad pinch arrives as ctrl+wheel.
+      next = zoomAt(view, frame.scale.toNs(local(e).xCss), wheelZoomFactor(dy, true), limits);
+    } else if (e.shiftKey || Math.abs(dx) > Math.abs(dy)) {
+      next = panBy(view, (e.shiftKey && dx === 0 ? dy : dx) * frame.scale.nsPerPx, limits);
+    } else {
+      next = zoomAt(view, frame.scale.toNs(local(e).xCss), wheelZoomFactor(dy, false), limits);
+    }
+    s.setView(next.startNs, next.endNs);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (ignoreKey(e, host.store)) return;
+    const nav = navKeyOf(e.key);
+    if (nav) {
+      e.preventDefault();
+      if (!e.repeat) {
+        host.keys.press(nav, performance.now());
+        host.startKeyAnimation();
+      }
+      return;
+    }
+    const s = host.store.getState();
+    switch (e.key) {
+      case 'f':
+      case 'F':
+        e.preventDefault();
+        s.zoomToFit();
+        break;
+      case 'z':
+      case 'Z': {
+        e.preventDefault();
+        const target = zoomTarget(host);
+        if (target) s.setView(target.startNs, target.endNs);
+        break;
+      }
+      case 'Escape':
+        if (s.selection || s.span) {
+          s.select(null);
+          s.setSpan(null);
+        }
+        break;
+    }
+  };
+
+  const onKeyUp = (e: KeyboardEvent) => {
+    const nav = navKeyOf(e.key);
+    if (nav) host.keys.release(nav, performance.now());
+  };
+
+  const onBlur = () => host.keys.clear();
+
+  canvas.addEventListener('pointerdown', onPointerDown);
+  canvas.addEventListener('pointermove', onPointerMove);
+  canvas.addEventListener('pointerup', onPointerUp);
+  canvas.addEventListener('pointercancel', onPointerCancel);
+  canvas.addEventListener('pointerleave', onPointerLeave);
+  canvas.addEventListener('dblclick', onDoubleClick);
+  canvas.addEventListener('wheel', onWheel, { passive: false });
+  window.addEventListener('keydown', onKeyDown);
+  window.addEventListener('keyup', onKeyUp);
+  window.addEventListener('blur', onBlur);
+  return () => {
+    canvas.removeEventListener('pointerdown', onPointerDown);
+    canvas.removeEventListener('pointermove', onPointerMove);
+    canvas.removeEventListener('pointerup', onPointerUp);
+    canvas.removeEventListener('pointercancel', onPointerCancel);
+    canvas.removeEventListener('pointerleave', onPointerLeave);
+    canvas.removeEventListener('dblclick', onDoubleClick);
+    canvas.removeEventListener('wheel', onWheel);
+    window.removeEventListener('keydown', onKeyDown);
+    window.removeEventListener('keyup', onKeyUp);
+    window.removeEventListener('blur', onBlur);
+  };
+}
+
+/** Keys belong to the focused field, to shortcuts with modifiers, and to open dialogs. */
+function ignoreKey(e: KeyboardEvent, store: ViewerStore): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return true;
+  if (store.getState().showShortcuts) return true;
+  const target = e.target as HTMLElement | null;
+  if (!target || !(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  const tag = target.tagName;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.closest('[role="dialog"]') !== null;
+}
+
+/** Z: the selected range (or a mark's neighbourhood), else the selected span. */
+function zoomTarget(host: InputHost): { startNs: number; endNs: number } | null {
+  const s = host.store.getState();
+  const limits = host.limits();
+  const sel = s.selection;
+  if (sel) {
+    const capture = s.captures.find((c) => c.id === sel.capture);
+    if (capture) {
+      const { model, offsetNs } = capture;
+      if (sel.kind === 'range') {
+        return viewAround(model.ranges.startNs[sel.index] + offsetNs, model.ranges.endNs[sel.index] + offsetNs, limits);
+      }
+      const t = model.marks.timeNs[sel.index] + offsetNs;
+      const half = (s.viewEndNs - s.viewStartNs) / 8;
+      return viewAround(t - half, t + half, limits, 0);
+    }
+  }
+  if (s.span) return viewAround(s.span.startNs, s.span.endNs, limits, 0.02);
+  return null;
+}

@@ -1,0 +1,132 @@
+/**
+ * The overlay canvas, redrawn on pointer moves and selection changes without touching the rows:
+ * the selected span as a translucent band with its duration, the selected range or mark outlined,
+ * the hovered one outlined, and the cursor line with its time on the ruler.
+ */
+import type { Selection } from '../../state/viewerStore.ts';
+import type { Canvas2D } from '../canvas2d.ts';
+import { formatDuration, formatTimeAtResolution } from '../format.ts';
+import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
+import { rangeBoxInRow } from './rangeRow.ts';
+import { counterValueScale } from './counterRow.ts';
+import { RULER_HEIGHT_CSS } from './ruler.ts';
+import type { BoxCss, Hit } from './types.ts';
+import { snapCss, type CssPx } from '../units.ts';
+
+export interface OverlayState {
+  /** Pointer position on the canvas, or null when outside. */
+  pointer: { xCss: CssPx; yCss: CssPx } | null;
+  hover: Hit | null;
+  selection: Selection;
+  span: { startNs: number; endNs: number } | null;
+}
+
+export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): void {
+  const { dpr, widthCss, heightCss, theme, scale } = frame;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, widthCss, heightCss);
+  ctx.globalAlpha = 1;
+  ctx.font = theme.rulerFont;
+  ctx.textBaseline = 'middle';
+  ctx.textAlign = 'left';
+
+  if (state.span) {
+    const x0 = Math.max(-1, scale.toX(state.span.startNs));
+    const x1 = Math.min(widthCss + 1, scale.toX(state.span.endNs));
+    if (x1 >= 0 && x0 <= widthCss) {
+      ctx.fillStyle = theme.selection;
+      ctx.fillRect(x0, 0, Math.max(1, x1 - x0), heightCss);
+      ctx.fillStyle = theme.accent;
+      ctx.fillRect(snapCss(x0, dpr), 0, 1, heightCss);
+      ctx.fillRect(snapCss(x1, dpr), 0, 1, heightCss);
+      const label = formatDuration(state.span.endNs - state.span.startNs);
+      const centre = (Math.max(0, x0) + Math.min(widthCss, x1)) / 2;
+      drawPill(ctx, frame, label, centre, theme.accent, theme.bg);
+    }
+  }
+
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(0, RULER_HEIGHT_CSS, widthCss, heightCss - RULER_HEIGHT_CSS);
+  ctx.clip();
+  if (state.hover) outlineHit(ctx, frame, state.hover, theme.fg, 1);
+  const selected = selectionOutline(frame, state.selection);
+  if (selected) strokeBox(ctx, frame, selected, theme.accent, 2);
+  ctx.restore();
+
+  if (state.pointer) {
+    const x = snapCss(state.pointer.xCss, dpr);
+    ctx.globalAlpha = 0.55;
+    ctx.fillStyle = theme.fgMuted;
+    ctx.fillRect(x, RULER_HEIGHT_CSS, 1 / dpr, heightCss - RULER_HEIGHT_CSS);
+    ctx.globalAlpha = 1;
+    drawPill(ctx, frame, formatTimeAtResolution(scale.toNs(state.pointer.xCss), scale.nsPerPx), x, theme.fg, theme.bg);
+  }
+}
+
+function selectionOutline(frame: Frame, selection: Selection): BoxCss | null {
+  if (!selection) return null;
+  if (selection.kind === 'range') return locateRange(frame, selection.capture, selection.index);
+  const point = locateMark(frame, selection.capture, selection.index);
+  return point && { x0: point.x - point.half - 2, x1: point.x + point.half + 2, y: point.y - point.half - 2, h: 2 * point.half + 4 };
+}
+
+function outlineHit(ctx: Canvas2D, frame: Frame, hit: Hit, color: string, lineWidth: number): void {
+  const row = hit.row;
+  const scale = frame.scale.forCapture(row.offsetNs);
+  if (hit.kind === 'range') {
+    const box = rangeBoxInRow(row.model, row.geometry!, hit.index, scale);
+    box.y += rowTopCss(frame, row);
+    strokeBox(ctx, frame, box, color, lineWidth);
+  } else if (hit.kind === 'mark') {
+    const p = locateMarkInRow(frame, row, hit.index);
+    strokeBox(ctx, frame, { x0: p.x - p.half - 2, x1: p.x + p.half + 2, y: p.y - p.half - 2, h: 2 * p.half + 4 }, color, lineWidth);
+  } else {
+    const model = row.model;
+    const { yOf } = counterValueScale(model, row.track, row.heightCss);
+    const x = scale.toX(hit.tNs);
+    const y = rowTopCss(frame, row) + yOf(model.counters.value[hit.sample]);
+    ctx.fillStyle = color;
+    ctx.beginPath();
+    ctx.moveTo(x, y - 3.5);
+    ctx.lineTo(x + 3.5, y);
+    ctx.lineTo(x, y + 3.5);
+    ctx.lineTo(x - 3.5, y);
+    ctx.closePath();
+    ctx.fill();
+  }
+}
+
+function strokeBox(ctx: Canvas2D, frame: Frame, box: BoxCss, color: string, lineWidth: number): void {
+  // Boxes reaching far off screen are clipped first: huge coordinates draw badly.
+  const x0 = Math.max(-4, box.x0);
+  const x1 = Math.min(frame.widthCss + 4, Math.max(box.x1, box.x0 + 1));
+  if (x1 < -2 || x0 > frame.widthCss + 2) return;
+  const half = lineWidth / 2;
+  ctx.strokeStyle = color;
+  ctx.lineWidth = lineWidth;
+  ctx.strokeRect(x0 - half, box.y - half, x1 - x0 + lineWidth, box.h + lineWidth);
+}
+
+/** A label in a rounded box on the ruler, centred at x and kept inside the canvas. */
+function drawPill(ctx: Canvas2D, frame: Frame, text: string, xCss: CssPx, fill: string, textColor: string): void {
+  const w = ctx.measureText(text).width + 10;
+  const h = 17;
+  const x = Math.min(frame.widthCss - w - 1, Math.max(1, xCss - w / 2));
+  const y = (RULER_HEIGHT_CSS - h) / 2;
+  ctx.fillStyle = fill;
+  ctx.beginPath();
+  const r = 4;
+  ctx.moveTo(x + r, y);
+  ctx.lineTo(x + w - r, y);
+  ctx.lineTo(x + w, y + r);
+  ctx.lineTo(x + w, y + h - r);
+  ctx.lineTo(x + w - r, y + h);
+  ctx.lineTo(x + r, y + h);
+  ctx.lineTo(x, y + h - r);
+  ctx.lineTo(x, y + r);
+  ctx.closePath();
+  ctx.fill();
+  ctx.fillStyle = textColor;
+  ctx.fillText(text, x + 5, y + h / 2 + 0.5);
+}

@@ -1,0 +1,13 @@
+/** Keyboard and mouse controls of the timeline, for the app's shortcuts dialog (`?`). */
+export const TIMELINE_SHORTCUTS: { keys: string; action: string }[] = [
+  { keys: 'W / S', action: 'Zoom in / out at the mouse (hold to keep going)' },
+  { keys: 'A / D', action: 'Pan left / right (hold to keep going)' },
+  { keys: 'F', action: 'Zoom to fit all captures' },
+  { keys: 'Z', action: 'Zoom to the selected range, or to the selected span' },
+  { keys: 'Esc', action: 'Clear the selection and the span' },
+  { keys: 'Wheel', action: 'Zoom at the mouse (Ctrl+wheel or pinch: faster)' },
+  { keys: 'Shift+wheel', action: 'Pan (horizontal wheel too)' },
+  { keys: 'Drag', action: 'Pan the view and scroll the tracks' },
+  { keys: 'Drag on the time axis', action: 'Select a time span' },
+  { keys: 'Click / double-click', action: 'Select a range or mark / zoom to the range' },
+];

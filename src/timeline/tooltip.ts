@@ -1,0 +1,96 @@
+/** What the hover tooltip says about a range, mark or counter sample (pure), and writing it into its HTML element. */
+import { formatPayload } from '../model/payload.ts';
+import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
+import { RangeFlag, type Model } from '../model/types.ts';
+import { stylePaint } from './colors.ts';
+import { formatDuration, formatTimestamp, formatValue } from './format.ts';
+import type { Hit } from './renderers/types.ts';
+
+export interface TooltipContent {
+  /** Identity of what is described: the element is rebuilt only when it changes. */
+  key: string;
+  title: string;
+  /** Fill color of the range or mark, shown as a swatch. */
+  swatch: string | null;
+  rows: [label: string, value: string][];
+}
+
+export function tooltipContent(hit: Hit, dark: boolean): TooltipContent {
+  const { model, captureId } = hit.row;
+  if (hit.kind === 'range') {
+    const r = model.ranges;
+    const i = hit.index;
+    const style = r.style[i];
+    const rows: [string, string][] = [
+      ['Start', formatTimestamp(r.startNs[i])],
+      ['Duration', formatDuration(r.endNs[i] - r.startNs[i])],
+    ];
+    if (r.flags[i] & RangeFlag.Unterminated) rows.push(['Unterminated', 'still open at the end of the capture']);
+    if (r.flags[i] & RangeFlag.CrossThread) rows.push(['Ended', 'on another thread']);
+    rows.push(...eventRows(model, style, r.thread[i], r.payload[i]));
+    return { key: `r${captureId}:${i}`, title: nameOf(model, style), swatch: stylePaint(model, dark).fill[style], rows };
+  }
+  if (hit.kind === 'mark') {
+    const m = model.marks;
+    const i = hit.index;
+    const style = m.style[i];
+    return {
+      key: `m${captureId}:${i}`,
+      title: nameOf(model, style),
+      swatch: stylePaint(model, dark).fill[style],
+      rows: [['Time', formatTimestamp(m.timeNs[i])], ...eventRows(model, style, m.thread[i], m.payload[i])],
+    };
+  }
+  const track = model.tracks[hit.row.track];
+  return {
+    key: `c${captureId}:${hit.sample}`,
+    title: track.label,
+    swatch: null,
+    rows: [
+      ['Value', formatValue(model.counters.value[hit.sample], track.unit)],
+      ['Since', formatTimestamp(model.counters.timeNs[hit.sample])],
+    ],
+  };
+}
+
+function nameOf(model: Model, style: number): string {
+  return model.strings[model.styles.name[style]] || '(unnamed)';
+}
+
+function eventRows(model: Model, style: number, thread: number, payload: number): [string, string][] {
+  const rows: [string, string][] = [];
+  const category = model.styles.category[style];
+  if (category >= 0) rows.push(['Category', categoryLabel(model, category)]);
+  const domain = model.styles.domain[style];
+  if (domain > 0) rows.push(['Domain', domainLabel(model, domain)]);
+  if (thread >= 0) {
+    rows.push(['Thread', threadLabel(model, thread)]);
+    rows.push(['Process', processLabel(model, model.threads[thread].process)]);
+  }
+  if (payload >= 0) rows.push(['Payload', formatPayload(model, payload)]);
+  return rows;
+}
+
+/** Replaces the tooltip element's content (text only, never HTML from the capture). */
+export function renderTooltip(el: HTMLElement, content: TooltipContent): void {
+  el.replaceChildren();
+  const title = document.createElement('div');
+  title.className = 'tl-tip-title';
+  if (content.swatch) {
+    const swatch = document.createElement('span');
+    swatch.className = 'tl-tip-swatch';
+    swatch.style.background = content.swatch;
+    title.append(swatch);
+  }
+  title.append(content.title);
+  const table = document.createElement('dl');
+  table.className = 'tl-tip-rows';
+  for (const [label, value] of content.rows) {
+    const dt = document.createElement('dt');
+    dt.textContent = label;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    table.append(dt, dd);
+  }
+  el.append(title, table);
+}
