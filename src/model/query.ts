@@ -82,11 +82,15 @@ export function childrenOf(model: Model, range: number): number[] {
   return out;
 }
 
-/** Duration minus the time covered by direct children (children of one parent do not overlap). */
+/**
+ * Duration minus the time covered by direct children (children of one parent do not overlap). A
+ * child overlapping its parent's end (RangeFlag.BadNesting) covers only up to that end.
+ */
 export function selfTime(model: Model, range: number): number {
+  const end = model.ranges.endNs[range];
   let covered = 0;
-  for (const c of childrenOf(model, range)) covered += model.ranges.endNs[c] - model.ranges.startNs[c];
-  return model.ranges.endNs[range] - model.ranges.startNs[range] - covered;
+  for (const c of childrenOf(model, range)) covered += Math.min(model.ranges.endNs[c], end) - model.ranges.startNs[c];
+  return end - model.ranges.startNs[range] - covered;
 }
 
 /** Correlation id of a range (e.g. a CUDA API call or the GPU work it launched), or undefined. */
