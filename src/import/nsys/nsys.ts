@@ -25,23 +25,13 @@ export function isSqlite(head: Uint8Array): boolean {
   return true;
 }
 
-/** Names an nsys export has early in its schema; a cheap hint in the first bytes, not a proof. */
-const NSYS_HINTS = ['NVTX_EVENTS', 'StringIds', 'TARGET_INFO_', 'CUPTI_ACTIVITY_KIND_', 'ENUM_NSYS_', 'META_DATA_'];
-
-/** True if the first bytes of an SQLite file mention tables typical of an nsys export. */
-export function looksLikeNsysExport(head: Uint8Array): boolean {
-  if (!isSqlite(head)) return false;
-  let text = '';
-  for (let i = 0; i < head.length; i++) text += String.fromCharCode(head[i]);
-  return NSYS_HINTS.some((h) => text.includes(h));
-}
-
 export const nsysImporter: Importer = {
   id: 'nsys-sqlite',
   label: 'Nsight Systems SQLite export',
   extensions: ['sqlite', 'sqlite3', 'db'],
-  // Any SQLite file is claimed (no other importer reads SQLite); one that is not an nsys export gets
-  // a clear message from decode() instead of "unknown format".
+  // Any SQLite file is claimed: no other importer reads SQLite, and the table names an nsys export
+  // starts with may lie beyond the first 64 KiB (the schema spreads over pages as tables are added).
+  // One that is not an nsys export gets a clear message from decode() instead of "unknown format".
   sniff: isSqlite,
   decode: decodeNsys,
 };
