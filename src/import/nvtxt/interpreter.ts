@@ -68,6 +68,8 @@ export class NvtxtInterpreter {
   private lastTid = NaN;
   private lastThread = -1;
 
+  private badTextLines = 0;
+  private firstBadTextLine = 0;
   private listed = 0;
   private unlisted = 0;
   private firstUnlisted = 0;
@@ -118,8 +120,20 @@ export class NvtxtInterpreter {
     this.generalCall(text, i, line);
   }
 
+  /** Notes a line whose bytes were not valid UTF-8 (reported once, in `end`). */
+  invalidUtf8(line: number): void {
+    if (this.badTextLines++ === 0) this.firstBadTextLine = line;
+  }
+
   /** Reports what could not be listed line by line. */
   end(): void {
+    if (this.badTextLines > 0) {
+      this.builder.report(
+        'warning',
+        `${this.badTextLines} line${this.badTextLines === 1 ? '' : 's'} (the first is this one) hold bytes that are not valid UTF-8, shown as \ufffd: NVTXT files are read as UTF-8`,
+        { line: this.firstBadTextLine },
+      );
+    }
     if (this.unlisted > 0) {
       this.builder.report(
         'error',

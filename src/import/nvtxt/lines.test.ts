@@ -45,3 +45,14 @@ describe('NVTXT line splitting', () => {
     expect(seen).toEqual([1, 2]);
   });
 });
+
+describe('NVTXT line splitting: invalid UTF-8', () => {
+  it('replaces invalid bytes and says which lines had them', async () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('ok\nbad '), 0xe9, 0x0a, ...new TextEncoder().encode('fine\n')]);
+    const bad: number[] = [];
+    const out: string[] = [];
+    await forEachLine(chunked(bytes, 4), (l) => out.push(l), undefined, (n) => bad.push(n));
+    expect(out).toEqual(['ok', 'bad \ufffd', 'fine']);
+    expect(bad).toEqual([2]);
+  });
+});

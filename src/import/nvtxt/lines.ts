@@ -8,14 +8,31 @@
 
 const LF = 10;
 
-/** Calls `onLine(text, lineNumber)` for every line (1-based numbers, without the line end). */
+/**
+ * Calls `onLine(text, lineNumber)` for every line (1-based numbers, without the line end). Bytes
+ * that are not valid UTF-8 become U+FFFD; `onInvalidUtf8(lineNumber)` is called for each line that
+ * had some.
+ */
 export async function forEachLine(
   chunks: AsyncIterable<Uint8Array>,
   onLine: (text: string, line: number) => void,
   signal?: AbortSignal,
+  onInvalidUtf8?: (line: number) => void,
 ): Promise<void> {
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+  const strict = new TextDecoder('utf-8', { ignoreBOM: true, fatal: true });
+  const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
   let line = 0;
+  /** Whether the block being split had invalid bytes (then its lines are checked one by one). */
+  let invalid = false;
+  const decode = (bytes: Uint8Array): string => {
+    try {
+      invalid = false;
+      return strict.decode(bytes);
+    } catch {
+      invalid = true;
+      return lenient.decode(bytes);
+    }
+  };
   /** Bytes of the line that the previous chunks left unfinished. */
   let pending: Uint8Array[] = [];
 
@@ -24,6 +41,7 @@ export async function forEachLine(
     let end = text.length;
     if (end > 0 && text.charCodeAt(end - 1) === 13) end--;
     const start = line === 1 && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (invalid && onInvalidUtf8 && text.includes('\ufffd')) onInvalidUtf8(line);
     onLine(start === 0 && end === text.length ? text : text.slice(start, end), line);
   };
   /** Emits every line of `text`, which ends with LF. */
@@ -47,14 +65,14 @@ export async function forEachLine(
     if (pending.length > 0) {
       const first = chunk.indexOf(LF);
       pending.push(chunk.subarray(0, first + 1));
-      emitAll(decoder.decode(join(pending)));
+      emitAll(decode(join(pending)));
       pending = [];
       from = first + 1;
     }
-    if (from <= last) emitAll(decoder.decode(chunk.subarray(from, last + 1)));
+    if (from <= last) emitAll(decode(chunk.subarray(from, last + 1)));
     if (last + 1 < chunk.length) pending.push(chunk.slice(last + 1));
   }
-  if (pending.length > 0) emit(decoder.decode(join(pending)));
+  if (pending.length > 0) emit(decode(join(pending)));
 }
 
 function join(parts: Uint8Array[]): Uint8Array {

@@ -552,3 +552,12 @@ describe('NVTXT: robustness', () => {
     expect(mb.issues.every((i) => i.file === 'b.nvtxt')).toBe(true);
   });
 });
+
+describe('NVTXT: text encoding', () => {
+  it('warns once about lines that are not UTF-8 and still loads them', async () => {
+    const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+    const m = await load(latin1('Marker, 1, ns, 1, 2, 0, 0, "caf\u00e9", 0\nMarker, 2, ns, 1, 2, 0, 0, "na\u00efve", 0\n'));
+    expect(marksOf(m).map((x) => x.name)).toEqual(['caf\ufffd', 'na\ufffdve']);
+    expect(problems(m, 'warning')).toEqual([{ line: 1, message: expect.stringMatching(/^2 lines \(the first is this one\) hold bytes that are not valid UTF-8/) }]);
+  });
+});

@@ -29,7 +29,12 @@ export const nvtxtImporter: Importer = {
   sniff: looksLikeNvtxt,
   async decode(input, ctx) {
     const file = new NvtxtInterpreter(ctx.builder, ctx.options);
-    await forEachLine(input.chunks(), (text, line) => file.line(text, line), ctx.signal);
+    await forEachLine(
+      input.chunks(),
+      (text, line) => file.line(text, line),
+      ctx.signal,
+      (line) => file.invalidUtf8(line),
+    );
     file.end();
   },
 };
