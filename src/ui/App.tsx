@@ -4,6 +4,8 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useViewer } from '../state/context.tsx';
+import { TIMELINE_SHORTCUTS } from '../timeline/shortcuts.ts';
+import { Timeline } from '../timeline/Timeline.tsx';
 import { EmptyState } from './EmptyState.tsx';
 import { Header } from './Header.tsx';
 import { LoadReport } from './LoadReport.tsx';
@@ -12,7 +14,6 @@ import type { LoadController } from './loadController.ts';
 import { countBySeverity, reportRows } from './loadReport.ts';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
-import { TimelineSlot, TIMELINE_SHORTCUTS } from './TimelineSlot.tsx';
 import { useFileDrop } from './useFileDrop.ts';
 import { useThemeAttribute } from './useTheme.ts';
 
@@ -86,7 +87,7 @@ export function App({ controller }: { controller: LoadController }) {
       <LoadStrip />
       <main className="app-main">
         <div className="timeline-cell">
-          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <TimelineSlot />}
+          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <Timeline />}
         </div>
         {!empty && <SidePanel />}
       </main>
