@@ -248,8 +248,9 @@ function decodeInto(ctx: Ctx, result: DecodedPayload, buf: Buf): void {
     result.error = `${schemaLabel(schema)} is a union with external selector: it can only be decoded inside the schema holding its selector`;
     return;
   }
-  const { fields } = decodeSchemaBody(ctx, plan, buf, 0, size, '');
+  const { fields, end } = decodeSchemaBody(ctx, plan, buf, 0, size, '');
   result.fields = fields;
+  result.consumed = end;
   const f = plan.footprint;
   if (f.kind === 'fixed' && size < f.size && schema.type === SchemaType.Static) {
     result.error = `payload is ${size} bytes, ${schemaLabel(schema)} needs ${f.size}`;
@@ -1063,4 +1064,21 @@ function typeText(shape: EntryShape | { error: string }): string {
   if (shape.storage === 'pointer') return `${base}${suffix && suffix !== '[]' ? suffix : ''} *`;
   if (shape.storage !== 'inline') return `${base}${suffix} @offset`;
   return `${base}${suffix}`;
+}
+
+/**
+ * Size of one payload of a schema when it does not depend on the data (static layouts, and
+ * predefined types): the stride of event and counter batches. Undefined for dynamic layouts
+ * (decode each event and advance by `DecodedPayload.consumed`) and unknown ids.
+ */
+export function payloadStride(registry: PayloadRegistry, domain: number, schemaId: number): number | undefined {
+  const index = indexRegistry(registry);
+  const t = predefinedType(schemaId, index.typeTable);
+  if (t) return t.kind === 'selector' ? undefined : t.size;
+  const e = index.enumDef(domain, schemaId);
+  if (e) return e.size;
+  const s = index.schema(domain, schemaId);
+  if (!s) return undefined;
+  const f = schemaPlan(index, s).footprint;
+  return f.kind === 'fixed' ? f.size : undefined;
 }

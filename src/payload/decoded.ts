@@ -128,6 +128,11 @@ export interface DecodedPayload {
   error?: string;
   /** Hex of the whole blob, when there is an error. */
   raw?: string;
+  /**
+   * Bytes the schema covers from the start of the blob (for a static schema its size; for a
+   * dynamic one where its last entry ended): the stride to the next event of a batch.
+   */
+  consumed?: number;
   /** The schema's event role (`NVTX_PAYLOAD_SCHEMA_FLAG_*`). */
   role?: 'counterGroup' | 'pushpop' | 'startend' | 'mark';
   attributes: PayloadAttributes;
