@@ -120,8 +120,8 @@ export class NvtxtInterpreter {
     this.generalCall(text, i, line);
   }
 
-  /** Notes a line whose bytes were not valid UTF-8 (reported once, in `end`). */
-  invalidUtf8(line: number): void {
+  /** Notes a line whose bytes could not be decoded (reported once, in `end`). */
+  invalidText(line: number): void {
     if (this.badTextLines++ === 0) this.firstBadTextLine = line;
   }
 
@@ -130,7 +130,7 @@ export class NvtxtInterpreter {
     if (this.badTextLines > 0) {
       this.builder.report(
         'warning',
-        `${this.badTextLines} line${this.badTextLines === 1 ? '' : 's'} (the first is this one) hold bytes that are not valid UTF-8, shown as \ufffd: NVTXT files are read as UTF-8`,
+        `${this.badTextLines} line${this.badTextLines === 1 ? '' : 's'} (the first is this one) hold bytes that could not be decoded, shown as \ufffd: NVTXT files are read as UTF-8 (or UTF-16 when they start with its BOM)`,
         { line: this.firstBadTextLine },
       );
     }

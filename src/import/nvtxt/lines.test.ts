@@ -56,3 +56,29 @@ describe('NVTXT line splitting: invalid UTF-8', () => {
     expect(bad).toEqual([2]);
   });
 });
+
+/** UTF-16 bytes with a BOM. */
+function utf16(text: string, bigEndian: boolean): Uint8Array {
+  const units = [0xfeff, ...Array.from(text, (_, i) => text.charCodeAt(i))];
+  const out = new Uint8Array(units.length * 2);
+  units.forEach((u, i) => {
+    out[2 * i + (bigEndian ? 1 : 0)] = u & 0xff;
+    out[2 * i + (bigEndian ? 0 : 1)] = u >> 8;
+  });
+  return out;
+}
+
+describe('NVTXT line splitting: UTF-16 with a BOM', () => {
+  it('reads little- and big-endian files whatever the chunk size', async () => {
+    const text = 'a = "é→完"\r\nMarker, 1\n\nend';
+    const expected: [number, string][] = [
+      [1, 'a = "é→完"'],
+      [2, 'Marker, 1'],
+      [3, ''],
+      [4, 'end'],
+    ];
+    for (const bigEndian of [false, true]) {
+      for (const size of [1, 3, 4, 1000]) expect(await collect(utf16(text, bigEndian), size), `${bigEndian} ${size}`).toEqual(expected);
+    }
+  });
+});

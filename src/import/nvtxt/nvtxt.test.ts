@@ -558,6 +558,23 @@ describe('NVTXT: text encoding', () => {
     const latin1 = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
     const m = await load(latin1('Marker, 1, ns, 1, 2, 0, 0, "caf\u00e9", 0\nMarker, 2, ns, 1, 2, 0, 0, "na\u00efve", 0\n'));
     expect(marksOf(m).map((x) => x.name)).toEqual(['caf\ufffd', 'na\ufffdve']);
-    expect(problems(m, 'warning')).toEqual([{ line: 1, message: expect.stringMatching(/^2 lines \(the first is this one\) hold bytes that are not valid UTF-8/) }]);
+    expect(problems(m, 'warning')).toEqual([{ line: 1, message: expect.stringMatching(/^2 lines \(the first is this one\) hold bytes that could not be decoded/) }]);
+  });
+});
+
+describe('NVTXT: UTF-16 files', () => {
+  it('loads a UTF-16LE file with a BOM', async () => {
+    const text = 'NameProcess, 1, "Prozeß"\r\nMarker, 5, ns, 1, 2, 0, Red, "größer", 0\r\n';
+    const bytes = new Uint8Array(2 + text.length * 2);
+    bytes[0] = 0xff;
+    bytes[1] = 0xfe;
+    for (let i = 0; i < text.length; i++) {
+      bytes[2 + 2 * i] = text.charCodeAt(i) & 0xff;
+      bytes[3 + 2 * i] = text.charCodeAt(i) >> 8;
+    }
+    const m = await load(bytes);
+    expect(m.issues).toEqual([]);
+    expect(m.processes[0].name).toBe('Prozeß');
+    expect(marksOf(m)).toMatchObject([{ name: 'größer', color: 0xffff0000 }]);
   });
 });

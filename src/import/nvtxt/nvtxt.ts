@@ -33,7 +33,7 @@ export const nvtxtImporter: Importer = {
       input.chunks(),
       (text, line) => file.line(text, line),
       ctx.signal,
-      (line) => file.invalidUtf8(line),
+      (line) => file.invalidText(line),
     );
     file.end();
   },

@@ -38,3 +38,21 @@ describe('NVTXT sniffing', () => {
     expect(detectFormat(bytes('{"a": 1}'), 'capture.json')?.id).not.toBe('nvtxt');
   });
 });
+
+describe('NVTXT sniffing: UTF-16', () => {
+  const utf16le = (s: string) => {
+    const out = new Uint8Array(2 + s.length * 2);
+    out[0] = 0xff;
+    out[1] = 0xfe;
+    for (let i = 0; i < s.length; i++) {
+      out[2 + 2 * i] = s.charCodeAt(i) & 0xff;
+      out[3 + 2 * i] = s.charCodeAt(i) >> 8;
+    }
+    return out;
+  };
+
+  it('recognises UTF-16LE NVTXT with a BOM, and not other UTF-16 text', () => {
+    expect(looksLikeNvtxt(utf16le('# from PowerShell\r\nMarker, 1, ns, 1, 2, 0, 0, x, 0\r\n'))).toBe(true);
+    expect(looksLikeNvtxt(utf16le('Hello world\r\n'))).toBe(false);
+  });
+});

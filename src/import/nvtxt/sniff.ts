@@ -1,7 +1,8 @@
 /**
- * Recognises NVTXT from the first bytes: text whose first meaningful lines are all comments,
- * variable assignments, `@` definitions or calls of NVTXT commands, with at least one definition
- * or command call among them. Binary data (NUL bytes), JSON and anything else fail fast.
+ * Recognises NVTXT from the first bytes: text (UTF-8, or UTF-16 with a BOM) whose first
+ * meaningful lines are all comments, variable assignments, `@` definitions or calls of NVTXT
+ * commands, with at least one definition or command call among them. Binary data (NUL bytes),
+ * JSON and anything else fail fast.
  */
 import { commandByName } from './commands.ts';
 import { identEnd, isIdentStart, isSpace, skipSpace } from './lexer.ts';
@@ -14,8 +15,11 @@ const SNIFF_LINES = 32;
 export function looksLikeNvtxt(head: Uint8Array): boolean {
   const size = Math.min(head.length, SNIFF_BYTES);
   if (size === 0) return false;
-  for (let i = 0; i < size; i++) if (head[i] === 0) return false;
-  const text = new TextDecoder('utf-8').decode(head.subarray(0, size));
+  const utf16 = size >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+  if (!utf16) for (let i = 0; i < size; i++) if (head[i] === 0) return false;
+  const encoding = !utf16 ? 'utf-8' : head[0] === 0xff ? 'utf-16le' : 'utf-16be';
+  const text = new TextDecoder(encoding).decode(head.subarray(0, size & (utf16 ? ~1 : ~0)));
+  if (text.includes('\u0000')) return false;
   const lines = text.split('\n');
   // The last line may be cut short by the sniffing window: judge it only if the text ends there.
   const complete = size === head.length ? lines.length : lines.length - 1;
