@@ -176,7 +176,7 @@ export function* generateEvents(header: GenHeader, options: GenOptions): Generat
       } else if (r < markShare + startEndShare) {
         const name = pickName(rnd, nameCount);
         const start = state.t - rnd.int(0, 100_000);
-        const end = start + Math.round(rnd.logNormal(median[name] * 5, 1));
+        const end = start + Math.round(rnd.logNormal(median[name] * 2, 1));
         yield { kind: 'startEnd', start, end, thread, name, category: rnd.int(1, 5), payload: payload++ };
       } else if (state.stack.length < maxDepth) {
         const name = pickName(rnd, nameCount);

@@ -1,0 +1,76 @@
+/** Text output of the command line: human durations (d3-format), aligned tables, CSV, JSON numbers. */
+import { format } from 'd3-format';
+
+const UNITS: readonly [string, number][] = [
+  ['s', 1e9],
+  ['ms', 1e6],
+  ['µs', 1e3],
+];
+
+const fixed = [format('.0f'), format('.1f'), format('.2f'), format('.3f')];
+const fractionalNs = format('.1~f');
+const grouped = format(',d');
+const percent = format('.1f');
+
+/** "850 ns", "12.5 ns", "1.235 µs", "12.35 ms", "123.4 ms", "2.500 s" (four significant digits). */
+export function formatDuration(ns: number): string {
+  if (!Number.isFinite(ns)) return '-';
+  const abs = Math.abs(ns);
+  for (const [unit, scale] of UNITS) {
+    if (abs < scale) continue;
+    const v = ns / scale;
+    const text = fixed[Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 10 ? 2 : 3](v);
+    return `${text} ${unit}`;
+  }
+  return `${Number.isInteger(ns) ? fixed[0](ns) : fractionalNs(ns)} ns`;
+}
+
+export function formatCount(n: number): string {
+  return grouped(n);
+}
+
+export function formatPercent(p: number): string {
+  return `${percent(p)}%`;
+}
+
+/** A number for JSON/CSV: integers stay exact; fractions are rounded to `decimals` places. */
+export function jsonNumber(x: number, decimals = 3): number | null {
+  if (!Number.isFinite(x)) return null;
+  if (Number.isInteger(x)) return x;
+  const f = 10 ** decimals;
+  return Math.round(x * f) / f;
+}
+
+export interface Column<T> {
+  title: string;
+  value: (row: T) => string;
+  /** Right-align (numbers). */
+  right?: boolean;
+}
+
+/** Rows as an aligned text table with a header and a rule. */
+export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  const cells = rows.map((row) => columns.map((c) => c.value(row)));
+  const width = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i].length)));
+  const line = (values: readonly string[]) =>
+    values
+      .map((v, i) => (columns[i].right ? v.padStart(width[i]) : i === values.length - 1 ? v : v.padEnd(width[i])))
+      .join('  ')
+      .trimEnd();
+  const out = [line(columns.map((c) => c.title)), line(width.map((w) => '-'.repeat(w)))];
+  for (const r of cells) out.push(line(r));
+  return out.join('\n') + '\n';
+}
+
+/** One CSV field (RFC 4180 quoting). */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const s = typeof value === 'string' ? value : String(value);
+  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function renderCsv(rows: readonly Record<string, unknown>[], keys: readonly string[]): string {
+  const lines = [keys.join(',')];
+  for (const row of rows) lines.push(keys.map((k) => csvField(row[k])).join(','));
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,242 @@
+/**
+ * The `nvtxview` command line (scripts/nvtxview.mjs runs this file through tsx). Tests call
+ * `main(argv, io)` directly with in-memory writers; the exit status is its result:
+ *   0 success, 1 a file could not be read or decoded (or --range matched nothing), 2 bad usage.
+ */
+import { parseArgs } from 'node:util';
+import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../analysis/index.ts';
+import { eventJson, eventRecords } from './events.ts';
+import type { Model } from '../model/types.ts';
+import { csvField } from './format.ts';
+import { CliFileError, issueText, loadFile } from './load.ts';
+import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRecord, type StatsRequest } from './stats.ts';
+
+/** Where output goes; `write` may return a promise to apply backpressure. */
+export interface Writer {
+  write(text: string): void | Promise<void>;
+}
+
+export interface CliIO {
+  stdout: Writer;
+  stderr: Writer;
+}
+
+export const USAGE = `Usage: nvtxview <command> [options] FILE...
+
+Commands:
+  stats FILE...    range statistics per name (nsys nvtx_sum columns, plus self time, P90, P99)
+  events FILE...   every range and mark
+
+Options of stats:
+  --format table|csv|json   output format (default table); --json is --format json
+  --group-by KEY            name (default), thread, process, category, domain, parent, payload
+  --from TIME, --to TIME    only this part of the capture (times from its start: 1.5ms, 200us, 3s, or ns)
+  --range NAME[@DOMAIN]     only the time inside the instances of this range (NAME@ = default domain)
+  --mode clip|overlap|contain
+                            how ranges meet the --from/--to/--range scope: clipped to it (default),
+                            whole if they overlap it (like nsys), or only whole ranges inside it
+Options of events:
+  --json                    JSON array of objects (name, kind, startNs, endNs, thread, process,
+                            category, domain, color, payload, endTid for cross-thread ranges)
+  --format json|csv         csv: one line per event
+General:
+  -h, --help                this text
+
+Files in any format the viewer reads (sniffed from their bytes; .gz is decompressed).
+Durations in JSON and CSV are integer nanoseconds where the value is an integer.
+Exit status: 0 ok, 1 a file could not be read or decoded, 2 bad usage.
+`;
+
+class UsageError extends Error {}
+
+function nodeWriter(stream: NodeJS.WriteStream): Writer {
+  return {
+    write: (text) =>
+      new Promise<void>((resolve, reject) => {
+        // Resolve once the chunk is handed over; wait for 'drain' only when the stream asks for it.
+        const ok = stream.write(text, (err) => (err ? reject(err) : undefined));
+        if (ok) resolve();
+        else stream.once('drain', resolve);
+      }),
+  };
+}
+
+export function processIO(): CliIO {
+  return { stdout: nodeWriter(process.stdout), stderr: nodeWriter(process.stderr) };
+}
+
+/** Buffers small writes into larger ones (event streams). */
+class BufferedWriter {
+  private parts: string[] = [];
+  private length = 0;
+  constructor(private readonly out: Writer) {}
+  async write(text: string): Promise<void> {
+    this.parts.push(text);
+    this.length += text.length;
+    if (this.length >= 1 << 16) await this.flush();
+  }
+  async flush(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const text = this.parts.join('');
+    this.parts = [];
+    this.length = 0;
+    await this.out.write(text);
+  }
+}
+
+function parseTime(option: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseDuration(value);
+  } catch (e) {
+    throw new UsageError(`${option}: ${(e as Error).message}`);
+  }
+}
+
+function parseCommand(argv: readonly string[]) {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      format: { type: 'string' },
+      'group-by': { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      range: { type: 'string' },
+      mode: { type: 'string' },
+    },
+  });
+  return { values, positionals };
+}
+
+/** Load problems (and an empty result) go to stderr; the valid rest is still used. */
+async function warnIssues(io: CliIO, path: string, model: Model): Promise<void> {
+  const issues = model.issues;
+  if (model.ranges.startNs.length + model.marks.timeNs.length + model.counters.timeNs.length === 0 && issues.length === 0) {
+    await io.stderr.write(`${path}: no events\n`);
+  }
+  if (issues.length === 0) return;
+  const shown = issues.slice(0, 5).map((i) => `  ${i.severity}: ${issueText(i)}`);
+  const more = issues.length > shown.length ? `\n  ... and ${issues.length - shown.length} more` : '';
+  await io.stderr.write(`${path}: ${issues.length} problem(s) while loading:\n${shown.join('\n')}${more}\n`);
+}
+
+async function runStats(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+  const format = (values.json ? 'json' : (values.format ?? 'table')) as OutputFormat;
+  if (!['table', 'csv', 'json'].includes(format)) throw new UsageError(`--format: "${values.format}" is not one of table, csv, json`);
+  const groupBy = (values['group-by'] ?? 'name') as GroupBy;
+  if (!GROUP_BY_VALUES.includes(groupBy)) throw new UsageError(`--group-by: "${groupBy}" is not one of ${GROUP_BY_VALUES.join(', ')}`);
+  const mode = (values.mode ?? 'clip') as SpanMode;
+  if (!['clip', 'overlap', 'contain'].includes(mode)) throw new UsageError(`--mode: "${mode}" is not one of clip, overlap, contain`);
+  const request: StatsRequest = {
+    groupBy,
+    mode,
+    fromNs: parseTime('--from', values.from),
+    toNs: parseTime('--to', values.to),
+    range: values.range === undefined ? undefined : parseRangeFilter(values.range),
+  };
+  if (request.range && request.range.name === '') throw new UsageError('--range: give a range name, e.g. --range step or --range step@mydomain');
+  if (request.fromNs !== undefined && request.toNs !== undefined && request.toNs < request.fromNs) {
+    throw new UsageError(`--to (${values.to}) is before --from (${values.from})`);
+  }
+
+  const records: StatsRecord[] = [];
+  let status = 0;
+  for (const path of files) {
+    let stats;
+    try {
+      const model = await loadFile(path);
+      await warnIssues(io, path, model);
+      stats = fileStats(path, model, request);
+    } catch (e) {
+      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+      status = 1;
+      continue;
+    }
+    if (format === 'table') await io.stdout.write((records.length > 0 || path !== files[0] ? '\n' : '') + renderStatsTable(path, stats, groupBy));
+    records.push(...stats.records);
+  }
+  if (format === 'json') await io.stdout.write(JSON.stringify(records, null, 2) + '\n');
+  if (format === 'csv') await io.stdout.write(renderStatsCsv(records));
+  return status;
+}
+
+const EVENT_CSV_KEYS = [
+  'file', 'kind', 'name', 'domain', 'startNs', 'endNs', 'durationNs', 'depth', 'tid', 'threadName', 'pid', 'processName',
+  'category', 'categoryName', 'color', 'payload', 'unterminated', 'endTid', 'endThreadName',
+] as const;
+
+async function runEvents(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+  const format = values.json ? 'json' : values.format;
+  if (format !== 'json' && format !== 'csv') {
+    throw new UsageError('events: choose an output format: --json (or --format json) or --format csv');
+  }
+  const out = new BufferedWriter(io.stdout);
+  let status = 0;
+  let first = true;
+  await out.write(format === 'json' ? '[' : EVENT_CSV_KEYS.join(',') + '\n');
+  for (const path of files) {
+    let model;
+    try {
+      model = await loadFile(path);
+    } catch (e) {
+      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+      status = 1;
+      continue;
+    }
+    await warnIssues(io, path, model);
+    for (const record of eventRecords(path, model)) {
+      if (format === 'json') {
+        await out.write(`${first ? '\n' : ',\n'}${eventJson(record)}`);
+        first = false;
+      } else {
+        const row = record as unknown as Record<string, unknown>;
+        await out.write(
+          EVENT_CSV_KEYS.map((k) => {
+            const v = row[k];
+            return csvField(v !== null && typeof v === 'object' ? JSON.stringify(v) : v);
+          }).join(',') + '\n',
+        );
+      }
+    }
+  }
+  if (format === 'json') await out.write(first ? ']\n' : '\n]\n');
+  await out.flush();
+  return status;
+}
+
+export async function main(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
+      await io.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    }
+    if (command !== 'stats' && command !== 'events') throw new UsageError(`unknown command "${command}"`);
+    let parsed;
+    try {
+      parsed = parseCommand(rest);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    if (parsed.values.help) {
+      await io.stdout.write(USAGE);
+      return 0;
+    }
+    if (parsed.positionals.length === 0) throw new UsageError(`${command}: give at least one capture file`);
+    return command === 'stats' ? await runStats(io, parsed.positionals, parsed.values) : await runEvents(io, parsed.positionals, parsed.values);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      await io.stderr.write(`nvtxview: ${e.message}\nRun "nvtxview --help" for usage.\n`);
+      return 2;
+    }
+    if (e instanceof CliFileError) {
+      await io.stderr.write(`nvtxview: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}

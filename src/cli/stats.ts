@@ -1,0 +1,181 @@
+/** `nvtxview stats`: the per-name (or per-group) range table of `nsys stats nvtx_sum`, and more. */
+import { mergeSpans, rangeStats, type GroupBy, type RangeStatsRow, type SpanMode, type TimeSpan } from '../analysis/index.ts';
+import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
+import type { Model } from '../model/types.ts';
+import { formatCount, formatDuration, formatPercent, jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
+
+export type OutputFormat = 'table' | 'csv' | 'json';
+
+export interface StatsRequest {
+  groupBy: GroupBy;
+  mode: SpanMode;
+  /** ns from the capture start. */
+  fromNs?: number;
+  toNs?: number;
+  /** `--range NAME[@DOMAIN]`: the scope is the time of this range's instances. */
+  range?: { name: string; domain?: string };
+}
+
+/** A row as JSON and CSV give it: durations in ns (integers stay integers). */
+export interface StatsRecord {
+  file: string;
+  groupBy: GroupBy;
+  /** The row label: `domain:name` for name rows (default domain without prefix), else the group. */
+  name: string;
+  /** Domain of a name row ('' = default domain); null for other groupings. */
+  domain: string | null;
+  style: string;
+  count: number;
+  totalNs: number | null;
+  selfNs: number | null;
+  avgNs: number | null;
+  medianNs: number | null;
+  minNs: number | null;
+  maxNs: number | null;
+  stdDevNs: number | null;
+  p90Ns: number | null;
+  p99Ns: number | null;
+  timePercent: number | null;
+}
+
+export const RECORD_KEYS: readonly (keyof StatsRecord)[] = [
+  'file',
+  'groupBy',
+  'name',
+  'domain',
+  'style',
+  'count',
+  'totalNs',
+  'selfNs',
+  'avgNs',
+  'medianNs',
+  'minNs',
+  'maxNs',
+  'stdDevNs',
+  'p90Ns',
+  'p99Ns',
+  'timePercent',
+];
+
+/** `NAME@DOMAIN` (split at the last @); `NAME@` means the default domain, plain `NAME` any domain. */
+export function parseRangeFilter(text: string): { name: string; domain?: string } {
+  const at = text.lastIndexOf('@');
+  return at < 0 ? { name: text } : { name: text.slice(0, at), domain: text.slice(at + 1) };
+}
+
+/** The time spans of every instance of a range name (nsys --filter-nvtx style scope). */
+export function rangeInstanceSpans(model: Model, name: string, domain?: string): TimeSpan[] {
+  const styles = new Uint8Array(model.styles.name.length);
+  let any = false;
+  for (let s = 0; s < styles.length; s++) {
+    if (model.strings[model.styles.name[s]] !== name) continue;
+    if (domain !== undefined && (model.domains[model.styles.domain[s]]?.name ?? '') !== domain) continue;
+    styles[s] = 1;
+    any = true;
+  }
+  const spans: TimeSpan[] = [];
+  if (!any) return spans;
+  const { startNs, endNs, style } = model.ranges;
+  for (const track of model.tracks) {
+    if (!NVTX_RANGE_KINDS.includes(track.kind)) continue;
+    for (let i = track.rangeBegin; i < track.rangeEnd; i++) if (styles[style[i]] === 1) spans.push({ startNs: startNs[i], endNs: endNs[i] });
+  }
+  return spans;
+}
+
+export interface FileStats {
+  rows: RangeStatsRow[];
+  records: StatsRecord[];
+  /** Human description of the scope. */
+  scope: string;
+  rangeCount: number;
+}
+
+/** Statistics of one loaded file; throws a message naming the file when --range matches nothing. */
+export function fileStats(file: string, model: Model, request: StatsRequest): FileStats {
+  let spans: TimeSpan[] | undefined;
+  let scope = 'whole capture';
+  const window = request.fromNs !== undefined || request.toNs !== undefined;
+  const from = request.fromNs ?? 0;
+  const to = request.toNs ?? model.durationNs;
+  if (window) {
+    spans = [{ startNs: from, endNs: to }];
+    scope = `${formatDuration(from)} to ${formatDuration(to)}`;
+  }
+  if (request.range) {
+    const { name, domain } = request.range;
+    const label = domain === undefined ? name : `${name}@${domain}`;
+    const instances = rangeInstanceSpans(model, name, domain);
+    if (instances.length === 0) throw new Error(`${file}: no range named "${label}"`);
+    spans = mergeSpans(instances)
+      .map((s) => ({ startNs: Math.max(s.startNs, from), endNs: Math.min(s.endNs, to) }))
+      .filter((s) => s.endNs >= s.startNs);
+    scope = `inside ${formatCount(instances.length)} instance(s) of "${label}"${window ? ` between ${formatDuration(from)} and ${formatDuration(to)}` : ''}`;
+  }
+  if (spans) scope += ` (${request.mode === 'clip' ? 'ranges clipped to it' : request.mode === 'overlap' ? 'whole ranges overlapping it' : 'whole ranges inside it'})`;
+  const result = rangeStats(model, { spans, mode: request.mode, groupBy: request.groupBy });
+  const empty = spans !== undefined && spans.length === 0;
+  const rows = empty ? [] : result.rows;
+  return {
+    rows,
+    rangeCount: empty ? 0 : result.rangeCount,
+    scope,
+    records: rows.map((r) => ({
+      file,
+      groupBy: request.groupBy,
+      name: r.label,
+      domain: request.groupBy === 'name' ? (r.domain ?? '') : null,
+      style: r.style,
+      count: r.count,
+      totalNs: jsonNumber(r.totalNs),
+      selfNs: jsonNumber(r.selfNs),
+      avgNs: jsonNumber(r.avgNs),
+      medianNs: jsonNumber(r.medianNs),
+      minNs: jsonNumber(r.minNs),
+      maxNs: jsonNumber(r.maxNs),
+      stdDevNs: jsonNumber(r.stdDevNs),
+      p90Ns: jsonNumber(r.p90Ns),
+      p99Ns: jsonNumber(r.p99Ns),
+      timePercent: jsonNumber(r.timePercent, 4),
+    })),
+  };
+}
+
+const GROUP_TITLE: Record<GroupBy, string> = {
+  name: 'Range',
+  thread: 'Thread',
+  process: 'Process',
+  category: 'Category',
+  domain: 'Domain',
+  parent: 'Parent range',
+  payload: 'Payload',
+};
+
+function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
+  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => formatDuration(pick(r));
+  return [
+    { title: 'Time (%)', value: (r) => formatPercent(r.timePercent), right: true },
+    { title: 'Total Time', value: d((r) => r.totalNs), right: true },
+    { title: 'Instances', value: (r) => formatCount(r.count), right: true },
+    { title: 'Avg', value: d((r) => r.avgNs), right: true },
+    { title: 'Med', value: d((r) => r.medianNs), right: true },
+    { title: 'Min', value: d((r) => r.minNs), right: true },
+    { title: 'Max', value: d((r) => r.maxNs), right: true },
+    { title: 'StdDev', value: d((r) => r.stdDevNs), right: true },
+    { title: 'P90', value: d((r) => r.p90Ns), right: true },
+    { title: 'P99', value: d((r) => r.p99Ns), right: true },
+    { title: 'Self', value: d((r) => r.selfNs), right: true },
+    { title: 'Style', value: (r) => r.style },
+    { title: GROUP_TITLE[groupBy], value: (r) => r.label },
+  ];
+}
+
+export function renderStatsTable(file: string, stats: FileStats, groupBy: GroupBy): string {
+  const head = `${file}: ${formatCount(stats.rangeCount)} ranges, ${stats.scope}\n`;
+  if (stats.rows.length === 0) return `${head}(no ranges in scope)\n`;
+  return head + renderTable(stats.rows, tableColumns(groupBy));
+}
+
+export function renderStatsCsv(records: readonly StatsRecord[]): string {
+  return renderCsv(records as unknown as Record<string, unknown>[], RECORD_KEYS);
+}
