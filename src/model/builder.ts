@@ -51,6 +51,12 @@ export interface EventAttrs {
   /** Domain index from `domain()`; absent = the default domain (index 0). */
   domain?: number;
   payload?: PayloadValue;
+  /**
+   * A style from `style()` for these name/color/category/domain: skips the style lookup (hot
+   * loops cache styles by their own keys). `category` and `domain` must still be given: they
+   * choose the row of start/end ranges.
+   */
+  style?: number;
 }
 
 /** Where an event came from, for messages about it. */
@@ -172,6 +178,8 @@ export class ModelBuilder {
 
   private readonly rows: RowMeta[] = [];
   private readonly rowIds = new Map<string, number>();
+  private readonly stackRowCache = new Map<number, RowMeta>();
+  private readonly marksRowCache = new Map<number, number>();
   private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
 
   private readonly issues: LoadIssue[] = [];
@@ -742,7 +750,13 @@ export class ModelBuilder {
     if (t > this.maxT) this.maxT = t;
   }
 
+  /** The style index of these attributes (interned), for `EventAttrs.style`. */
+  style(attrs: EventAttrs): number {
+    return this.styleOf(attrs);
+  }
+
   private styleOf(attrs: EventAttrs): number {
+    if (attrs.style !== undefined) return attrs.style;
     const name = attrs.nameId ?? this.intern(attrs.name ?? '');
     const color = (attrs.color ?? 0) >>> 0;
     const domain = attrs.domain ?? 0;
@@ -771,8 +785,11 @@ export class ModelBuilder {
         v.setBigInt64(0, BigInt.asIntN(64, BigInt(p.value)), true);
         break;
       case PayloadType.String:
-      case PayloadType.Json:
         v.setFloat64(0, this.intern(p.value), true);
+        break;
+      case PayloadType.Json:
+        // JSON payloads (Chrome args, nsys jsonText) are nearly always unique: not worth the intern map.
+        v.setFloat64(0, this.strings.push(p.value) - 1, true);
         break;
       default:
         v.setFloat64(0, p.value, true);
@@ -794,8 +811,12 @@ export class ModelBuilder {
   }
 
   private stackRow(thread: number, domain: number): RowMeta {
+    // Numeric cache in front of the string-keyed row table: this runs once per event.
+    const cacheKey = domain * 4294967296 + thread;
+    const cached = this.stackRowCache.get(cacheKey);
+    if (cached) return cached;
     const t = this.threads[thread];
-    return this.row(`pushpop:${thread}:${domain}`, {
+    const row = this.row(`pushpop:${thread}:${domain}`, {
       kind: 'pushpop',
       layout: 'stack',
       label: 'Push/Pop',
@@ -805,10 +826,14 @@ export class ModelBuilder {
       category: -1,
       path: [],
     });
+    this.stackRowCache.set(cacheKey, row);
+    return row;
   }
 
   /** Index of the thread's marks row. */
   private marksRow(thread: number): number {
+    const cached = this.marksRowCache.get(thread);
+    if (cached !== undefined) return cached;
     const t = this.threads[thread];
     const key = `marks:${thread}`;
     const row = this.row(key, {
@@ -824,7 +849,9 @@ export class ModelBuilder {
     row.markT ??= f64();
     row.markStyle ??= u32();
     row.markPayload ??= i32();
-    return this.rowIds.get(key)!;
+    const id = this.rowIds.get(key)!;
+    this.marksRowCache.set(thread, id);
+    return id;
   }
 
   private categoryRow(process: number, domain: number, category: number): RowMeta {

@@ -7,11 +7,58 @@
  */
 import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
+import { BytesTable } from './bytesTable.ts';
 import type { IssueBudget } from './issueBudget.ts';
 
+/** Builds an async key as bytes (no string per event): parts separated by 0 bytes. */
+export class AsyncKey {
+  private bytes = new Uint8Array(256);
+  length = 0;
+
+  clear(): this {
+    this.length = 0;
+    return this;
+  }
+
+  part(buf: Uint8Array, start: number, end: number): this {
+    this.ensure(end - start + 1);
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let i = start; i < end; i++) bytes[at++] = buf[i];
+    bytes[at++] = 0;
+    this.length = at;
+    return this;
+  }
+
+  byte(c: number): this {
+    this.ensure(2);
+    this.bytes[this.length++] = c;
+    this.bytes[this.length++] = 0;
+    return this;
+  }
+
+  text(s: string): this {
+    const b = encoder.encode(s);
+    return this.part(b, 0, b.length);
+  }
+
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  private ensure(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    next.set(this.bytes.subarray(0, this.length));
+    this.bytes = next;
+  }
+}
+
+const encoder = new TextEncoder();
+
 export class AsyncRangeMatcher {
-  private readonly keyIds = new Map<string, number>();
-  private readonly keyText: string[] = [];
+  private readonly keyIds = new BytesTable();
+  private readonly keyBytes: Uint8Array[] = [];
   private readonly key: number[] = [];
   private readonly time: number[] = [];
   private readonly isEnd: boolean[] = [];
@@ -25,11 +72,23 @@ export class AsyncRangeMatcher {
   private readonly offset: number[] = [];
   private readonly args: string[] = [];
 
+  /** Id of the key (parts: kind, category, scope, id[, name]). */
+  keyId(key: AsyncKey): number {
+    const bytes = key.view();
+    let k = this.keyIds.get(bytes, 0, bytes.length);
+    if (k === -1) {
+      k = this.keyBytes.length;
+      this.keyBytes.push(bytes.slice());
+      this.keyIds.set(bytes, 0, bytes.length, k);
+    }
+    return k;
+  }
+
   get size(): number {
     return this.key.length;
   }
 
-  begin(key: string, tNs: number, thread: number, name: number, category: number, color: number, args: string | undefined, offset: number): void {
+  begin(key: number, tNs: number, thread: number, name: number, category: number, color: number, args: string | undefined, offset: number): void {
     this.add(key, tNs, false, thread, name, category, color, offset);
     if (args !== undefined) {
       this.payload[this.payload.length - 1] = this.args.length;
@@ -37,17 +96,11 @@ export class AsyncRangeMatcher {
     }
   }
 
-  end(key: string, tNs: number, thread: number, name: number, offset: number): void {
+  end(key: number, tNs: number, thread: number, name: number, offset: number): void {
     this.add(key, tNs, true, thread, name, 0, 0, offset);
   }
 
-  private add(key: string, tNs: number, isEnd: boolean, thread: number, name: number, category: number, color: number, offset: number): void {
-    let k = this.keyIds.get(key);
-    if (k === undefined) {
-      k = this.keyText.length;
-      this.keyIds.set(key, k);
-      this.keyText.push(key);
-    }
+  private add(k: number, tNs: number, isEnd: boolean, thread: number, name: number, category: number, color: number, offset: number): void {
     this.key.push(k);
     this.time.push(tNs);
     this.isEnd.push(isEnd);
@@ -78,7 +131,7 @@ export class AsyncRangeMatcher {
           continue;
         }
         if (open.length === 0) {
-          budget.report('async end without begin', 'warning', `async end "${nameText(this.name[i])}" (${describeKey(this.keyText[k])}) has no open begin; ignored`, this.offset[i]);
+          budget.report('async end without begin', 'warning', `async end "${nameText(this.name[i])}" (${describeKey(this.keyBytes[k])}) has no open begin; ignored`, this.offset[i]);
           continue;
         }
         let at = open.length - 1;
@@ -113,8 +166,8 @@ export class AsyncRangeMatcher {
   }
 }
 
-function describeKey(key: string): string {
-  const [kind, cat, scope, id] = key.split('\u0000');
+function describeKey(key: Uint8Array): string {
+  const [kind, cat, scope, id] = new TextDecoder().decode(key).split('\u0000');
   const parts = [`${kind === 'S' ? 'legacy async' : 'async'} id ${id}`];
   if (cat) parts.push(`cat "${cat}"`);
   if (scope) parts.push(`scope "${scope}"`);

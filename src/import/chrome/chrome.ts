@@ -16,7 +16,7 @@
 import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
-import { AsyncRangeMatcher } from './asyncRanges.ts';
+import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
 import { cnameColor } from './colors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
@@ -83,6 +83,9 @@ const SKIPPED_PHASES: Record<number, string> = {
   [PH.c]: 'clock sync events (ph "c") not shown',
 };
 
+/** Category ids below this share the numeric style cache key with the name id. */
+const STYLE_CATEGORIES = 4096;
+
 const SCOPE_GLOBAL = 0x67; // 'g'
 const SCOPE_PROCESS = 0x70; // 'p'
 
@@ -99,8 +102,14 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private categoryCount = 0;
   private readonly emptyName: number;
   private readonly asyncRanges = new AsyncRangeMatcher();
+  private readonly asyncKey = new AsyncKey();
   private readonly counterRows = new Map<string, number>();
+  // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
+  private readonly where = { offset: 0 };
+  private readonly jsonPayload = { type: PayloadType.Json, value: '' };
+  /** Style by name and category (uncolored events): the builder's string-keyed lookup is per event otherwise. */
+  private readonly styles = new Map<number, number>();
 
   // pid/tid given as strings (or non-integers) get negative synthetic numbers, named after the text.
   private readonly syntheticIds = new Map<string, number>();
@@ -200,7 +209,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     let dur = 0;
     if (f.hasDur === FieldKind.Number) dur = f.dur.us * 1000 + f.dur.ns;
     else this.budget.report('X without dur', 'warning', 'complete event (ph "X") without a numeric "dur"; drawn with zero length', offset);
-    this.builder.range(thread, t, t + dur, this.eventAttrs(buf), { offset });
+    this.builder.range(thread, t, t + dur, this.eventAttrs(buf), this.at(offset));
   }
 
   private beginEnd(buf: Uint8Array, offset: number): void {
@@ -209,13 +218,13 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (Number.isNaN(t)) return;
     const thread = this.thread(buf, offset);
     if (f.ph === PH.B) {
-      this.builder.push(thread, t, this.eventAttrs(buf), { offset });
+      this.builder.push(thread, t, this.eventAttrs(buf), this.at(offset));
       return;
     }
     if (f.argsStart >= 0 && !f.argsEmpty) {
       this.budget.tally('E args', 'info', 'end events (ph "E") carry args, which are not shown (only the begin event\'s args are)', offset);
     }
-    this.builder.pop(thread, t, 0, { offset });
+    this.builder.pop(thread, t, 0, this.at(offset));
   }
 
   private instant(buf: Uint8Array, offset: number): void {
@@ -274,22 +283,24 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       this.builder.mark(thread, t, this.eventAttrs(buf));
       return;
     }
-    const id = this.asyncId(buf, offset);
-    const legacy = f.ph === PH.S || f.ph === PH.F;
     // Legacy async events pair by name too; nestable ones nest under one id.
-    const cat = f.cat.kind === FieldKind.String ? this.text(buf, f.cat) : '';
-    const scope = f.scope.kind === FieldKind.Absent ? '' : this.text(buf, f.scope);
-    const key = `${legacy ? 'S' : 'b'}\u0000${cat}\u0000${scope}\u0000${id}${legacy ? `\u0000${this.text(buf, f.name)}` : ''}`;
+    const legacy = f.ph === PH.S || f.ph === PH.F;
+    const key = this.asyncKey.clear().byte(legacy ? PH.S : PH.b);
+    this.keyPart(buf, f.cat);
+    this.keyPart(buf, f.scope);
+    this.asyncIdPart(buf, offset);
+    if (legacy) this.keyPart(buf, f.name);
+    const keyId = this.asyncRanges.keyId(key);
     if (f.ph === PH.b || f.ph === PH.S) {
       const color = this.color(buf);
       const args = f.argsStart >= 0 && !f.argsEmpty ? decodeText(buf, f.argsStart, f.argsEnd) : undefined;
-      this.asyncRanges.begin(key, t, thread, this.nameId(buf), category, color, args, offset);
+      this.asyncRanges.begin(keyId, t, thread, this.nameId(buf), category, color, args, offset);
     } else {
       if (f.argsStart >= 0 && !f.argsEmpty) {
         this.budget.tally('async end args', 'info', 'async end events carry args, which are not shown (only the begin event\'s args are)', offset);
       }
       const name = f.name.kind === FieldKind.Absent ? -1 : this.nameId(buf);
-      this.asyncRanges.end(key, t, thread, name, offset);
+      this.asyncRanges.end(keyId, t, thread, name, offset);
     }
   }
 
@@ -333,6 +344,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   // ---------------------------------------------------------------- fields
 
+  /** The reused location object for builder calls. */
+  private at(offset: number): { offset: number } {
+    this.where.offset = offset;
+    return this.where;
+  }
+
   /** The event's time in ns from the decoder's origin, or NaN (reported) when `ts` is missing. */
   private time(offset: number): number {
     const f = this.f;
@@ -355,7 +372,20 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     a.nameId = this.nameId(buf);
     a.category = this.categoryId(buf);
     a.color = f.cname.kind === FieldKind.Absent ? 0 : this.color(buf);
-    a.payload = f.argsStart >= 0 && !f.argsEmpty ? { type: PayloadType.Json, value: decodeText(buf, f.argsStart, f.argsEnd) } : undefined;
+    a.style = undefined;
+    if (a.color === 0 && a.category < STYLE_CATEGORIES) {
+      const key = a.nameId * STYLE_CATEGORIES + a.category;
+      let style = this.styles.get(key);
+      if (style === undefined) {
+        style = this.builder.style(a);
+        this.styles.set(key, style);
+      }
+      a.style = style;
+    }
+    if (f.argsStart >= 0 && !f.argsEmpty) {
+      this.jsonPayload.value = decodeText(buf, f.argsStart, f.argsEnd);
+      a.payload = this.jsonPayload;
+    } else a.payload = undefined;
     return a;
   }
 
@@ -423,19 +453,34 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     return undefined;
   }
 
-  /** The async id as text: `id`, or `id2.global` / `id2.local` (local ids are scoped to the process). */
-  private asyncId(buf: Uint8Array, offset: number): string {
+  /** A string or number field's bytes as a part of the async key (escapes kept as written). */
+  private keyPart(buf: Uint8Array, field: SpanField): void {
+    if (field.kind === FieldKind.String || field.kind === FieldKind.Number) this.asyncKey.part(buf, field.start, field.end);
+    else this.asyncKey.part(buf, 0, 0);
+  }
+
+  /** The async id part of the key: `id`, or `id2.global` / `id2.local` (local ids are scoped to the process). */
+  private asyncIdPart(buf: Uint8Array, offset: number): void {
     const f = this.f;
-    if (f.id.kind === FieldKind.String || f.id.kind === FieldKind.Number) return this.text(buf, f.id);
+    if (f.id.kind === FieldKind.String || f.id.kind === FieldKind.Number) {
+      this.asyncKey.part(buf, f.id.start, f.id.end);
+      return;
+    }
     if (f.id2Start >= 0) {
       const id2 = parseJson(decodeText(buf, f.id2Start, f.id2End));
       if (isPlainObject(id2)) {
-        if (id2.global !== undefined) return `global:${String(id2.global)}`;
-        if (id2.local !== undefined) return `local:${this.pidOf(buf, offset)}:${String(id2.local)}`;
+        if (id2.global !== undefined) {
+          this.asyncKey.text(`global:${String(id2.global)}`);
+          return;
+        }
+        if (id2.local !== undefined) {
+          this.asyncKey.text(`local:${this.pidOf(buf, offset)}:${String(id2.local)}`);
+          return;
+        }
       }
     }
     this.budget.report('async without id', 'warning', `async event (ph "${String.fromCharCode(f.ph)}") without "id" or "id2"; paired by category and name only`, offset);
-    return '';
+    this.asyncKey.part(buf, 0, 0);
   }
 
   // ---------------------------------------------------------------- processes and threads

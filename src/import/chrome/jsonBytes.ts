@@ -160,15 +160,11 @@ const utf8 = new TextDecoder('utf-8');
 
 /** Text of buf[start, end): short ASCII runs without TextDecoder (much cheaper per call). */
 export function decodeText(buf: Uint8Array, start: number, end: number): string {
-  const n = end - start;
-  if (n <= 64) {
-    let s = '';
-    for (let i = start; i < end; i++) {
-      const c = buf[i];
-      if (c >= 0x80) return utf8.decode(buf.subarray(start, end));
-      s += String.fromCharCode(c);
-    }
-    return s;
+  if (end - start <= 128) {
+    let i = start;
+    while (i < end && buf[i] < 0x80) i++;
+    // One flat string (not a rope built char by char: ropes are flattened again when hashed).
+    if (i === end) return String.fromCharCode.apply(null, buf.subarray(start, end) as unknown as number[]);
   }
   return utf8.decode(buf.subarray(start, end));
 }
