@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { writeChromeJson } from './chromeJson.ts';
 import { writeNvtxt } from './nvtxt.ts';
 import { FileSink, type Sink } from './sink.ts';
 import type { GenOptions } from './events.ts';
@@ -13,6 +14,7 @@ import type { GenOptions } from './events.ts';
 /** Format id -> writer; a writer returns the number of ranges + marks written. */
 export const FORMATS: Record<string, (sink: Sink, options: GenOptions) => number> = {
   nvtxt: writeNvtxt,
+  'chrome-json': writeChromeJson,
 };
 
 /** Generates `format` into `path`; returns events written and bytes. */
