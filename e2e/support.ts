@@ -63,11 +63,19 @@ export async function viewWidthNs(page: Page): Promise<number> {
   });
 }
 
-/** Waits until `count` captures are loaded and the page is idle. */
-export async function waitForCaptures(page: Page, count: number): Promise<void> {
-  await expect
-    .poll(() => page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().captures.length))
-    .toBe(count);
+/**
+ * Waits until every pending load has finished (loads start as soon as files are dropped), then
+ * expects `count` captures; a whole-file failure shows up in the assertion message.
+ */
+export async function waitForCaptures(page: Page, count: number, timeoutMs = 20_000): Promise<void> {
+  const state = () =>
+    page.evaluate(() => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState();
+      return { pending: s.loads.length, captures: s.captures.length, failed: s.failed.map((f) => f.message) };
+    });
+  await expect.poll(async () => (await state()).pending, { timeout: timeoutMs, message: 'loads still pending' }).toBe(0);
+  const now = await state();
+  expect(now.captures, `captures loaded (failures: ${now.failed.join('; ') || 'none'})`).toBe(count);
   await idle(page);
 }
 

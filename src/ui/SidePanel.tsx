@@ -5,9 +5,9 @@ import { SelectionDetails } from './SelectionDetails.tsx';
 import { SpanStats } from './SpanStats.tsx';
 
 const MIN_WIDTH = 260;
-/** Wide enough for every column of the span table at 1280 px; more room on larger screens. */
+/** A third of the window within bounds: the timeline keeps most of the room. */
 function defaultWidth(): number {
-  return Math.round(Math.max(360, Math.min(560, window.innerWidth * 0.4)));
+  return Math.round(Math.max(340, Math.min(560, window.innerWidth * 0.32)));
 }
 /** The timeline keeps at least this much of the window. */
 const MIN_TIMELINE = 420;

@@ -2,7 +2,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { useViewer } from '../state/context.tsx';
-import { formatCount, formatDuration, formatTimestamp } from './format.ts';
+import { formatCount, formatDuration, formatDurationShort, formatTimestamp } from './format.ts';
 import { DEFAULT_SPAN_SORT, nextSort, sortSpanRows, spanRows, type SpanRow, type SpanSort, type SpanSortKey } from './spanTable.ts';
 
 const COLUMNS: { key: SpanSortKey; label: string; title: string; numeric: boolean }[] = [
@@ -62,7 +62,8 @@ function StatsGrid({
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => (showFile ? 36 : 24),
+    // Rows are one line in a wide panel and two (name, then figures) in a narrow one: measured.
+    estimateSize: () => (showFile ? 40 : 24),
     overscan: 10,
   });
   // Same-named ranges of two kinds (push/pop and start/end) get a kind tag to tell them apart.
@@ -98,14 +99,15 @@ function StatsGrid({
             return (
               <div
                 key={r.key}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
                 className="stats-row"
                 role="row"
-                style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+                style={{ transform: `translateY(${item.start}px)` }}
                 onClick={() => select({ kind: 'range', capture: r.capture, index: r.maxRange })}
-                title="Click to select the longest instance"
                 data-testid="span-row"
               >
-                <span className="stats-cell name" role="cell">
+                <span className="stats-cell name" role="cell" title={showFile ? `${r.label} · ${r.file}` : r.label}>
                   <span className="stats-name">{r.label}</span>
                   {(labels.get(r.label) ?? 0) > 1 && <span className="tag">{r.style}</span>}
                   {showFile && <span className="stats-file">{r.file}</span>}
@@ -114,22 +116,22 @@ function StatsGrid({
                   {formatCount(r.count)}
                 </span>
                 <span className="stats-cell num" role="cell">
-                  {formatDuration(r.totalNs)}
+                  {formatDurationShort(r.totalNs)}
                 </span>
                 <span className="stats-cell num" role="cell">
-                  {formatDuration(r.selfNs)}
+                  {formatDurationShort(r.selfNs)}
                 </span>
                 <span className="stats-cell num" role="cell">
-                  {formatDuration(r.avgNs)}
+                  {formatDurationShort(r.avgNs)}
                 </span>
                 <span className="stats-cell num" role="cell">
-                  {formatDuration(r.minNs)}
+                  {formatDurationShort(r.minNs)}
                 </span>
                 <span className="stats-cell num" role="cell">
-                  {formatDuration(r.maxNs)}
+                  {formatDurationShort(r.maxNs)}
                 </span>
                 <span className="stats-cell num" role="cell">
-                  {formatDuration(r.medianNs)}
+                  {formatDurationShort(r.medianNs)}
                 </span>
               </div>
             );

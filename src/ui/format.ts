@@ -5,10 +5,33 @@
  */
 import { format } from 'd3-format';
 
+import { formatInUnit, unitIndexFor } from '../timeline/format.ts';
+
 export { formatDuration, formatTimestamp } from '../timeline/format.ts';
 
 const fixed = [0, 1, 2].map((d) => format(`.${d}f`));
 const groupedInt = format(',d');
+
+/**
+ * A duration to three significant digits, for narrow table columns: "850 ns", "5.37 ms",
+ * "91.7 ms", "584 ms". Trailing zeros are dropped, as in the timeline's `formatDuration`.
+ */
+export function formatDurationShort(ns: number): string {
+  if (!Number.isFinite(ns)) return String(ns);
+  if (ns === 0) return '0 ns';
+  let u = unitIndexFor(ns);
+  for (;;) {
+    const scaled = Math.abs(ns) / 10 ** (3 * u);
+    const decimals = u === 0 ? 0 : scaled >= 100 ? 0 : scaled >= 10 ? 1 : 2;
+    // 999.6 µs rounds to "1000 µs": show it as 1 ms instead.
+    if (u < 3 && Number(scaled.toFixed(decimals)) >= 1000) {
+      u++;
+      continue;
+    }
+    const text = formatInUnit(ns, u, decimals);
+    return decimals > 0 ? text.replace(/\.?0+ /, ' ') : text;
+  }
+}
 
 /** "1,234,567". */
 export function formatCount(n: number): string {
