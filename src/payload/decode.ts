@@ -47,7 +47,6 @@ import {
   type Buf,
 } from './scalars.ts';
 import {
-  CounterFlag,
   EntryFlag,
   EntryType,
   PayloadSchemaId,
@@ -61,6 +60,7 @@ import {
   type SchemaDef,
   type SemanticsDef,
 } from './schema.ts';
+import { counterDisplay } from './semantics.ts';
 import { predefinedType, type PredefinedType } from './types.ts';
 
 export interface DecodeOptions {
@@ -416,7 +416,7 @@ function decodeEntry(
     field.error = shape.error;
     return { field };
   }
-  field.type = typeText(shape);
+  field.type = e.typeText ??= typeText(shape);
   if (e.footprint.kind === 'error') {
     field.error = e.footprint.message;
     return { field };
@@ -603,9 +603,9 @@ function decodeData(
   limit: number,
   path: string,
 ): DataResult {
+  if (shape.array === 'none' && !shape.text) return decodeElement(ctx, shape.elem, buf, off, limit, path);
   const ef = elemFootprint(ctx.index, shape.elem);
   if (ef.kind === 'error') return { kind: 'scalar', error: ef.message };
-  if (shape.array === 'none' && !shape.text) return decodeElement(ctx, shape.elem, buf, off, limit, path);
   if (ef.kind !== 'fixed') return { kind: 'array', error: 'arrays of dynamic schemas are not supported' };
   const unit = ef.size;
   // Strings in a zero-terminated list are elements of `length` code units.
@@ -1006,19 +1006,6 @@ function countersByDefault(plan: SchemaPlan): boolean {
     implicitCounters.set(plan, v);
   }
   return v;
-}
-
-/** Counter value for display: normalised fixed point (when asked), then scaled. */
-export function counterDisplay(raw: number | bigint, sem: CounterSemantics | undefined, type?: PredefinedType): number {
-  let v = Number(raw);
-  if (!sem) return v;
-  if (sem.flags & CounterFlag.Normalize && type && (type.kind === 'int' || type.kind === 'uint')) {
-    const bits = type.size * 8;
-    v = type.kind === 'int' ? Math.max(-1, v / (2 ** (bits - 1) - 1)) : v / (2 ** bits - 1);
-  }
-  const num = sem.unitScaleNumerator || 1;
-  const den = sem.unitScaleDenominator || 1;
-  return (v * num) / den;
 }
 
 // ------------------------------------------------------------------ type text

@@ -68,6 +68,8 @@ export interface EntryPlan {
   explicit?: number;
   /** Offset known without the data (explicit, or implicit after fixed-size entries only). */
   fixedOffset?: number;
+  /** Type text for the decoded field, filled by the decoder on first use. */
+  typeText?: string;
 }
 
 export interface SchemaPlan {
@@ -164,11 +166,19 @@ export function entryShape(index: RegistryIndex, domain: number, entry: EntryDef
   return { storage, array, elem, length: 0, text };
 }
 
+const predefinedFootprints = new WeakMap<PredefinedType, Footprint>();
+
 /** Size and alignment of one element. */
 export function elemFootprint(index: RegistryIndex, elem: ElemType, visiting?: Set<SchemaDef>): Footprint {
   switch (elem.kind) {
-    case 'predefined':
-      return { kind: 'fixed', size: elem.t.size, align: elem.t.align };
+    case 'predefined': {
+      let f = predefinedFootprints.get(elem.t);
+      if (!f) {
+        f = { kind: 'fixed', size: elem.t.size, align: elem.t.align };
+        predefinedFootprints.set(elem.t, f);
+      }
+      return f;
+    }
     case 'selector':
       return { kind: 'fixed', size: elem.size, align: elem.size };
     case 'enum': {

@@ -24,16 +24,30 @@ export interface RegistryIndex {
 
 const key = (domain: number, id: number) => `${domain}:${id}`;
 
-function sizeStamp(r: PayloadRegistry): string {
-  return `${r.schemas.length}/${r.enums.length}/${r.strings?.length ?? 0}/${r.scopes?.length ?? 0}/${r.typeInfo?.length ?? 0}`;
+interface Cached {
+  index: RegistryIndex;
+  schemas: number;
+  enums: number;
+  strings: number;
+  scopes: number;
+  typeInfo: number;
 }
 
-const indexes = new WeakMap<PayloadRegistry, { stamp: string; index: RegistryIndex }>();
+const indexes = new WeakMap<PayloadRegistry, Cached>();
 
+/** The index of a registry; rebuilt when one of its lists changed length (registrations appended). */
 export function indexRegistry(registry: PayloadRegistry): RegistryIndex {
-  const stamp = sizeStamp(registry);
   const cached = indexes.get(registry);
-  if (cached && cached.stamp === stamp) return cached.index;
+  if (
+    cached &&
+    cached.schemas === registry.schemas.length &&
+    cached.enums === registry.enums.length &&
+    cached.strings === (registry.strings?.length ?? 0) &&
+    cached.scopes === (registry.scopes?.length ?? 0) &&
+    cached.typeInfo === (registry.typeInfo?.length ?? 0)
+  ) {
+    return cached.index;
+  }
   const schemas = new Map<string, SchemaDef>();
   const enums = new Map<string, EnumDef>();
   const strings = new Map<string, RegisteredStringDef>();
@@ -52,7 +66,14 @@ export function indexRegistry(registry: PayloadRegistry): RegistryIndex {
     typeTable: registry.typeInfo,
     cache: new Map(),
   };
-  indexes.set(registry, { stamp, index });
+  indexes.set(registry, {
+    index,
+    schemas: registry.schemas.length,
+    enums: registry.enums.length,
+    strings: registry.strings?.length ?? 0,
+    scopes: registry.scopes?.length ?? 0,
+    typeInfo: registry.typeInfo?.length ?? 0,
+  });
   return index;
 }
 

@@ -124,7 +124,6 @@ export function readFloat128(b: Buf, off: number): number {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-const utf8Lenient = new TextDecoder('utf-8');
 const utf16 = new TextDecoder('utf-16le');
 
 /** True if all `width` bytes at `off` are zero. */
@@ -146,6 +145,17 @@ export function unitsBeforeNul(bytes: Uint8Array, off: number, units: number, wi
  */
 export function decodeText(b: Buf, off: number, units: number, width: 1 | 2 | 4): string {
   if (units <= 0) return '';
+  if (width === 1 && units <= 64) {
+    // Short ASCII (most names and labels): cheaper than a TextDecoder call.
+    let s = '';
+    let i = 0;
+    for (; i < units; i++) {
+      const c = b.bytes[off + i];
+      if (c >= 0x80) break;
+      s += String.fromCharCode(c);
+    }
+    if (i === units) return s;
+  }
   const bytes = b.bytes.subarray(off, off + units * width);
   if (width === 1) {
     try {
@@ -167,11 +177,6 @@ function latin1(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(bytes[i]);
   return out;
-}
-
-/** UTF-8 decoding that never throws (for short previews). */
-export function decodeUtf8Lenient(bytes: Uint8Array): string {
-  return utf8Lenient.decode(bytes);
 }
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));

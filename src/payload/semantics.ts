@@ -9,7 +9,8 @@
  *   nvtxSemanticsCounter_t { header; u64 flags; ptr unit; u64 unitScaleNumerator;
  *                            u64 unitScaleDenominator; i64 limitType; union min; union max; } 72 bytes
  */
-import { CounterLimitType, SemanticId, type SemanticsDef } from './schema.ts';
+import { CounterFlag, CounterLimitType, SemanticId, type CounterSemantics, type SemanticsDef } from './schema.ts';
+import type { PredefinedType } from './types.ts';
 
 const HEADER_SIZE = 16;
 
@@ -62,4 +63,41 @@ export function semanticsFromStruct(bytes: Uint8Array, unit?: string): Semantics
     default:
       return { kind: 'unknown', semanticId, version, structSize };
   }
+}
+
+/** How counter semantics turn a raw value into its display value: `scaling(raw)` below. */
+export interface CounterScaling {
+  /** Fixed-point normalisation divisor (1 when not normalised). */
+  divisor: number;
+  /** Normalised signed values stop at -1 (the most negative integer is one past it). */
+  clampAtMinusOne: boolean;
+  /** unitScaleNumerator / unitScaleDenominator. */
+  scale: number;
+}
+
+/**
+ * NORMALIZE maps an integer type's range to [0, 1] (unsigned) or [-1, 1] (signed); then the value
+ * is scaled by unitScaleNumerator / unitScaleDenominator (0 read as 1: "1 if not used").
+ */
+export function counterScaling(sem: CounterSemantics | undefined, type?: PredefinedType): CounterScaling {
+  if (!sem) return { divisor: 1, clampAtMinusOne: false, scale: 1 };
+  let divisor = 1;
+  let clampAtMinusOne = false;
+  if (sem.flags & CounterFlag.Normalize && type && (type.kind === 'int' || type.kind === 'uint')) {
+    const bits = type.size * 8;
+    divisor = type.kind === 'int' ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    clampAtMinusOne = type.kind === 'int';
+  }
+  return { divisor, clampAtMinusOne, scale: (sem.unitScaleNumerator || 1) / (sem.unitScaleDenominator || 1) };
+}
+
+export function applyScaling(raw: number, s: CounterScaling): number {
+  let v = raw / s.divisor;
+  if (s.clampAtMinusOne && v < -1) v = -1;
+  return v * s.scale;
+}
+
+/** Counter value for display: normalised fixed point (when asked), then scaled. */
+export function counterDisplay(raw: number | bigint, sem: CounterSemantics | undefined, type?: PredefinedType): number {
+  return applyScaling(Number(raw), counterScaling(sem, type));
 }
