@@ -107,3 +107,34 @@ test('the theme follows the choice in the header', async ({ page }) => {
   await page.reload();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
 });
+
+test('changing the Qpc tick rate reloads the files that use it', async ({ page }) => {
+  await openApp(page);
+  const qpc = { name: 'qpc.nvtxt', text: 'RangePush, 1000, Qpc, 1, 2, 0, 0, "tick", 0\nRangePop, 2000, Qpc, 1, 2\n' };
+  await dropFiles(page, [qpc, GOOD_NVTXT]);
+  await waitForCaptures(page, 2);
+  const durations = () =>
+    page.evaluate(() =>
+      (window as unknown as HookedWindow).__nvtxview.store
+        .getState()
+        .captures.map((c) => [c.model.capture.displayName, (c.model as unknown as { durationNs: number }).durationNs] as const)
+        .sort(),
+    );
+  // 1000 ticks at the default 10 MHz; the report says the default was assumed.
+  expect(await durations()).toEqual([
+    ['Render loop', 9e6],
+    ['qpc.nvtxt', 100_000],
+  ]);
+  await expect(page.getByTestId('report-button')).toHaveText(/1 note/);
+
+  await page.getByRole('button', { name: 'Tick rates' }).click();
+  const field = page.getByLabel('Qpc tick rate in MHz');
+  await field.fill('20');
+  await field.press('Enter');
+  await expect.poll(durations).toEqual([
+    ['Render loop', 9e6],
+    ['qpc.nvtxt', 50_000],
+  ]);
+  await idle(page);
+  await expect(page.getByTestId('report-button')).toHaveText('No problems');
+});
