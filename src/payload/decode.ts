@@ -1056,7 +1056,9 @@ function typeText(shape: EntryShape | { error: string }): string {
 /**
  * Size of one payload of a schema when it does not depend on the data (static layouts, and
  * predefined types): the stride of event and counter batches. Undefined for dynamic layouts
- * (decode each event and advance by `DecodedPayload.consumed`) and unknown ids.
+ * (decode each event and advance by `DecodedPayload.consumed`) and unknown ids. The header allows
+ * only static layouts in `nvtxEventBatch_t` while the reference text describes dynamic ones read
+ * event by event; both work.
  */
 export function payloadStride(registry: PayloadRegistry, domain: number, schemaId: number): number | undefined {
   const index = indexRegistry(registry);
