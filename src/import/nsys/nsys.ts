@@ -218,6 +218,13 @@ function describeCapture(schema: Schema, meta: Map<string, string[]>): Record<st
  */
 function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult): void {
   const b = ctx.builder;
+  const payloads = new Map<string, string>();
+  const payloadOf = (work: number, calls: number) => {
+    const key = `${work}:${calls}`;
+    let json = payloads.get(key);
+    if (json === undefined) payloads.set(key, (json = JSON.stringify({ gpuOperations: work, apiCalls: calls })));
+    return json;
+  };
   for (const [thread, ranges] of nvtx.ranges) {
     const table = cuda.launches.get(thread);
     if (!table) continue;
@@ -234,7 +241,7 @@ function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult)
           nameId: ranges.name.get(i),
           color: ranges.color.get(i),
           domain: ranges.domain.get(i),
-          payload: { type: PayloadType.Json, value: JSON.stringify({ gpuOperations: p.workCount, apiCalls: p.callCount }) },
+          payload: { type: PayloadType.Json, value: payloadOf(p.workCount, p.callCount) },
         },
         thread,
       );

@@ -9,10 +9,10 @@
  */
 import type { EventAttrs, PayloadValue } from '../../model/builder.ts';
 import { f64, i32, u32 } from '../../model/growable.ts';
-import { PayloadType } from '../../model/types.ts';
+import { PayloadType, type StringId } from '../../model/types.ts';
 import { num, type NsysContext, type Row } from './context.ts';
 import { eventTypeTable, type NvtxKind } from './eventTypes.ts';
-import { pidOf, tidOf } from './schema.ts';
+import { pidOf } from './schema.ts';
 
 const TABLE = 'NVTX_EVENTS';
 const REQUIRED = ['start', 'eventType', 'globalTid'] as const;
@@ -40,7 +40,8 @@ export interface NvtxResult {
   rows: number;
 }
 
-// Column positions of the main query.
+// Column positions of the main query. Fewer, cheaper columns make the per-row cost: each cell
+// read crosses into WebAssembly, and strings are decoded from UTF-8 one by one.
 const C = {
   rowid: 0,
   start: 1,
@@ -49,23 +50,22 @@ const C = {
   rangeId: 4,
   category: 5,
   color: 6,
+  /** Key into the distinct texts (integer), or the text itself when the temp table is missing. */
   text: 7,
   textId: 8,
   domainId: 9,
-  pid: 10,
-  tid: 11,
-  endPid: 12,
-  endTid: 13,
-  i64: 14,
-  u64: 15,
-  f64: 16,
-  f32: 17,
-  u32: 18,
-  i32: 19,
-  json: 20,
-  jsonId: 21,
-  binary: 22,
+  /** GlobalId without hardware/VM bits: pid * 2^24 + tid, exact in a double. */
+  thread: 10,
+  endThread: 11,
+  payloadKind: 12,
+  payload: 13,
 } as const;
+
+/** `C.payloadKind` codes. */
+const P = { i64: 1, u64: 2, f64: 3, f32: 4, u32: 5, i32: 6, json: 7, jsonId: 8, binary: 9 } as const;
+
+/** Temp table of the distinct NVTX texts: the main query returns a small integer per row instead. */
+const TEXTS = 'temp.nvtxview_nvtx_text';
 
 export function decodeNvtx(ctx: NsysContext): NvtxResult {
   const result: NvtxResult = {
@@ -91,47 +91,43 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
   }
   const domains = readDomains(ctx, types.codes('domainCreate'));
 
-  const optional = (column: string) => (s.hasColumn(TABLE, column) ? column : 'NULL');
-  const asText = (column: string) => (s.hasColumn(TABLE, column) ? `CAST(${column} AS TEXT)` : 'NULL');
-  const endTid = s.hasColumn(TABLE, 'endGlobalTid');
+  const has = (column: string) => s.hasColumn(TABLE, column);
+  const optional = (column: string) => (has(column) ? column : 'NULL');
+  const textKeys = has('text') ? distinctTexts(ctx) : undefined;
   const select = [
     'rowid',
     ctx.time('start'),
-    s.hasColumn(TABLE, 'end') ? ctx.time('"end"') : 'NULL',
+    has('end') ? ctx.time('"end"') : 'NULL',
     'eventType',
     optional('rangeId'),
     optional('category'),
     optional('color'),
-    optional('text'),
+    textKeys ? `(SELECT id FROM ${TEXTS} WHERE value = text)` : optional('text'),
     optional('textId'),
     optional('domainId'),
-    pidOf('globalTid'),
-    tidOf('globalTid'),
-    endTid ? pidOf('endGlobalTid') : 'NULL',
-    endTid ? tidOf('endGlobalTid') : 'NULL',
-    // 64-bit payloads as text: exact beyond 2^53.
-    asText('int64Value'),
-    asText('uint64Value'),
-    optional('doubleValue'),
-    optional('floatValue'),
-    optional('uint32Value'),
-    optional('int32Value'),
-    optional('jsonText'),
-    optional('jsonTextId'),
-    s.hasColumn(TABLE, 'binaryData') ? 'binaryData IS NOT NULL' : '0',
+    threadKey('globalTid'),
+    has('endGlobalTid') ? threadKey('endGlobalTid') : 'NULL',
+    ...payloadColumns(has),
   ].join(', ');
 
   const unknownTypes = new Map<number, number>();
   let binaryPayloads = 0;
 
+  const textOf = (row: Row): StringId | undefined => {
+    const text = row[C.text];
+    if (typeof text === 'number' && textKeys) return textKeys.ids[text];
+    if (typeof text === 'string') return b.intern(text);
+    return ctx.stringId(row[C.textId]);
+  };
   const nameOf = (row: Row): string | undefined => {
-    if (typeof row[C.text] === 'string') return row[C.text] as string;
+    const text = row[C.text];
+    if (typeof text === 'number' && textKeys) return textKeys.values[text];
+    if (typeof text === 'string') return text;
     return ctx.string(row[C.textId]);
   };
   const attrsOf = (row: Row, pid: number): EventAttrs => {
-    const text = row[C.text];
-    const nameId = typeof text === 'string' ? b.intern(text) : ctx.stringId(row[C.textId]);
-    if (row[C.binary] === 1) binaryPayloads++;
+    const nameId = textOf(row);
+    if (row[C.payloadKind] === P.binary) binaryPayloads++;
     return {
       nameId: nameId ?? b.intern(''),
       color: num(row[C.color]) ?? 0,
@@ -153,8 +149,9 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
 
   const handle = (row: Row, kind: NvtxKind) => {
     const start = num(row[C.start]);
-    const pid = num(row[C.pid]) ?? 0;
-    const tid = num(row[C.tid]) ?? 0;
+    const key = num(row[C.thread]) ?? 0;
+    const pid = Math.floor(key / TID_RANGE);
+    const tid = key % TID_RANGE;
     if (start === undefined) {
       b.report('warning', `${rowLabel(row)}: no start time; skipped`);
       return;
@@ -185,9 +182,8 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
       case 'startend':
       case 'start': {
         const attrs = attrsOf(row, pid);
-        const endPid = num(row[C.endPid]);
-        const endTidValue = num(row[C.endTid]);
-        const endThread = endPid !== undefined && endTidValue !== undefined ? ctx.thread(endPid, endTidValue) : thread;
+        const endKey = num(row[C.endThread]);
+        const endThread = endKey === undefined ? thread : ctx.thread(Math.floor(endKey / TID_RANGE), endKey % TID_RANGE);
         if (end !== undefined) {
           b.startEnd(thread, start, end, attrs, endThread);
           if (endThread === thread) keep(thread, start, end, attrs);
@@ -236,13 +232,16 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
       case 'nameDevice':
       case 'nameContext':
       case 'nameStream': {
+        const resource = kind;
         // The named resource's id: the export's column for it is not documented; take the first
         // integer payload column that holds one.
-        const u64 = typeof row[C.u64] === 'string' ? Number(row[C.u64]) : undefined;
-        const id = u64 ?? num(row[C.u32]) ?? num(row[C.i32]) ?? num(row[C.rangeId]);
+        const member = row[C.payloadKind];
+        const integer = member === P.i64 || member === P.u64 || member === P.u32 || member === P.i32;
+        const id = integer ? Number(row[C.payload]) : num(row[C.rangeId]);
         const name = nameOf(row);
         if (id === undefined || name === undefined) return;
-        const map = kind === 'nameDevice' ? result.resourceNames.device : kind === 'nameContext' ? result.resourceNames.context : result.resourceNames.stream;
+        const names = result.resourceNames;
+        const map = resource === 'nameDevice' ? names.device : resource === 'nameContext' ? names.context : names.stream;
         map.set(`${pid}:${id}`, name);
         return;
       }
@@ -284,17 +283,79 @@ function startEndKey(pid: number, domain: number, rangeId: number): string {
   return `nsys-range:${pid}:${domain}:${rangeId}`;
 }
 
+/** Two columns for the payload union: which member is set (`P`), and its value (64-bit ones as text). */
+function payloadColumns(has: (column: string) => boolean): [string, string] {
+  const members: Array<[code: number, column: string, value: string]> = [
+    [P.i64, 'int64Value', 'CAST(int64Value AS TEXT)'],
+    [P.u64, 'uint64Value', 'CAST(uint64Value AS TEXT)'],
+    [P.f64, 'doubleValue', 'doubleValue'],
+    [P.f32, 'floatValue', 'floatValue'],
+    [P.u32, 'uint32Value', 'uint32Value'],
+    [P.i32, 'int32Value', 'int32Value'],
+    [P.json, 'jsonText', 'jsonText'],
+    [P.jsonId, 'jsonTextId', 'jsonTextId'],
+  ];
+  const present = members.filter(([, column]) => has(column));
+  const kinds = present.map(([code, column]) => `WHEN ${column} IS NOT NULL THEN ${code}`);
+  if (has('binaryData')) kinds.push(`WHEN binaryData IS NOT NULL THEN ${P.binary}`);
+  return [
+    kinds.length > 0 ? `CASE ${kinds.join(' ')} END` : 'NULL',
+    present.length > 0 ? `COALESCE(${present.map(([, , value]) => value).join(', ')})` : 'NULL',
+  ];
+}
+
 function payloadOf(row: Row, ctx: NsysContext): PayloadValue | undefined {
-  if (typeof row[C.i64] === 'string') return { type: PayloadType.I64, value: BigInt(row[C.i64] as string) };
-  if (typeof row[C.u64] === 'string') return { type: PayloadType.U64, value: BigInt(row[C.u64] as string) };
-  if (typeof row[C.f64] === 'number') return { type: PayloadType.F64, value: row[C.f64] as number };
-  if (typeof row[C.f32] === 'number') return { type: PayloadType.F32, value: row[C.f32] as number };
-  if (typeof row[C.u32] === 'number') return { type: PayloadType.U32, value: (row[C.u32] as number) >>> 0 };
-  if (typeof row[C.i32] === 'number') return { type: PayloadType.I32, value: row[C.i32] as number };
-  if (typeof row[C.json] === 'string') return { type: PayloadType.Json, value: row[C.json] as string };
-  const json = ctx.string(row[C.jsonId]);
-  if (json !== undefined) return { type: PayloadType.Json, value: json };
-  return undefined;
+  const v = row[C.payload];
+  switch (row[C.payloadKind]) {
+    case P.i64:
+      return { type: PayloadType.I64, value: BigInt(String(v)) };
+    case P.u64:
+      return { type: PayloadType.U64, value: BigInt(String(v)) };
+    case P.f64:
+      return { type: PayloadType.F64, value: Number(v) };
+    case P.f32:
+      return { type: PayloadType.F32, value: Number(v) };
+    case P.u32:
+      return { type: PayloadType.U32, value: Number(v) >>> 0 };
+    case P.i32:
+      return { type: PayloadType.I32, value: Number(v) };
+    case P.json:
+      return { type: PayloadType.Json, value: String(v) };
+    case P.jsonId: {
+      const json = ctx.string(v);
+      return json === undefined ? undefined : { type: PayloadType.Json, value: json };
+    }
+    default:
+      return undefined;
+  }
+}
+
+const TID_RANGE = 16777216;
+
+/** SQL: pid * 2^24 + tid of a serialized GlobalId (hardware and VM bits masked off). */
+function threadKey(column: string): string {
+  return `(${column} & 281474976710655)`;
+}
+
+/**
+ * Fills a temp table with the distinct NVTX texts and returns them by key (interned and as text), or
+ * undefined if SQLite could not make the table (the query then reads the text column itself).
+ */
+function distinctTexts(ctx: NsysContext): { ids: StringId[]; values: string[] } | undefined {
+  try {
+    ctx.db.run(`CREATE TEMP TABLE IF NOT EXISTS nvtxview_nvtx_text (id INTEGER PRIMARY KEY, value TEXT UNIQUE)`);
+    ctx.db.run(`INSERT OR IGNORE INTO ${TEXTS} (value) SELECT text FROM ${TABLE} WHERE text IS NOT NULL`);
+  } catch {
+    return undefined;
+  }
+  const ids: StringId[] = [];
+  const values: string[] = [];
+  ctx.each(`${TABLE} (texts)`, `SELECT id, value FROM ${TEXTS}`, (row) => {
+    const value = String(row[1]);
+    values[row[0] as number] = value;
+    ids[row[0] as number] = ctx.builder.intern(value);
+  });
+  return { ids, values };
 }
 
 /** Domain names per process from the domain-create events, and builder domain indices. */
