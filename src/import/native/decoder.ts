@@ -26,6 +26,12 @@ import {
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
 
+/** An open push/pop range: its start and attributes (an EventAttrs). */
+interface OpenPush extends EventAttrs {
+  t: number;
+  offset: number;
+}
+
 interface StreamState {
   id: number;
   /** Builder thread index; -1 until the THREAD record. */
@@ -41,6 +47,10 @@ interface StreamState {
   strings: number[];
   broken: boolean;
   reportedMissingString: boolean;
+  /** Open pushes per builder domain index: ranges are handed to the builder whole, at their pop. */
+  stacks: OpenPush[][];
+  unmatchedPops: number;
+  firstUnmatchedPop: number;
 }
 
 interface SyncObject {
@@ -143,6 +153,7 @@ export class NativeDecoder {
     for (const [id, end] of this.earlyEnds) {
       this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
     }
+    this.finishStacks();
     this.finishSyncObjects();
     if (this.haveProcess) {
       const start = Math.round(this.captureStartRel * this.defaultRate);
@@ -418,6 +429,9 @@ export class NativeDecoder {
         strings: [this.emptyName],
         broken: false,
         reportedMissingString: false,
+        stacks: [],
+        unmatchedPops: 0,
+        firstUnmatchedPop: 0,
       };
       this.streams.set(streamId, st);
     }
@@ -497,13 +511,14 @@ export class NativeDecoder {
         }
         case Op.Push: {
           const t = this.time(st, r.svarint());
-          b.push(this.threadOf(st, r), t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0), { offset: at });
+          this.threadOf(st, r);
+          this.push(st, t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0), at);
           this.eventsDecoded++;
           break;
         }
         case Op.Pop: {
           const t = this.time(st, r.svarint());
-          b.pop(this.threadOf(st, r), t, 0, { offset: at });
+          this.pop(st, this.threadOf(st, r), t, 0, at);
           this.eventsDecoded++;
           break;
         }
@@ -536,13 +551,14 @@ export class NativeDecoder {
         case Op.PushEx: {
           const t = this.time(st, r.svarint());
           const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
-          b.push(this.threadOf(st, r), t, attrs, { offset: at });
+          this.threadOf(st, r);
+          this.push(st, t, attrs, at);
           this.eventsDecoded++;
           break;
         }
         case Op.PopDomain: {
           const t = this.time(st, r.svarint());
-          b.pop(this.threadOf(st, r), t, this.domainIndex(r.varint(), at), { offset: at });
+          this.pop(st, this.threadOf(st, r), t, this.domainIndex(r.varint(), at), at);
           this.eventsDecoded++;
           break;
         }
@@ -640,6 +656,39 @@ export class NativeDecoder {
       default:
         this.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;
+    }
+  }
+
+  // ---------------------------------------------------------------- push/pop ranges
+
+  private push(st: StreamState, t: number, a: EventAttrs, offset: number): void {
+    const domain = a.domain ?? 0;
+    const stack = (st.stacks[domain] ??= []);
+    stack.push({ t, offset, nameId: a.nameId, color: a.color, category: a.category, payload: a.payload, domain: a.domain });
+  }
+
+  private pop(st: StreamState, thread: number, t: number, domain: number, offset: number): void {
+    const open = st.stacks[domain]?.pop();
+    if (open) {
+      this.b.range(thread, open.t, t, open, { offset: open.offset });
+      return;
+    }
+    if (st.unmatchedPops++ === 0) st.firstUnmatchedPop = offset;
+  }
+
+  /** Pushes never popped go to the builder as pushes, which closes them at the capture end (flagged). */
+  private finishStacks(): void {
+    for (const st of this.streams.values()) {
+      for (const stack of st.stacks) {
+        for (const open of stack ?? []) this.b.push(st.thread, open.t, open, { offset: open.offset });
+      }
+      if (st.unmatchedPops > 0) {
+        this.b.report(
+          'warning',
+          `${st.unmatchedPops} pop${st.unmatchedPops === 1 ? '' : 's'} on thread ${st.tid} had no open range (from a push before the capture started, or an unbalanced pop); ignored`,
+          { offset: st.firstUnmatchedPop },
+        );
+      }
     }
   }
 

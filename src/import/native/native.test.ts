@@ -145,6 +145,21 @@ describe('native importer', () => {
     expect(model.issues.map((i) => i.message).join('\n')).toMatch(/range id 99 ended but never started/);
   });
 
+  it('reports pops without an open push and closes pushes never popped at the capture end', async () => {
+    const s = new StreamRecords().thread(1, 'a').pop(5).push(10, 'open').push(20, 'closed').pop(30);
+    const model = await loadBytes(capture().events(1, SEAL, s.bytes()).end({ pair: [T0 + 1000n, N0 + 500n] }).bytes());
+    const rows = rangeRows(model);
+    expect(rows.map((r) => [r.name, r.start, r.end, r.depth])).toEqual([
+      ['open', 5, 500, 0],
+      ['closed', 10, 15, 1],
+    ]);
+    expect(rows[0].flags & RangeFlag.Unterminated).toBeTruthy();
+    const pop = model.issues.find((i) => /had no open range/.test(i.message))!;
+    expect(pop.message).toMatch(/^1 pop on thread 1/);
+    expect(pop.offset).toBeGreaterThan(0);
+    expect(model.issues.some((i) => /"open" pushed .* never popped/.test(i.message))).toBe(true);
+  });
+
   it('resolves registered strings and reports unknown ones', async () => {
     const meta = new MetaRecords().record(MetaOp.RegisteredString, (w) => w.varint(0).varint(3).str('registered!'));
     const s = new StreamRecords().thread(1, 'a');

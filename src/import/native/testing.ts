@@ -19,6 +19,8 @@ export interface RangeRow {
   category: number;
   color: number;
   payload: number | bigint | string | undefined;
+  /** `PayloadType` code, or undefined without payload. */
+  payloadType: number | undefined;
   parent: string | undefined;
   flags: number;
 }
@@ -31,6 +33,7 @@ export interface MarkRow {
   category: number;
   color: number;
   payload: number | bigint | string | undefined;
+  payloadType: number | undefined;
 }
 
 export function rangeRows(model: Model): RangeRow[] {
@@ -53,6 +56,7 @@ export function rangeRows(model: Model): RangeRow[] {
         category: cat >= 0 ? model.categories[cat].id : 0,
         color: model.styles.color[style],
         payload: payloadValue(model, model.ranges.payload[i])?.value,
+        payloadType: payloadValue(model, model.ranges.payload[i])?.type,
         parent: parent >= 0 ? model.strings[model.styles.name[model.ranges.style[parent]]] : undefined,
         flags: model.ranges.flags[i],
       });
@@ -75,6 +79,7 @@ export function markRows(model: Model): MarkRow[] {
       category: cat >= 0 ? model.categories[cat].id : 0,
       color: model.styles.color[style],
       payload: payloadValue(model, model.marks.payload[i])?.value,
+      payloadType: payloadValue(model, model.marks.payload[i])?.type,
     });
   }
   return out;
