@@ -3,6 +3,7 @@
  * (marks, start/end ranges incl. cross-thread ones, domains, categories, colors, payloads, several
  * processes, NVTXT types), an older schema, and broken files.
  */
+import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { PROJECTION_ROW_LABEL } from '../../analysis/cuda/labels.ts';
 import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
@@ -298,6 +299,38 @@ describe('nsys importer: older schema', () => {
     const x = only(m, 'x');
     expect(m.ranges.endNs[x] - m.ranges.startNs[x]).toBe(3);
     expect(BigInt(m.capture.originNs) + BigInt(m.ranges.startNs[x])).toBe(t0 + 1001n);
+  });
+});
+
+describe('nsys importer: unexpected schemas', () => {
+  it('names a missing column and loads the other tables', async () => {
+    const db = await openDatabase(
+      await buildExport({
+        nvtx: [{ start: 0, end: 10, type: T.pushPop, pid: 1, tid: 2, text: 'lost' }],
+        runtime: [{ start: 1, end: 2, pid: 1, tid: 2, correlationId: 1, name: 'cudaMalloc_v3020' }],
+        kernels: [{ start: 3, end: 4, pid: 1, correlationId: 1, name: 'kept' }],
+        memset: [{ start: 5, end: 6, pid: 1, correlationId: 1 }],
+      }),
+    );
+    db.run('ALTER TABLE NVTX_EVENTS DROP COLUMN globalTid');
+    db.run('ALTER TABLE CUPTI_ACTIVITY_KIND_MEMSET DROP COLUMN "end"');
+    const m = await load(db.export());
+    db.close();
+    const errors = m.issues.filter((i) => i.severity === 'error').map((i) => i.message);
+    expect(errors).toEqual([
+      'table NVTX_EVENTS has no column globalTid: NVTX events cannot be read',
+      'table CUPTI_ACTIVITY_KIND_MEMSET has no column end: its rows are not shown',
+    ]);
+    expect(rangesNamed(m, 'lost')).toEqual([]);
+    expect(correlatedRanges(m, only(m, 'kept')).map((r) => rangeName(m, r))).toEqual(['cudaMalloc']);
+  });
+
+  it('loads a gzip-compressed export', async () => {
+    const bytes = await buildExport({ nvtx: [{ start: 0, end: 10, type: T.pushPop, pid: 1, tid: 2, text: 'zipped' }] });
+    const m = await load(gzipSync(bytes), 'report.sqlite.gz');
+    expect(m.capture.format).toBe('nsys-sqlite');
+    expect(m.capture.properties.compression).toBe('gzip');
+    expect(rangesNamed(m, 'zipped')).toHaveLength(1);
   });
 });
 
