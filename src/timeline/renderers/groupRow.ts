@@ -5,7 +5,8 @@
 import { levelCount } from '../../model/query.ts';
 import type { CssPx } from '../units.ts';
 import { drawMarkSeries, markSeriesOf } from './markSeries.ts';
-import { drawLevel, type LevelPainter } from './rangeLevel.ts';
+import { drawLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
+import { ShapeBatch } from './shapeBatch.ts';
 import type { Hit, RowDrawEnv, TrackRenderer } from './types.ts';
 
 const STRIP_INSET_CSS: CssPx = 6;
@@ -21,29 +22,28 @@ export const groupRowRenderer: TrackRenderer = {
     const model = row.model;
     const y = STRIP_INSET_CSS;
     const h = row.heightCss - 2 * STRIP_INSET_CSS;
+    const shapes = new ShapeBatch();
     const painter: LevelPainter = {
-      ctx,
       model,
       scale: env.scale,
       dpr: env.dpr,
       paint: env.paint,
       mixedColor: theme.mixed,
-      backgroundColor: theme.groupBg,
       text: env.text,
+      shapes,
       labels: null,
-      fill: '',
     };
     for (const t of row.summaryTracks) {
       const track = model.tracks[t];
       if (track.kind === 'counter') continue;
       if (track.kind === 'marks') {
         drawMarkSeries({ ...painter, labelColor: theme.fgMuted }, markSeriesOf(model, t), y + h / 2, h / 2 - 1);
-        painter.fill = '';
         continue;
       }
       const lanes = Math.min(levelCount(track), track.kind === 'category' || track.kind === 'gpu' ? SUMMARY_LANES : 1);
       for (let level = 0; level < lanes; level++) drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], y, h);
     }
+    shapes.flush(ctx, theme.groupBg, TEAR_CSS);
   },
 
   hitTest(): Hit | null {

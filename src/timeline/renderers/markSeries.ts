@@ -5,13 +5,13 @@
  */
 import { lowerBound, upperBound } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
-import type { Canvas2D } from '../canvas2d.ts';
 import type { StylePaint } from '../colors.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { TextMeasurer } from '../text.ts';
 import type { TimeScale } from '../timeScale.ts';
 import { snapCss, type CssPx } from '../units.ts';
 import type { LabelBatch } from './labels.ts';
+import type { ShapeBatch } from './shapeBatch.ts';
 
 /**
  * Marks of a row as a sorted time column: [lo, hi) of `timeNs`, with `markAt(k)` giving the
@@ -46,7 +46,6 @@ export function markSeriesOf(model: Model, trackIndex: number): MarkSeries {
 }
 
 export interface MarkPainter {
-  ctx: Canvas2D;
   model: Model;
   scale: TimeScale;
   dpr: number;
@@ -54,35 +53,23 @@ export interface MarkPainter {
   mixedColor: string;
   labelColor: string;
   text: TextMeasurer;
+  shapes: ShapeBatch;
   labels: LabelBatch | null;
 }
 
 /** Draws the marks of a series as diamonds of half-size `halfCss` centred at `yMidCss`. */
 export function drawMarkSeries(p: MarkPainter, series: MarkSeries, yMidCss: CssPx, halfCss: CssPx): void {
-  const { ctx, scale, model } = p;
+  const { scale, model } = p;
   const times = series.timeNs;
   const margin = (halfCss + 1) * scale.nsPerPx;
   let k = lowerBound(times, scale.startNs - margin, series.lo, series.hi);
   const last = upperBound(times, scale.endNs + margin, k, series.hi);
-  let fill = '';
   while (k < last) {
     const x = scale.toX(times[k]);
     const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
     const style = model.marks.style[series.markAt(k)];
     const mixed = next - k > 1 && model.marks.style[series.markAt(next - 1)] !== style;
-    const color = mixed ? p.mixedColor : p.paint.fill[style];
-    if (color !== fill) {
-      fill = color;
-      ctx.fillStyle = color;
-    }
-    const xs = snapCss(x, p.dpr);
-    ctx.beginPath();
-    ctx.moveTo(xs, yMidCss - halfCss);
-    ctx.lineTo(xs + halfCss, yMidCss);
-    ctx.lineTo(xs, yMidCss + halfCss);
-    ctx.lineTo(xs - halfCss, yMidCss);
-    ctx.closePath();
-    ctx.fill();
+    p.shapes.diamond(mixed ? p.mixedColor : p.paint.fill[style], snapCss(x, p.dpr), yMidCss, halfCss);
     if (p.labels && !mixed) {
       const room = (next < last ? scale.toX(times[next]) - halfCss : scale.widthCss) - x - halfCss - 8;
       if (room >= 30) {

@@ -2,6 +2,7 @@
 import { MARKS_ROW_CSS } from '../rowGeometry.ts';
 import type { CssPx } from '../units.ts';
 import { LabelBatch } from './labels.ts';
+import { ShapeBatch } from './shapeBatch.ts';
 import { drawMarkSeries, hitMarkSeries, markSeriesOf } from './markSeries.ts';
 import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
 
@@ -10,9 +11,9 @@ export const MARK_HALF_CSS: CssPx = 5;
 export const marksRowRenderer: TrackRenderer = {
   draw(env: RowDrawEnv): void {
     const labels = new LabelBatch();
+    const shapes = new ShapeBatch();
     drawMarkSeries(
       {
-        ctx: env.ctx,
         model: env.row.model,
         scale: env.scale,
         dpr: env.dpr,
@@ -20,12 +21,14 @@ export const marksRowRenderer: TrackRenderer = {
         mixedColor: env.theme.mixed,
         labelColor: env.theme.fgMuted,
         text: env.text,
+        shapes,
         labels,
       },
       markSeriesOf(env.row.model, env.row.track),
       MARKS_ROW_CSS / 2,
       MARK_HALF_CSS,
     );
+    shapes.flush(env.ctx, env.theme.bg, 0);
     labels.flush(env.ctx);
   },
 

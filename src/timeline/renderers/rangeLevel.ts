@@ -7,13 +7,13 @@
  */
 import { lowerBound, upperBound } from '../../model/query.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
-import type { Canvas2D } from '../canvas2d.ts';
 import type { StylePaint } from '../colors.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { TextMeasurer } from '../text.ts';
 import type { TimeScale } from '../timeScale.ts';
 import { snapCss, type CssPx } from '../units.ts';
 import type { LabelBatch } from './labels.ts';
+import type { ShapeBatch } from './shapeBatch.ts';
 
 /** Ranges narrower than this are merged into per-pixel-column blocks. */
 export const MERGE_BELOW_CSS: CssPx = 1;
@@ -23,30 +23,20 @@ export const LABEL_PAD_CSS: CssPx = 4;
 /** A click this close to a range (in CSS px) still hits it: merged blocks cover whole pixel columns. */
 export const HIT_SLOP_CSS: CssPx = 1;
 /** Depth of the torn right edge of unterminated ranges. */
-const RAGGED_CSS: CssPx = 4;
+export const TEAR_CSS: CssPx = 4;
 
 export interface LevelPainter {
-  ctx: Canvas2D;
   model: Model;
   scale: TimeScale;
   dpr: number;
   paint: StylePaint;
   /** Color of merged blocks holding ranges of different styles. */
   mixedColor: string;
-  /** Color used to cut the torn edge of unterminated ranges. */
-  backgroundColor: string;
   text: TextMeasurer;
+  /** Where boxes go (drawn by color when the row is done). */
+  shapes: ShapeBatch;
   /** Where labels go; null draws no labels (summaries, folded levels). */
   labels: LabelBatch | null;
-  /** The context's current fillStyle as last set here (avoids re-parsing colors). */
-  fill: string;
-}
-
-function setFill(p: LevelPainter, color: string): void {
-  if (p.fill !== color) {
-    p.fill = color;
-    p.ctx.fillStyle = color;
-  }
 }
 
 /** Draws ranges [lo, hi) of one level (sorted, non-overlapping) as boxes of height hCss at yCss. */
@@ -90,34 +80,21 @@ export function drawLevel(p: LevelPainter, lo: number, hi: number, yCss: CssPx, 
       i++;
     }
     const x0 = snapCss(runStart, p.dpr);
-    setFill(p, mixed ? p.mixedColor : p.paint.fill[runStyle]);
-    p.ctx.fillRect(x0, yCss, Math.max(1 / p.dpr, snapCss(col + 1, p.dpr) - x0), hCss);
+    p.shapes.rect(mixed ? p.mixedColor : p.paint.fill[runStyle], x0, yCss, Math.max(1 / p.dpr, snapCss(col + 1, p.dpr) - x0), hCss);
   }
 }
 
 function drawBox(p: LevelPainter, i: number, xs: CssPx, xe: CssPx, yCss: CssPx, hCss: CssPx): void {
-  const { ctx, model, dpr } = p;
+  const { model, dpr } = p;
   const widthCss = p.scale.widthCss;
   const x0 = snapCss(Math.max(xs, -2), dpr);
   let w = Math.max(1 / dpr, snapCss(Math.min(xe, widthCss + 2), dpr) - x0);
   // A device pixel of gap keeps neighbouring boxes of one color apart.
   if (w >= 3) w -= 1 / dpr;
   const style = model.ranges.style[i];
-  setFill(p, p.paint.fill[style]);
-  ctx.fillRect(x0, yCss, w, hCss);
-
-  if (model.ranges.flags[i] & RangeFlag.Unterminated && xe <= widthCss + 2 && w > 3 * RAGGED_CSS) {
-    // Torn right edge: the range was still open when the capture ended.
-    const x1 = x0 + w;
-    setFill(p, p.backgroundColor);
-    ctx.beginPath();
-    ctx.moveTo(x1 + 1, yCss);
-    ctx.lineTo(x1, yCss);
-    for (let k = 1; k <= 4; k++) ctx.lineTo(k % 2 ? x1 - RAGGED_CSS : x1, yCss + (hCss * k) / 4);
-    ctx.lineTo(x1 + 1, yCss + hCss);
-    ctx.closePath();
-    ctx.fill();
-  }
+  p.shapes.rect(p.paint.fill[style], x0, yCss, w, hCss);
+  // Torn right edge: the range was still open when the capture ended.
+  if (model.ranges.flags[i] & RangeFlag.Unterminated && xe <= widthCss + 2 && w > 3 * TEAR_CSS) p.shapes.tear(x0 + w, yCss, hCss);
 
   if (p.labels && w >= LABEL_MIN_CSS) {
     const visible0 = Math.max(x0, 0);

@@ -5,7 +5,8 @@ import type { TimeScale } from '../timeScale.ts';
 import type { CssPx } from '../units.ts';
 import { LabelBatch } from './labels.ts';
 import { drawMarkSeries, hitMarkSeries, markSeriesOf } from './markSeries.ts';
-import { drawLevel, hitLevel, type LevelPainter } from './rangeLevel.ts';
+import { drawLevel, hitLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
+import { ShapeBatch } from './shapeBatch.ts';
 import type { BoxCss, Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
 
 export const STRIP_MARK_HALF_CSS: CssPx = 4;
@@ -17,10 +18,10 @@ export const rangeRowRenderer: TrackRenderer = {
     const model = row.model;
     const track = model.tracks[row.track];
     const labels = new LabelBatch();
+    const shapes = new ShapeBatch();
     if (geometry.markStripCss > 0 && env.visibleTopCss < geometry.markStripCss) {
       drawMarkSeries(
         {
-          ctx,
           model,
           scale: env.scale,
           dpr: env.dpr,
@@ -28,6 +29,7 @@ export const rangeRowRenderer: TrackRenderer = {
           mixedColor: env.theme.mixed,
           labelColor: env.theme.fgMuted,
           text: env.text,
+          shapes,
           labels,
         },
         markSeriesOf(model, row.track),
@@ -36,16 +38,14 @@ export const rangeRowRenderer: TrackRenderer = {
       );
     }
     const painter: LevelPainter = {
-      ctx,
       model,
       scale: env.scale,
       dpr: env.dpr,
       paint: env.paint,
       mixedColor: env.theme.mixed,
-      backgroundColor: env.theme.bg,
       text: env.text,
+      shapes,
       labels,
-      fill: '',
     };
     // The folded lane gets no labels: its levels are drawn over each other.
     const foldedLane = geometry.levelsTotal > geometry.levelsShown ? geometry.levelsShown - 1 : -1;
@@ -55,6 +55,7 @@ export const rangeRowRenderer: TrackRenderer = {
       painter.labels = level >= foldedLane && foldedLane >= 0 ? null : labels;
       drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], top, BOX_HEIGHT_CSS);
     }
+    shapes.flush(ctx, env.theme.bg, TEAR_CSS);
     labels.flush(ctx);
   },
 
