@@ -451,6 +451,13 @@ describe('strings', () => {
     expect(val(p, 'null')).toBeNull();
   });
 
+  it('does not take an unfollowed string pointer as the event message', () => {
+    const reg = registry([schema(S, [entry(T.CString, 'm', { flags: F.EventMessage | F.Pointer | F.ArrayZeroTerminated })])]);
+    expect(decodePayload(reg, S, w().u64(0x1234).done()).attributes.message).toBeUndefined();
+    const memory = [{ address: 0x1234, bytes: w().utf8('named').u8(0).done() }];
+    expect(decodePayload(reg, S, w().u64(0x1234).done(), { memory }).attributes.message).toBe('named');
+  });
+
   it('follows pointers into another payload of the same event (REFERENCED blobs)', () => {
     const reg = registry([
       schema(S, [

@@ -937,7 +937,8 @@ function applyEntryRoles(
     else if (s.kind === 'time') field.timeDomain = s.timeDomainId;
   }
 
-  if (role === EntryFlag.EventMessage && scalar) {
+  // A string pointer the collector did not follow holds an address, not a message.
+  if (role === EntryFlag.EventMessage && scalar && !(field.pointer && !field.pointer.resolved)) {
     ctx.attrs.message = typeof value === 'string' ? value : String(value);
   }
   const attrRole = shape.elem.kind === 'predefined' ? shape.elem.t.role : undefined;

@@ -4,7 +4,7 @@ import { formatPayload, payloadJson, payloadNumber } from '../model/payload.ts';
 import { modelTransferables } from '../model/transfer.ts';
 import { effectiveAttributes } from './attributes.ts';
 import { eventPayloadsJson } from './format.ts';
-import { decodeModelPayload, modelPayloadBlobs } from './model.ts';
+import { decodeModelPayload, modelPayloadBlobs, modelPayloadJson, modelPayloadSummary } from './model.ts';
 import { EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from './schema.ts';
 import { w } from './testBytes.ts';
 
@@ -73,6 +73,10 @@ describe('extended payloads in the model', () => {
     expect(payloadJson(m, m.marks.payload[0])).toBeNull();
     expect(decodeModelPayload(m, -1)).toBeUndefined();
 
+    expect(modelPayloadJson(m, m.ranges.payload[range])).toEqual({ msg: 'pushed', n: 1, '@end': { msg: 'popped', n: 2 } });
+    expect(modelPayloadSummary(m, m.ranges.payload[range])).toBe('msg="pushed", n=1, msg="popped", n=2');
+    expect(modelPayloadJson(m, -1)).toBeNull();
+
     const buffers = modelTransferables(m);
     expect(buffers).toContain(m.extPayloads!.bytes.buffer);
   });
@@ -85,6 +89,8 @@ describe('extended payloads in the model', () => {
     b.pop(t, 10, 0, { offset: 64 }, b.extPayload(0, [{ schemaId: S, bytes: new Uint8Array(16) }]));
     const m = b.finish();
     expect(payloadNumber(m, m.ranges.payload[0])).toBe(5);
+    expect(modelPayloadJson(m, m.ranges.payload[0])).toBe(5);
+    expect(modelPayloadSummary(m, m.ranges.payload[0])).toBe('5');
     expect(m.issues.some((i) => i.offset === 64 && /only the first is kept/.test(i.message))).toBe(true);
   });
 });

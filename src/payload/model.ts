@@ -1,7 +1,9 @@
 /** Extended payloads of a model event (`PayloadType.Ext` rows), decoded for the panels and the CLI. */
+import { payloadJson } from '../model/payload.ts';
 import { ExtPayloadRole, PayloadType, type Model } from '../model/types.ts';
 import { decodeEventPayloads, type DecodeOptions } from './decode.ts';
 import type { DecodedPayload } from './decoded.ts';
+import { eventPayloadsJson, payloadSummary } from './format.ts';
 import { emptyRegistry } from './registry.ts';
 import type { MemoryRegion, PayloadBlob } from './schema.ts';
 
@@ -73,4 +75,23 @@ export function decodeModelPayload(
     decodedBegin: decodeEventPayloads(registry, blobs.begin, common),
     decodedEnd: decodeEventPayloads(registry, blobs.end, { ...common, memory: [...blobs.memory, ...beginMemory] }),
   };
+}
+
+/**
+ * JSON of any payload row (for `nvtxview events --json`): extended payloads as field name -> value
+ * (see `eventPayloadsJson`), core payloads as their value, no payload as null.
+ */
+export function modelPayloadJson(model: Model, payloadIndex: number): unknown {
+  const ext = decodeModelPayload(model, payloadIndex);
+  return ext ? eventPayloadsJson(ext.decodedBegin, ext.decodedEnd) : payloadJson(model, payloadIndex);
+}
+
+/** One line of text for any payload row (tables): `name=value, …` for extended payloads. */
+export function modelPayloadSummary(model: Model, payloadIndex: number, maxLength = 160): string {
+  const ext = decodeModelPayload(model, payloadIndex);
+  if (!ext) {
+    const v = payloadJson(model, payloadIndex);
+    return v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return payloadSummary([...ext.decodedBegin, ...ext.decodedEnd], maxLength);
 }
