@@ -50,8 +50,28 @@ test('a file nothing can read gets a clear error entry while the others load', a
   await expect(failure).toHaveCount(0);
 });
 
-test('the Open button takes files from the file picker', async ({ page }) => {
+test('dragging files over the page shows the drop overlay', async ({ page }) => {
   await openApp(page);
+  const drag = (type: string) =>
+    page.evaluate((t) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['x'], 'x.nvtxt'));
+      document.body.dispatchEvent(new DragEvent(t, { dataTransfer: data, bubbles: true, cancelable: true }));
+    }, type);
+  await drag('dragenter');
+  await expect(page.getByTestId('drop-overlay')).toBeVisible();
+  await drag('dragleave');
+  await expect(page.getByTestId('drop-overlay')).toHaveCount(0);
+});
+
+test('the Open button and Ctrl+O open the file picker, which loads the files', async ({ page }) => {
+  await openApp(page);
+  const viaKey = page.waitForEvent('filechooser');
+  await page.keyboard.press('Control+o');
+  expect((await viaKey).isMultiple()).toBe(true);
+  const viaButton = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Open…' }).click();
+  await viaButton;
   await page.getByTestId('open-input').setInputFiles([
     { name: GOOD_NVTXT.name, mimeType: 'text/plain', buffer: Buffer.from(GOOD_NVTXT.text) },
   ]);

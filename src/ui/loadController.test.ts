@@ -115,6 +115,21 @@ describe('LoadController', () => {
   });
 });
 
+describe('LoadController.dispose', () => {
+  it('cancels pending loads and stops reacting to tick-rate changes', async () => {
+    const store = createViewerStore();
+    const loader = new ManualLoader();
+    const controller = new LoadController(store, loader);
+    controller.open([file('q.nvtxt'), file('r.nvtxt')]);
+    loader.requests[0].resolve(model('q.nvtxt', 100, 'Qpc@10MHz'));
+    await settle();
+    controller.dispose();
+    expect(loader.requests[1].cancelled).toBe(true);
+    store.getState().setTickRates({ qpcHz: 1e6 });
+    expect(loader.requests.length).toBe(2);
+  });
+});
+
 describe('LoadController.openUrl', () => {
   it('fetches, then loads the bytes, staying pending in between', async () => {
     const store = createViewerStore();

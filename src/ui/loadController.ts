@@ -104,6 +104,7 @@ export class LoadController {
     }
   }
 
+  /** Stops listening to the store and cancels every pending load. */
   dispose(): void {
     this.unsubscribe();
     for (const load of this.store.getState().loads) load.cancel();
