@@ -176,7 +176,7 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(g.table, 'deviceId') ? 'deviceId' : 'NULL',
       s.hasColumn(g.table, 'streamId') ? 'streamId' : 'NULL',
       s.hasColumn(g.table, 'correlationId') ? 'correlationId' : 'NULL',
-      ...g.extra.map((c) => (c === 'NULL' || s.hasColumn(g.table, c) ? (c === 'NULL' ? c : quoteId(c)) : 'NULL')),
+      ...g.extra.map((c) => (c !== 'NULL' && s.hasColumn(g.table, c) ? quoteId(c) : 'NULL')),
     ];
     const n = ctx.each(g.table, `SELECT ${cols.join(', ')} FROM ${quoteId(g.table)}`, (row) => {
       const start = num(row[0]);

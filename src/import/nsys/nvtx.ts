@@ -102,7 +102,7 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
     optional('rangeId'),
     optional('category'),
     optional('color'),
-    textKeys ? `(SELECT id FROM ${TEXTS} WHERE value = text)` : optional('text'),
+    textKeys ? `(SELECT id FROM ${TEXTS} WHERE value = ${TABLE}.text)` : optional('text'),
     optional('textId'),
     optional('domainId'),
     threadKey('globalTid'),
