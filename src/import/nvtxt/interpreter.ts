@@ -55,6 +55,10 @@ export class NvtxtInterpreter {
   private readonly names = new Map<string, number>();
   /** ARGB by color string (0 = no color; bad strings were reported once). */
   private readonly colorStrings = new Map<string, number>();
+  /** By name id: the style of the first color and category seen with that name. */
+  private readonly firstStyle: number[] = [];
+  private readonly firstColor: number[] = [];
+  private readonly firstCategory: number[] = [];
 
   // Arguments bound for the current call, by ArgId; `boundAt[a] === callNumber` when bound.
   private callNumber = 0;
@@ -357,11 +361,9 @@ export class NvtxtInterpreter {
       end = this.timeOf(Arg.End, line);
       if (end !== end) return;
     }
-    const attrs: EventAttrs = {
-      nameId: this.has(Arg.Message) ? this.intern(this.boundText[Arg.Message]) : this.intern(''),
-      color: this.has(Arg.Color) ? this.color(line) : 0,
-      category,
-    };
+    const nameId = this.intern(this.has(Arg.Message) ? this.boundText[Arg.Message] : '');
+    const color = this.has(Arg.Color) ? this.color(line) : 0;
+    const attrs: EventAttrs = { nameId, color, category, style: this.styleOf(nameId, color, category) };
     if (this.has(Arg.Payload)) {
       const big = this.boundBig[Arg.Payload];
       attrs.payload = { type: PayloadType.I64, value: big ?? BigInt(this.boundNum[Arg.Payload]) };
@@ -411,6 +413,23 @@ export class NvtxtInterpreter {
 
   private text(arg: ArgId): string {
     return detach(this.boundText[arg]);
+  }
+
+  /**
+   * The builder style of an event, cached by name: most names always come with the same color and
+   * category, so an array lookup replaces the builder's string-keyed lookup.
+   */
+  private styleOf(nameId: number, color: number, category: number): number {
+    const style = this.firstStyle[nameId];
+    if (style !== undefined && this.firstColor[nameId] === color && this.firstCategory[nameId] === category) return style;
+    if (style === undefined) {
+      const created = this.builder.style({ nameId, color, category });
+      this.firstStyle[nameId] = created;
+      this.firstColor[nameId] = color;
+      this.firstCategory[nameId] = category;
+      return created;
+    }
+    return this.builder.style({ nameId, color, category });
   }
 
   private intern(s: string): number {

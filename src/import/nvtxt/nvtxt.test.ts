@@ -495,6 +495,23 @@ describe('NVTXT: colors', () => {
     ]);
   });
 
+  it('keeps the color and category of each event when one message comes with several', async () => {
+    const m = await load(
+      lines(
+        'Marker, 1, ns, 1, 2, 0, Red, same, 0',
+        'Marker, 2, ns, 1, 2, 0, Blue, same, 0',
+        'Marker, 3, ns, 1, 2, 7, Blue, same, 0',
+        'Marker, 4, ns, 1, 2, 0, Red, same, 0',
+      ),
+    );
+    expect(marksOf(m).map((x) => [x.color, x.category])).toEqual([
+      [0xffff0000, 0],
+      [0xff0000ff, 0],
+      [0xff0000ff, 7],
+      [0xffff0000, 0],
+    ]);
+  });
+
   it('warns once per unknown color name or bad ARGB value; the events load without color', async () => {
     const m = await load(
       lines(
