@@ -98,33 +98,54 @@ export function quantilesInPlace(values: Float64Array, lo: number, hi: number, p
   const n = hi - lo;
   const out = new Array<number>(ps.length).fill(NaN);
   if (n <= 0) return out;
-  const order = ps.map((_, i) => i).sort((a, b) => ps[a] - ps[b]);
-  // Ranks are visited in ascending order, so each selection only has to look right of the
-  // highest rank selected so far; earlier selections stay in place.
-  const selected = new Map<number, number>();
-  let highest = -1;
-  const valueAt = (rank: number): number => {
-    const cached = selected.get(rank);
-    if (cached !== undefined) return cached;
-    let from = lo + highest + 1;
-    if (rank < highest) {
-      // Not reached with ascending ranks; a full reselection would move earlier picks.
-      selected.clear();
-      highest = -1;
-      from = lo;
-    }
-    // The next rank up is the minimum of what lies right of the last selection: one pass.
-    const v = lo + rank === from ? minToFront(values, from, hi) : selectInPlace(values, from, hi, lo + rank);
-    selected.set(rank, v);
-    if (rank > highest) highest = rank;
-    return v;
-  };
+  if (n <= SORT_BELOW) {
+    // Small slices: a sort costs less than the selection bookkeeping.
+    values.subarray(lo, hi).sort();
+    for (let i = 0; i < ps.length; i++) out[i] = percentileSorted(values.subarray(lo, hi), ps[i]);
+    return out;
+  }
+  const order = ascendingOrder(ps);
+  // Ranks come in ascending order, so each selection only looks right of the highest rank
+  // selected so far (earlier selections stay in place). The last two selections are remembered:
+  // a quantile needs ranks k and k + 1, and the next one may start at the same k.
+  let r1 = -1;
+  let v1 = NaN;
+  let r2 = -1;
+  let v2 = NaN;
   for (const i of order) {
-    const { k, frac } = ranksOf(n, ps[i]);
-    const x = valueAt(k);
-    out[i] = frac === 0 || k + 1 >= n ? x : x + frac * (valueAt(k + 1) - x);
+    const h = (n - 1) * Math.min(1, Math.max(0, ps[i]));
+    const k = Math.floor(h);
+    const frac = h - k;
+    const need = frac === 0 || k + 1 >= n ? 1 : 2;
+    for (let j = 0; j < need; j++) {
+      const rank = k + j;
+      if (rank === r1 || rank === r2) continue;
+      // rank > r2 here: the next rank up is the minimum of what lies right of it (one pass).
+      const from = lo + r2 + 1;
+      const v = lo + rank === from ? minToFront(values, from, hi) : selectInPlace(values, from, hi, lo + rank);
+      r1 = r2;
+      v1 = v2;
+      r2 = rank;
+      v2 = v;
+    }
+    const x = k === r2 ? v2 : v1;
+    out[i] = need === 1 ? x : x + frac * (v2 - x);
   }
   return out;
+}
+
+/** Slices up to this length are sorted instead of selected. */
+const SORT_BELOW = 48;
+
+/** Indices of `ps` by ascending value (insertion sort: a handful of entries). */
+function ascendingOrder(ps: readonly number[]): number[] {
+  const order: number[] = [];
+  for (let i = 0; i < ps.length; i++) {
+    let j = order.length;
+    while (j > 0 && ps[order[j - 1]] > ps[i]) j--;
+    order.splice(j, 0, i);
+  }
+  return order;
 }
 
 /** Quantiles of any numbers, leaving the input untouched. */

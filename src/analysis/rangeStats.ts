@@ -9,7 +9,7 @@ import type { Model } from '../model/types.ts';
 import { Grouper, styleText, type GroupBy, type GroupInfo } from './groups.ts';
 import { quantilesInPlace } from './quantiles.ts';
 import { ResolvedScope, type ScopeOptions } from './scope.ts';
-import { forEachRange, forEachWindow } from './walk.ts';
+import { collectWindows, forEachRange } from './walk.ts';
 
 export interface RangeStatsOptions extends ScopeOptions {
   /** Default 'name'. */
@@ -60,90 +60,109 @@ function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, size: num
   return next;
 }
 
-export function rangeStats(model: Model, options: RangeStatsOptions = {}): RangeStatsResult {
-  const groupBy = options.groupBy ?? 'name';
-  const scope = new ResolvedScope(model, options);
-  const grouper = new Grouper(model, groupBy);
+/** Per-group accumulators, grown as groups appear. */
+class Accumulators {
+  count = new Float64Array(64);
+  total = new Float64Array(64);
+  covered = new Float64Array(64);
+  min = new Float64Array(64).fill(Infinity);
+  max = new Float64Array(64).fill(-Infinity);
+  maxRange = new Int32Array(64).fill(-1);
+  kinds = new Uint8Array(64);
+  ranges = 0;
+
+  ensure(size: number): void {
+    if (size <= this.count.length) return;
+    this.count = grown(this.count, size, 0);
+    this.total = grown(this.total, size, 0);
+    this.covered = grown(this.covered, size, 0);
+    this.min = grown(this.min, size, Infinity);
+    this.max = grown(this.max, size, -Infinity);
+    this.maxRange = grown(this.maxRange, size, -1);
+    this.kinds = grown(this.kinds, size, 0);
+  }
+}
+
+/**
+ * Pass 1 over ranges [a, b) of one level (kind class `cls`): count, total, min, max per group, and
+ * each child's cover of its parent. Top-level functions with explicit arguments keep the hot loop
+ * easy for the JIT (no captured mutable state).
+ */
+function accumulate(model: Model, scope: ResolvedScope, grouper: Grouper, acc: Accumulators, cls: number, level: number, a: number, b: number): void {
   const { startNs, endNs, style, thread, parent } = model.ranges;
   const whole = scope.whole;
   const clip = whole || scope.mode === 'clip';
   const filtered = scope.filtered;
-
-  // Per-group accumulators, grown as groups appear.
-  let count = new Float64Array(64);
-  let total = new Float64Array(64);
-  let covered = new Float64Array(64);
-  let min = new Float64Array(64).fill(Infinity);
-  let max = new Float64Array(64).fill(-Infinity);
-  let maxRange = new Int32Array(64).fill(-1);
-  let kinds = new Uint8Array(64);
-  const ensure = (size: number): void => {
-    count = grown(count, size, 0);
-    total = grown(total, size, 0);
-    covered = grown(covered, size, 0);
-    min = grown(min, size, Infinity);
-    max = grown(max, size, -Infinity);
-    maxRange = grown(maxRange, size, -1);
-    kinds = grown(kinds, size, 0);
-  };
-  let rangeCount = 0;
-
-  // Pass 1: count, total, min, max per group; children's cover per parent group.
-  forEachWindow(model, scope, (_track, cls, level, a, b) => {
-    const table = grouper.styleTable(cls);
-    const bit = 1 << cls;
-    for (let i = a; i < b; i++) {
-      const s = startNs[i];
-      const e = endNs[i];
-      if (level > 0) {
-        const p = parent[i];
-        if (p >= 0 && (!filtered || scope.shown(style[p], thread[p]))) {
-          const pe = endNs[p];
-          const c = whole ? (e < pe ? e : pe) - s : scope.childCover(s, e, pe);
-          // In clip mode a positive cover implies the parent meets the scope.
-          if (c > 0 && (clip || scope.measure(startNs[p], pe) >= 0)) {
-            let g = table === undefined ? -1 : table[style[p]];
-            if (g < 0) g = grouper.rangeGroup(p, cls);
-            if (g >= count.length) ensure(g + 1);
-            covered[g] += c;
-          }
+  const table = grouper.styleTable(cls);
+  const bit = 1 << cls;
+  for (let i = a; i < b; i++) {
+    const s = startNs[i];
+    const e = endNs[i];
+    if (level > 0) {
+      const p = parent[i];
+      if (p >= 0 && (!filtered || scope.shown(style[p], thread[p]))) {
+        const pe = endNs[p];
+        const c = whole ? (e < pe ? e : pe) - s : scope.childCover(s, e, pe);
+        // In clip mode a positive cover implies the parent meets the scope.
+        if (c > 0 && (clip || scope.measure(startNs[p], pe) >= 0)) {
+          let g = table === undefined ? -1 : table[style[p]];
+          if (g < 0) g = grouper.rangeGroup(p, cls);
+          if (g >= acc.count.length) acc.ensure(g + 1);
+          acc.covered[g] += c;
         }
       }
-      if (filtered && !scope.shown(style[i], thread[i])) continue;
-      const m = whole ? e - s : scope.measure(s, e);
-      if (m < 0) continue;
-      let g = table === undefined ? -1 : table[style[i]];
-      if (g < 0) g = grouper.rangeGroup(i, cls);
-      if (g >= count.length) ensure(g + 1);
-      count[g]++;
-      total[g] += m;
-      if (m < min[g]) min[g] = m;
-      if (m > max[g]) {
-        max[g] = m;
-        maxRange[g] = i;
-      }
-      kinds[g] |= bit;
-      rangeCount++;
     }
-  });
+    if (filtered && !scope.shown(style[i], thread[i])) continue;
+    const m = whole ? e - s : scope.measure(s, e);
+    if (m < 0) continue;
+    let g = table === undefined ? -1 : table[style[i]];
+    if (g < 0) g = grouper.rangeGroup(i, cls);
+    if (g >= acc.count.length) acc.ensure(g + 1);
+    acc.count[g]++;
+    acc.total[g] += m;
+    if (m < acc.min[g]) acc.min[g] = m;
+    if (m > acc.max[g]) {
+      acc.max[g] = m;
+      acc.maxRange[g] = i;
+    }
+    acc.kinds[g] |= bit;
+    acc.ranges++;
+  }
+}
 
-  // Pass 2: counted durations, partitioned by group.
+/** Pass 2 over ranges [a, b): each counted duration into its group's part of `values`. */
+function partition(model: Model, scope: ResolvedScope, grouper: Grouper, fill: Float64Array, values: Float64Array, cls: number, a: number, b: number): void {
+  const { startNs, endNs, style, thread } = model.ranges;
+  const whole = scope.whole;
+  const filtered = scope.filtered;
+  const table = grouper.styleTable(cls);
+  for (let i = a; i < b; i++) {
+    if (filtered && !scope.shown(style[i], thread[i])) continue;
+    const m = whole ? endNs[i] - startNs[i] : scope.measure(startNs[i], endNs[i]);
+    if (m < 0) continue;
+    let g = table === undefined ? -1 : table[style[i]];
+    if (g < 0) g = grouper.rangeGroup(i, cls);
+    values[fill[g]++] = m;
+  }
+}
+
+export function rangeStats(model: Model, options: RangeStatsOptions = {}): RangeStatsResult {
+  const groupBy = options.groupBy ?? 'name';
+  const scope = new ResolvedScope(model, options);
+  const grouper = new Grouper(model, groupBy);
+  const windows = collectWindows(model, scope);
+  const acc = new Accumulators();
+  for (let w = 0; w < windows.length; w += 4) accumulate(model, scope, grouper, acc, windows[w], windows[w + 1], windows[w + 2], windows[w + 3]);
+
   const groups = grouper.size;
+  acc.ensure(groups);
+  const { count, total, covered, min, max, maxRange, kinds } = acc;
+  const rangeCount = acc.ranges;
   const offset = new Float64Array(groups + 1);
   for (let g = 0; g < groups; g++) offset[g + 1] = offset[g] + count[g];
   const fill = offset.slice(0, groups);
   const values = new Float64Array(rangeCount);
-  forEachWindow(model, scope, (_track, cls, _level, a, b) => {
-    const table = grouper.styleTable(cls);
-    for (let i = a; i < b; i++) {
-      if (filtered && !scope.shown(style[i], thread[i])) continue;
-      const m = whole ? endNs[i] - startNs[i] : scope.measure(startNs[i], endNs[i]);
-      if (m < 0) continue;
-      let g = table === undefined ? -1 : table[style[i]];
-      if (g < 0) g = grouper.rangeGroup(i, cls);
-      values[fill[g]++] = m;
-    }
-  });
+  for (let w = 0; w < windows.length; w += 4) partition(model, scope, grouper, fill, values, windows[w], windows[w + 2], windows[w + 3]);
 
   const rows: RangeStatsRow[] = [];
   let totalNs = 0;

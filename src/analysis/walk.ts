@@ -43,6 +43,15 @@ export function forEachWindow(model: Model, scope: ResolvedScope, visit: WindowV
   }
 }
 
+/** The windows of `forEachWindow` as flat quadruples (kind class, level, first, last). */
+export function collectWindows(model: Model, scope: ResolvedScope): Int32Array {
+  const out: number[] = [];
+  forEachWindow(model, scope, (_track, cls, level, a, b) => {
+    out.push(cls, level, a, b);
+  });
+  return Int32Array.from(out);
+}
+
 /** Calls `visit(range, cls, countedNs)` for every range in scope that the filters show. */
 export function forEachRange(
   model: Model,
