@@ -192,7 +192,7 @@ static inline uint8_t *put_dt(struct tstream *t, uint8_t *p, uint64_t now)
     return p;
 }
 
-static void record_simple(uint8_t op, uint32_t sid, struct tstream *t, uint64_t now)
+static inline __attribute__((always_inline)) void record_simple(uint8_t op, uint32_t sid, struct tstream *t, uint64_t now)
 {
     uint8_t *p = stream_room(t, EVENT_MAX);
     *p++ = op;

@@ -30,7 +30,7 @@ void out_fail(const char *what, int err)
     if (reported) return;
     reported = 1;
     /* One message, then silence: the program keeps running without a capture. */
-    char msg[PATH_MAX + 256];
+    static char msg[PATH_MAX + 256];
     int n = snprintf(msg, sizeof msg, "nvtx-capture: cannot %s %s: %s; the program continues without capturing\n", what,
                      path[0] ? path : "(no file name)", strerror(err));
     if (n > 0) {
@@ -156,6 +156,7 @@ static int with_tag(const char *base, const char *tag, char *out, size_t cap)
  */
 static int resolve_path(char *out, size_t cap)
 {
+    static char expanded[PATH_MAX];
     char name[64];
     read_comm(name, sizeof name);
     sanitize(name);
@@ -164,7 +165,6 @@ static int resolve_path(char *out, size_t cap)
     if (!tmpl || !*tmpl) tmpl = "%n.%p.nvtxc";
     const char *for_pid = getenv("NVTXCAPTURE_PID");
     int descendant = nvtxc_g.parent_pid != 0 || (for_pid && *for_pid && atoi(for_pid) != (int)nvtxc_g.pid);
-    char expanded[PATH_MAX];
     if (expand(tmpl, nvtxc_g.pid, name, expanded, sizeof expanded) != 0) return -1;
     if (descendant && !strstr(tmpl, "%p")) {
         char tag[32];
@@ -233,10 +233,12 @@ static void tlv_file(struct tlv *t, uint64_t tag, const char *file, int trim_new
     free(buf);
 }
 
+/* File lock held: static scratch keeps this off small thread stacks (a fork child opens lazily on any thread). */
+static char text[PATH_MAX];
+
 static int write_process_chunk_locked(void)
 {
     struct tlv t = {0};
-    char text[PATH_MAX];
     tlv_text(&t, NVTXC_PROC_WRITER, "nvtxcapture " NVTXC_VERSION);
     tlv_varints(&t, NVTXC_PROC_PID, 1, (uint64_t)nvtxc_g.pid, 0);
     tlv_varints(&t, NVTXC_PROC_PPID, 1, (uint64_t)getppid(), 0);
@@ -272,7 +274,7 @@ static int write_process_chunk_locked(void)
 
 static int open_file_locked(void)
 {
-    char base[PATH_MAX];
+    static char base[PATH_MAX];
     if (resolve_path(base, sizeof base) != 0) {
         snprintf(path, sizeof path, "%s", "(capture path too long)");
         out_fail("name", ENAMETOOLONG);
@@ -299,7 +301,7 @@ static int open_file_locked(void)
         return -1;
     }
     if (strcmp(path, base) != 0) {
-        char msg[2 * PATH_MAX + 64];
+        static char msg[2 * PATH_MAX + 64];
         int n = snprintf(msg, sizeof msg, "nvtx-capture: %s exists; writing %s instead\n", base, path);
         if (n > 0) {
             ssize_t ignored = write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
