@@ -27,6 +27,18 @@ test('a selected range shows its timing, parents and children', async ({ page })
   await expect(details.getByRole('table')).toContainText('update');
 });
 
+test('a selected mark shows its time, thread and payload', async ({ page }) => {
+  await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState();
+    s.select({ kind: 'mark', capture: s.captures[0].id, index: 0 });
+  });
+  const details = page.getByTestId('mark-details');
+  await expect(details.getByTestId('detail-name')).toHaveText('vsync');
+  await expect(details.getByTestId('detail-time')).toHaveText('4 ms');
+  await expect(details).toContainText('loader (4881)');
+  await expect(details).toContainText('0xFFFF0000');
+});
+
 test('a selected span lists the ranges in it by name, sortable', async ({ page }) => {
   // 2 ms .. 5 ms after the capture start: only the part of each range inside counts.
   await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().setSpan({ startNs: 2e6, endNs: 5e6 }));

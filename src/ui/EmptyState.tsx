@@ -1,5 +1,5 @@
 /** What the main area shows before any capture is loaded: a drop target that says what it accepts. */
-import { importers } from '../import/formats.ts';
+import { FORMAT_LIST } from './formatList.ts';
 
 export interface EmptyStateProps {
   onOpen(): void;
@@ -27,7 +27,7 @@ export function EmptyState({ onOpen, onOpenDemo }: EmptyStateProps) {
         <p className="format-note">Supported formats, recognised by their content (gzip-compressed too):</p>
         <table className="format-table">
           <tbody>
-            {importers.map((imp) => (
+            {FORMAT_LIST.map((imp) => (
               <tr key={imp.id}>
                 <th scope="row">{imp.label}</th>
                 <td>{imp.extensions.map((e) => `.${e}`).join(', ')}</td>
