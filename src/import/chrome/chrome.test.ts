@@ -226,16 +226,19 @@ describe('Chrome importer phases', () => {
   });
 
   it('keeps args as JSON payloads, escapes and all, and colors from cname', async () => {
-    const m = await decodeText(`[
+    const text = `[
       {"name":"q\\"uote \\u00e9","ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"args":{"k":"v","n":[1,2]},"cname":"terrible"},
       {"name":"plain","ph":"X","ts":2,"dur":1,"pid":1,"tid":1,"args":{}},
       {"name":"café","ph":"X","ts":3,"dur":1,"pid":1,"tid":1,"cname":"no-such-color"}
-    ]`);
+    ]`;
+    const m = await decodeChunks([encode(text)]);
     expect(ranges(m).map((r) => r[0])).toEqual(['q"uote é', 'plain', 'café']);
     expect(payloadValue(m, m.ranges.payload[0])).toEqual({ type: 8, value: '{"k":"v","n":[1,2]}' });
     expect(m.ranges.payload[1]).toBe(-1);
     expect(m.styles.color[m.ranges.style[0]]).not.toBe(0);
-    expect(m.issues).toEqual([expect.objectContaining({ severity: 'info', message: expect.stringContaining('"no-such-color"') })]);
+    expect(m.issues).toEqual([
+      expect.objectContaining({ severity: 'info', offset: text.indexOf('{"name":"café"'), message: expect.stringContaining('"no-such-color"') }),
+    ]);
   });
 
   it('reports events with missing fields at their byte offset and loads the rest', async () => {

@@ -97,6 +97,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly budget: IssueBudget;
   private readonly names = new BytesTable();
   private readonly cats = new BytesTable();
+  private readonly cnames = new BytesTable();
+  private readonly cnameInfo: { color: number; unknown: string | undefined }[] = [];
   private readonly nameTexts: string[] = [];
   private readonly catTexts = new Map<number, string>();
   private categoryCount = 0;
@@ -123,6 +125,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private tid = 0;
 
   private originUs: number | undefined;
+  /** File offset of the event being decoded. */
+  private eventOffset = 0;
   private eventCount = 0;
 
   constructor(private readonly builder: ModelBuilder) {
@@ -137,6 +141,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const end = parseEvent(buf, pos, limit, this.f);
     if (end === INCOMPLETE) return INCOMPLETE;
     this.eventCount++;
+    this.eventOffset = base + pos;
     this.dispatch(buf, base + pos);
     return end;
   }
@@ -192,7 +197,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     }
     const skipped = SKIPPED_PHASES[f.ph];
     if (skipped !== undefined) {
-      this.budget.tally(`ph ${f.ph}`, 'info', skipped, offset);
+      this.budget.tally(skipped, 'info', skipped, offset);
     } else if (f.phStart < 0) {
       this.budget.report('missing ph', 'warning', 'event without a string "ph" (phase); skipped', offset);
     } else {
@@ -423,16 +428,21 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     return id;
   }
 
+  /** ARGB of the event's `cname` (0 when absent or unknown; unknown names are tallied). */
   private color(buf: Uint8Array): number {
     const field = this.f.cname;
     if (field.kind !== FieldKind.String) return 0;
-    const name = this.text(buf, field);
-    const color = cnameColor(name);
-    if (color === undefined) {
-      this.budget.tally(`cname ${name}`, 'info', `events with the unknown color name (cname) "${name}" drawn in the default colors`, this.f.start);
-      return 0;
+    let known = this.cnames.get(buf, field.start, field.end);
+    if (known === -1) {
+      const name = this.text(buf, field);
+      const color = cnameColor(name);
+      known = this.cnameInfo.length;
+      this.cnameInfo.push({ color: color ?? 0, unknown: color === undefined ? `events with the unknown color name (cname) "${name}" drawn in the default colors` : undefined });
+      this.cnames.set(buf, field.start, field.end, known);
     }
-    return color;
+    const info = this.cnameInfo[known];
+    if (info.unknown !== undefined) this.budget.tally(info.unknown, 'info', info.unknown, this.eventOffset);
+    return info.color;
   }
 
   /** A field's text: the string's value, or the raw JSON of a number or other value. */
