@@ -84,6 +84,21 @@ static void on_exit_flush(void)
     report_written();
 }
 
+/*
+ * Static destructors of the program (registered before the collector attached) run after our exit
+ * handler and may still make NVTX calls; the library's own destructor runs after them and writes
+ * what they recorded (chunks after END are valid).
+ */
+__attribute__((destructor)) static void on_unload(void)
+{
+    if (!nvtxc_capturing || !out_is_open()) return;
+    lock_take(&nvtxc_registry_lock);
+    lock_take(&nvtxc_file_lock);
+    stream_flush_all_locked();
+    lock_give(&nvtxc_file_lock);
+    lock_give(&nvtxc_registry_lock);
+}
+
 /* ---------------------------------------------------------------- signals */
 
 static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL};

@@ -341,8 +341,16 @@ static void resources(void)
     emit_resource("OpenCL event", "0x7600", "cl event");
 }
 
+/* Registered before the collector attaches, so it runs after the collector's exit handler. */
+static void after_exit_handler(void)
+{
+    nvtxMarkA("from an exit handler");
+    emit_mark("", "from an exit handler", 0, 0, NULL);
+}
+
 int main(void)
 {
+    atexit(after_exit_handler);
     names();
     nvtxSyncUserAttributes_t sa = {0};
     sa.version = NVTX_VERSION;
@@ -364,6 +372,6 @@ int main(void)
     nvtxDomainSyncUserDestroy(wide_lock);
     nvtxDomainDestroy(wdom);
     nvtxDomainDestroy(dom);
-    emit_events(calls);
+    emit_events(calls + 1); /* + the mark of after_exit_handler */
     return 0;
 }
