@@ -7,6 +7,7 @@ import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
+import { isExtPayload, modelPayloadJson } from '../payload/model.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { useEffectiveTheme } from './useTheme.ts';
 import { formatCount, formatDuration, formatTimestamp } from './format.ts';
@@ -45,6 +46,18 @@ function ColorValue({ model, style }: { model: Model; style: number }) {
 function Swatch({ model, style }: { model: Model; style: number }) {
   const { css } = useStyleColor(model, style);
   return <span className="swatch" style={{ background: css }} aria-hidden="true" />;
+}
+
+/** A core payload as its value; an extended payload decoded against the capture's schemas, as JSON. */
+function PayloadValue({ model, payload }: { model: Model; payload: number }) {
+  const text = useMemo(() => {
+    if (payload < 0) return null;
+    if (!isExtPayload(model, payload)) return { block: false, text: formatPayload(model, payload) };
+    const json = modelPayloadJson(model, payload);
+    return { block: true, text: JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2) };
+  }, [model, payload]);
+  if (!text) return <span className="muted">none</span>;
+  return text.block ? <pre className="payload-json">{text.text}</pre> : <code>{text.text}</code>;
 }
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -119,7 +132,9 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
         <Row label="Color">
           <ColorValue model={model} style={model.ranges.style[index]} />
         </Row>
-        <Row label="Payload">{d.payloadText !== '' ? <code>{d.payloadText}</code> : <span className="muted">none</span>}</Row>
+        <Row label="Payload">
+          <PayloadValue model={model} payload={model.ranges.payload[index]} />
+        </Row>
       </dl>
       <RangeNotes details={d} />
       {d.children.length > 0 && <ChildBreakdown details={d} />}
@@ -200,7 +215,9 @@ function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number
         <Row label="Color">
           <ColorValue model={model} style={style} />
         </Row>
-        <Row label="Payload">{payload >= 0 ? <code>{formatPayload(model, payload)}</code> : <span className="muted">none</span>}</Row>
+        <Row label="Payload">
+          <PayloadValue model={model} payload={payload} />
+        </Row>
       </dl>
     </div>
   );

@@ -22,6 +22,18 @@ export interface LoadSource {
   name: string;
 }
 
+/** A capture at a URL, downloaded and decoded inside the load worker. */
+export interface RemoteSource {
+  /** Absolute URL. */
+  url: string;
+  name: string;
+}
+
+/** How one load ended (for callers that report back, e.g. the embedding API). */
+export type LoadOutcome =
+  | { ok: true; name: string; captureId: number }
+  | { ok: false; name: string; message: string; cancelled: boolean };
+
 /** The NVTXT time bases whose tick rate the file cannot tell; the user sets them in the page. */
 export type AdjustableTimeBase = 'Qpc' | 'Rdtsc';
 
@@ -48,7 +60,7 @@ export function decodeOptions(rates: { qpcHz: number; rdtscHz: number }): Decode
 export class LoadController {
   private nextLoadId = 1;
   /** The file behind each capture, by capture id. */
-  private readonly sources = new Map<number, LoadSource>();
+  private readonly sources = new Map<number, LoadSource | RemoteSource>();
   /** Reloads in flight, by capture id (a newer tick-rate change cancels the older reload). */
   private readonly reloads = new Map<number, LoadHandle>();
   private readonly unsubscribe: () => void;
@@ -66,12 +78,22 @@ export class LoadController {
     });
   }
 
-  /** Starts loading every file; returns at once. */
-  open(files: Iterable<File | LoadSource>): void {
+  /** Starts loading every file; returns at once, with a promise of how each load ended. */
+  open(files: Iterable<File | LoadSource>): Promise<LoadOutcome[]> {
+    const outcomes: Promise<LoadOutcome>[] = [];
     for (const f of files) {
       const source = f instanceof Blob ? { blob: f, name: f.name } : f;
-      this.start(source, undefined);
+      outcomes.push(this.start(source, undefined));
     }
+    return Promise.all(outcomes);
+  }
+
+  /**
+   * Loads a capture from an absolute URL: the load worker fetches it (CORS) and decodes it while it
+   * downloads; progress counts received bytes.
+   */
+  openRemote(source: RemoteSource): Promise<LoadOutcome> {
+    return this.start(source, undefined);
   }
 
   /**
@@ -110,31 +132,35 @@ export class LoadController {
     for (const load of this.store.getState().loads) load.cancel();
   }
 
-  private start(source: LoadSource, replaces: number | undefined): void {
+  private start(source: LoadSource | RemoteSource, replaces: number | undefined): Promise<LoadOutcome> {
     const store = this.store;
     const id = this.nextLoadId++;
     if (replaces !== undefined) this.reloads.get(replaces)?.cancel();
     const handle = this.loader.load({
-      file: source.blob,
+      file: 'url' in source ? { url: source.url } : source.blob,
       name: source.name,
       options: decodeOptions(store.getState()),
       onProgress: (bytesDone, bytesTotal) => store.getState().progressLoad(id, bytesDone, bytesTotal),
     });
     if (replaces !== undefined) this.reloads.set(replaces, handle);
-    store.getState().startLoad({ id, name: source.name, bytesDone: 0, bytesTotal: source.blob.size, cancel: handle.cancel });
-    handle.promise
-      .then(({ model, decodeMs }) => {
+    const bytesTotal = 'url' in source ? 0 : source.blob.size;
+    store.getState().startLoad({ id, name: source.name, bytesDone: 0, bytesTotal, cancel: handle.cancel });
+    return handle.promise
+      .then(({ model, decodeMs }): LoadOutcome => {
         const state = store.getState();
         if (replaces !== undefined && state.captures.some((c) => c.id === replaces)) {
           state.replaceCapture(replaces, { model, decodeMs });
-        } else {
-          this.sources.set(state.addCapture({ model, decodeMs }), source);
+          return { ok: true, name: source.name, captureId: replaces };
         }
+        const captureId = state.addCapture({ model, decodeMs });
+        this.sources.set(captureId, source);
+        return { ok: true, name: source.name, captureId };
       })
-      .catch((e: unknown) => {
-        if (e instanceof LoadCancelledError) return;
+      .catch((e: unknown): LoadOutcome => {
         const message = e instanceof Error ? e.message : String(e);
+        if (e instanceof LoadCancelledError) return { ok: false, name: source.name, message, cancelled: true };
         store.getState().failLoad({ id, name: source.name, message });
+        return { ok: false, name: source.name, message, cancelled: false };
       })
       .finally(() => {
         if (replaces !== undefined && this.reloads.get(replaces) === handle) this.reloads.delete(replaces);
