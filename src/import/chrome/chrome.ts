@@ -99,8 +99,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly cats = new BytesTable();
   private readonly cnames = new BytesTable();
   private readonly cnameInfo: { color: number; unknown: string | undefined }[] = [];
-  private readonly nameTexts: string[] = [];
-  private readonly catTexts = new Map<number, string>();
+  /** Text of interned names, for messages. */
+  private readonly nameTexts = new Map<number, string>();
   private categoryCount = 0;
   private readonly emptyName: number;
   private readonly asyncRanges = new AsyncRangeMatcher();
@@ -132,7 +132,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   constructor(private readonly builder: ModelBuilder) {
     this.budget = new IssueBudget(builder);
     this.emptyName = builder.intern('');
-    this.nameTexts[this.emptyName] = '';
+    this.nameTexts.set(this.emptyName, '');
   }
 
   // ---------------------------------------------------------------- TraceDocumentSink
@@ -401,7 +401,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       if (id === -1) {
         const text = decodeText(buf, field.start, field.end);
         id = this.builder.intern(text);
-        this.nameTexts[id] = text;
+        this.nameTexts.set(id, text);
         this.names.set(buf, field.start, field.end, id);
       }
       return id;
@@ -409,7 +409,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (field.kind === FieldKind.Absent) return this.emptyName;
     const text = this.text(buf, field);
     const id = this.builder.intern(text);
-    this.nameTexts[id] = text;
+    this.nameTexts.set(id, text);
     return id;
   }
 
@@ -422,7 +422,6 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       const text = this.text(buf, field);
       id = ++this.categoryCount;
       this.builder.nameCategory(0, id, text);
-      this.catTexts.set(id, text);
       this.cats.set(buf, field.start, field.end, id);
     }
     return id;
@@ -580,7 +579,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   finish(reader: TraceDocumentReader): void {
     const b = this.builder;
-    this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts[id] ?? '');
+    this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts.get(id) ?? '');
     this.budget.flush();
     if (this.originUs !== undefined) b.setClock('Chrome trace clock (µs)', BigInt(this.originUs) * 1000n);
     if (reader.documentForm) b.setProperty('chrome.form', reader.documentForm === 'array' ? 'JSON array' : 'JSON object (traceEvents)');
