@@ -1,6 +1,7 @@
 /** The few viewer settings that survive a reload (theme, NVTXT tick rates), kept in localStorage. */
 import type { ThemeChoice, ViewerState, ViewerStore } from '../state/viewerStore.ts';
 
+/** index.html reads the theme under the same key before first paint. */
 const KEY = 'nvtxview.preferences.v1';
 
 type Preferences = Pick<ViewerState, 'theme' | 'qpcHz' | 'rdtscHz'>;
