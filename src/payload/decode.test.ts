@@ -749,6 +749,21 @@ describe('malformed input never throws', () => {
     expect(get(p, 'next.next.next.next').error).toMatch(/deeper than 3/);
   });
 
+  it('stops pointer graphs that expand without bound', () => {
+    // struct Node { int v; struct Node (*kids)[4]; }: four nodes whose kids all point back to them.
+    const node = schema(S, [entry(T.Int32, 'v'), entry(S, 'kids', { flags: F.Pointer | F.ArrayFixedSize, arrayOrUnionDetail: 4 })]);
+    const nodes = w();
+    for (let i = 0; i < 4; i++) nodes.i32(i).pad(4).u64(0x100);
+    const t0 = Date.now();
+    const p = decodePayload(registry([node]), S, w().i32(9).pad(4).u64(0x100).done(), { memory: [{ address: 0x100, bytes: nodes.done() }], maxValues: 5000 });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const errors = new Set<string>();
+    const walk = (fields: DecodedField[]) => fields.forEach((f) => (f.error && errors.add(f.error), walk(f.children ?? [])));
+    walk(p.fields);
+    expect([...errors].some((m) => /too many values in one payload/.test(m))).toBe(true);
+    expect(get(p, 'kids.[0].kids.[1].v').value).toBe(1);
+  });
+
   it('reports invalid array flags, unknown entry types and missing zero terminators', () => {
     const reg = registry([
       schema(

@@ -91,10 +91,16 @@ export interface DecodeOptions {
   maxElements?: number;
   /** Nesting (schemas in schemas, pointers to pointers) before giving up. Default 32. */
   maxDepth?: number;
+  /**
+   * Values decoded per payload before giving up (pointers can make a small payload expand without
+   * bound, e.g. a node whose children point back to it). Default 1000000.
+   */
+  maxValues?: number;
 }
 
 const DEFAULT_MAX_ELEMENTS = 100_000;
 const DEFAULT_MAX_DEPTH = 32;
+const DEFAULT_MAX_VALUES = 1_000_000;
 /** Payloads giving lengths to payloads giving lengths to...: a guard against loops between them. */
 const MAX_PAYLOAD_HOPS = 4;
 
@@ -118,6 +124,8 @@ interface Ctx {
   maxDepth: number;
   depth: number;
   hops: number;
+  /** Values left to decode for this payload (shared with length payloads decoded on its behalf). */
+  budget: { left: number };
   attrs: PayloadAttributes;
   timestamps: TimestampRef[];
   counters: CounterRef[];
@@ -172,6 +180,7 @@ function newCtx(index: RegistryIndex, domain: number, regions: Region[], options
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
     depth: 0,
     hops: 0,
+    budget: { left: options.maxValues ?? DEFAULT_MAX_VALUES },
     attrs: {},
     timestamps: [],
     counters: [],
@@ -666,6 +675,10 @@ function decodeData(
   if (shape.text) {
     kind = 'string';
     for (let i = 0; i < shown; i++) {
+      if (--ctx.budget.left < 0) {
+        error ??= 'too many values in one payload (see maxValues): decoding stopped';
+        break;
+      }
       const at = off + i * elemBytes;
       const units = unitsBeforeNul(buf.bytes, at, strUnits, unit);
       flat.push(decodeText(buf, at, units, shape.text));
@@ -673,9 +686,14 @@ function decodeData(
   } else {
     for (let i = 0; i < shown; i++) {
       const r = decodeElement(ctx, shape.elem, buf, off + i * stride, limit, `${path}[${i}]`);
-      if (r.children !== undefined) {
+      if (shape.elem.kind === 'schema') {
         kind = 'struct';
-        children.push({ name: `[${i}]`, type: elemTypeText(shape.elem), kind: r.kind, children: r.children, entry: -1, flags: 0, offset: off + i * stride, size: stride, ...(r.error ? { error: r.error, raw: r.raw } : {}) });
+        const child: DecodedField = { name: `[${i}]`, type: elemTypeText(shape.elem), kind: r.kind, children: r.children ?? [], entry: -1, flags: 0, offset: off + i * stride, size: stride };
+        if (r.error) {
+          child.error = r.error;
+          if (r.raw !== undefined) child.raw = r.raw;
+        }
+        children.push(child);
       } else {
         flat.push(r.value ?? null);
         if (r.ints) ints.push(...r.ints);
@@ -782,6 +800,7 @@ function lengthsFromPayload(ctx: Ctx, k: number): number[] | string {
 
 /** One element (not an array) at `off`. */
 function decodeElement(ctx: Ctx, elem: ElemType, buf: Buf, off: number, limit: number, path: string): DataResult {
+  if (--ctx.budget.left < 0) return { kind: 'scalar', error: 'too many values in one payload (see maxValues): decoding stopped' };
   switch (elem.kind) {
     case 'predefined':
       return readPredefined(ctx, elem.t, buf, off, limit);
