@@ -92,9 +92,12 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     drag = null;
     host.setDragging(null);
     if (canvas.hasPointerCapture(e.pointerId)) canvas.releasePointerCapture(e.pointerId);
-    if (!wasClick) return;
     const p = local(e);
-    const hit = hitTestFrame(host.frame(), p.xCss, p.yCss);
+    // A drag released outside the canvas gets no pointerleave afterwards.
+    const frame = host.frame();
+    if (p.xCss < 0 || p.yCss < 0 || p.xCss > frame.widthCss || p.yCss > frame.heightCss) host.setPointer(null);
+    if (!wasClick) return;
+    const hit = hitTestFrame(frame, p.xCss, p.yCss);
     const s = host.store.getState();
     if (hit === 'ruler') s.setSpan(null);
     else if (hit === null) s.select(null);

@@ -20,6 +20,8 @@ describe('axisTicks', () => {
     expect(axis.baseLabel).toBeNull();
     expect(axis.ticks.map((t) => t.label)).toContain('1.5 ms');
     expect(axis.stepNs).toBe(100_000);
+    expect(axis.minorStepNs).toBe(20_000);
+    expect(axisTicks(new TimeScale(0, 2_000_000, 1000), 100).minorStepNs).toBe(50_000);
   });
 
   it('labels small windows near zero in ns and µs', () => {

@@ -17,6 +17,8 @@ export interface AxisTick {
 export interface Axis {
   ticks: AxisTick[];
   stepNs: number;
+  /** Spacing of the unlabelled minor ticks: a fifth of a 1 or 5 step, a quarter of a 2 step. */
+  minorStepNs: number;
   /** Time the labels are relative to (0 unless zoomed deep far from zero). */
   baseNs: number;
   /** Text for the base time, or null when labels are absolute. */
@@ -34,6 +36,7 @@ export function axisTicks(scale: TimeScale, minSpacingCss: CssPx = 90): Axis {
   return {
     ticks: values.map((tNs, i) => ({ tNs, xCss: scale.toX(tNs), label: labels[i] })),
     stepNs,
+    minorStepNs: stepNs / (Math.round(stepNs / 10 ** Math.floor(Math.log10(stepNs))) === 2 ? 4 : 5),
     baseNs,
     baseLabel: relative ? formatTimestamp(baseNs) : null,
   };

@@ -33,10 +33,13 @@ export const groupRowRenderer: TrackRenderer = {
       shapes,
       labels: null,
     };
+    // Marks are summarised only where there are no ranges: diamonds over boxes read as noise.
+    const marksOnly = row.summaryTracks.every((t) => model.tracks[t].rangeEnd === model.tracks[t].rangeBegin);
     for (const t of row.summaryTracks) {
       const track = model.tracks[t];
       if (track.kind === 'counter') continue;
       if (track.kind === 'marks') {
+        if (!marksOnly) continue;
         drawMarkSeries({ ...painter, labelColor: theme.fgMuted }, markSeriesOf(model, t), y + h / 2, h / 2 - 1);
         continue;
       }

@@ -41,7 +41,8 @@ export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): v
       ctx.fillRect(snapCss(x1, dpr), 0, 1, heightCss);
       const label = formatDuration(state.span.endNs - state.span.startNs);
       const centre = (Math.max(0, x0) + Math.min(widthCss, x1)) / 2;
-      drawPill(ctx, frame, label, centre, theme.accent, theme.bg);
+      // Just under the ruler, so that the cursor's time on the ruler never covers it.
+      drawPill(ctx, frame, label, centre, RULER_HEIGHT_CSS + 3, theme.accent, theme.bg);
     }
   }
 
@@ -60,7 +61,8 @@ export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): v
     ctx.fillStyle = theme.fgMuted;
     ctx.fillRect(x, RULER_HEIGHT_CSS, 1 / dpr, heightCss - RULER_HEIGHT_CSS);
     ctx.globalAlpha = 1;
-    drawPill(ctx, frame, formatTimeAtResolution(scale.toNs(state.pointer.xCss), scale.nsPerPx), x, theme.fg, theme.bg);
+    const time = formatTimeAtResolution(scale.toNs(state.pointer.xCss), scale.nsPerPx);
+    drawPill(ctx, frame, time, x, (RULER_HEIGHT_CSS - PILL_HEIGHT_CSS) / 2, theme.fg, theme.bg);
   }
 }
 
@@ -108,12 +110,13 @@ function strokeBox(ctx: Canvas2D, frame: Frame, box: BoxCss, color: string, line
   ctx.strokeRect(x0 - half, box.y - half, x1 - x0 + lineWidth, box.h + lineWidth);
 }
 
-/** A label in a rounded box on the ruler, centred at x and kept inside the canvas. */
-function drawPill(ctx: Canvas2D, frame: Frame, text: string, xCss: CssPx, fill: string, textColor: string): void {
+const PILL_HEIGHT_CSS: CssPx = 17;
+
+/** A label in a rounded box with its top at y, centred at x and kept inside the canvas. */
+function drawPill(ctx: Canvas2D, frame: Frame, text: string, xCss: CssPx, y: CssPx, fill: string, textColor: string): void {
   const w = ctx.measureText(text).width + 10;
-  const h = 17;
+  const h = PILL_HEIGHT_CSS;
   const x = Math.min(frame.widthCss - w - 1, Math.max(1, xCss - w / 2));
-  const y = (RULER_HEIGHT_CSS - h) / 2;
   ctx.fillStyle = fill;
   ctx.beginPath();
   const r = 4;

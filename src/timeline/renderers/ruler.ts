@@ -6,6 +6,9 @@ import { snapCss, type CssPx } from '../units.ts';
 
 export const RULER_HEIGHT_CSS: CssPx = 28;
 const TICK_CSS: CssPx = 7;
+const MINOR_TICK_CSS: CssPx = 3;
+/** Minor ticks closer than this are left out. */
+const MINOR_MIN_SPACING_CSS: CssPx = 8;
 
 export function drawRuler(ctx: Canvas2D, frame: Frame, axis: Axis): void {
   const { theme, dpr, widthCss } = frame;
@@ -27,11 +30,21 @@ export function drawRuler(ctx: Canvas2D, frame: Frame, axis: Axis): void {
     ctx.fillText(text, 6, (RULER_HEIGHT_CSS - 1) / 2);
     baseRight = w;
   }
+  const scale = frame.scale;
+  if (axis.minorStepNs * scale.pxPerNs >= MINOR_MIN_SPACING_CSS) {
+    ctx.fillStyle = theme.border;
+    const first = Math.ceil(scale.startNs / axis.minorStepNs);
+    const last = Math.floor(scale.endNs / axis.minorStepNs);
+    for (let k = first; k <= last; k++) {
+      ctx.fillRect(snapCss(scale.toX(k * axis.minorStepNs), dpr), RULER_HEIGHT_CSS - MINOR_TICK_CSS, 1, MINOR_TICK_CSS);
+    }
+  }
   for (const tick of axis.ticks) {
     const x = snapCss(tick.xCss, dpr);
     ctx.fillStyle = theme.fgMuted;
     ctx.fillRect(x, RULER_HEIGHT_CSS - TICK_CSS, 1, TICK_CSS);
-    if (x + 4 > baseRight) {
+    // Labels sit right of their tick; one that would be cut at the right edge is left out.
+    if (x + 4 > baseRight && x + 4 + ctx.measureText(tick.label).width <= widthCss) {
       ctx.fillStyle = theme.fg;
       ctx.fillText(tick.label, x + 4, RULER_HEIGHT_CSS / 2 - 2);
     }
