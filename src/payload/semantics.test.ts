@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodePayload, payloadStride } from './decode.ts';
-import { semanticsFromStruct } from './semantics.ts';
+import { counterTraits, semanticsFromStruct } from './semantics.ts';
 import { CounterFlag, EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from './schema.ts';
 import { w } from './testBytes.ts';
 
@@ -79,6 +79,25 @@ int main(void) {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('counter traits', () => {
+  it('spells out value type, interpolation and the limits the flags ask for', () => {
+    const base = { kind: 'counter' as const, unitScaleNumerator: 1, unitScaleDenominator: 1, limitType: 3, min: 0, max: 100 };
+    expect(counterTraits({ ...base, flags: CounterFlag.ValueTypeDelta | CounterFlag.InterpolationSinceLast | CounterFlag.LimitMax })).toEqual({
+      valueType: 'delta',
+      interpolation: 'sinceLast',
+      normalize: false,
+      max: 100,
+    });
+    expect(counterTraits({ ...base, flags: CounterFlag.ValueTypeDeltaSinceStart | CounterFlag.InterpolationLinear | CounterFlag.Normalize | CounterFlag.LimitMin })).toEqual({
+      valueType: 'deltaSinceStart',
+      interpolation: 'linear',
+      normalize: true,
+      min: 0,
+    });
+    expect(counterTraits({ ...base, flags: 0 })).toEqual({ normalize: false });
   });
 });
 

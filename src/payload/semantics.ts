@@ -101,3 +101,31 @@ export function applyScaling(raw: number, s: CounterScaling): number {
 export function counterDisplay(raw: number | bigint, sem: CounterSemantics | undefined, type?: PredefinedType): number {
   return applyScaling(Number(raw), counterScaling(sem, type));
 }
+
+export type CounterValueType = 'absolute' | 'delta' | 'deltaSinceStart';
+export type CounterInterpolation = 'point' | 'sinceLast' | 'untilNext' | 'linear';
+
+/** The fields of counter semantics flags, spelled out for the counter tracks. */
+export interface CounterTraits {
+  /** Absent: not specified (a tool treats it as absolute). */
+  valueType?: CounterValueType;
+  /** Absent: not specified. */
+  interpolation?: CounterInterpolation;
+  normalize: boolean;
+  /** Limits to apply "softly" when graphing, only those the flags ask for. */
+  min?: number;
+  max?: number;
+}
+
+export function counterTraits(sem: CounterSemantics): CounterTraits {
+  const valueTypes: (CounterValueType | undefined)[] = [undefined, 'absolute', 'delta', 'deltaSinceStart'];
+  const interpolations: (CounterInterpolation | undefined)[] = [undefined, 'point', 'sinceLast', 'untilNext', 'linear'];
+  const out: CounterTraits = { normalize: (sem.flags & CounterFlag.Normalize) !== 0 };
+  const valueType = valueTypes[(sem.flags & CounterFlag.ValueTypeMask) >> 4];
+  const interpolation = interpolations[(sem.flags & CounterFlag.InterpolationMask) >> 8];
+  if (valueType) out.valueType = valueType;
+  if (interpolation) out.interpolation = interpolation;
+  if (sem.flags & CounterFlag.LimitMin && sem.min !== undefined) out.min = sem.min;
+  if (sem.flags & CounterFlag.LimitMax && sem.max !== undefined) out.max = sem.max;
+  return out;
+}
