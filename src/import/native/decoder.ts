@@ -321,70 +321,80 @@ export class NativeDecoder {
       const length = r.varint();
       const body = r.bytesOf(length);
       const m = new ByteReader(body, 0, body.length, r.offset - body.length);
-      m.svarint(); // tick: metadata is not drawn on the timeline
-      m.varint(); // calling thread
-      switch (op) {
-        case MetaOp.Init:
-          this.units = Math.max(this.units, m.varint());
-          break;
-        case MetaOp.DomainCreate: {
-          const id = m.varint();
-          const name = m.str();
-          this.domainNames.set(id, name);
-          this.domains.set(id, this.b.domain(this.pid, name));
-          break;
-        }
-        case MetaOp.DomainDestroy:
-          break;
-        case MetaOp.RegisteredString: {
-          m.varint(); // domain
-          const id = m.varint();
-          this.registered.set(id, this.b.intern(m.str()));
-          break;
-        }
-        case MetaOp.CategoryName: {
-          const domain = this.domainIndex(m.varint(), recordOffset);
-          const category = m.varint();
-          this.b.nameCategory(domain, category, m.str(), { offset: recordOffset });
-          break;
-        }
-        case MetaOp.ThreadName: {
-          const tid = m.varint();
-          this.nvtxNamedThreads.add(tid);
-          this.b.thread(this.pid, tid, m.str());
-          break;
-        }
-        case MetaOp.ResourceName: {
-          const type = m.varint();
-          const handle = m.varintBig();
-          const name = m.str();
-          this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, handle), name, process: this.process, domain: 0 });
-          break;
-        }
-        case MetaOp.ResourceCreate: {
-          const domain = this.domainIndex(m.varint(), recordOffset);
-          m.varint(); // resource id
-          const type = m.varint();
-          const identifier = m.varintBig();
-          const name = m.str();
-          this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, identifier), name, process: this.process, domain });
-          break;
-        }
-        case MetaOp.ResourceDestroy:
-          break;
-        case MetaOp.SyncCreate: {
-          const domain = m.varint();
-          const id = m.varint();
-          const sync = this.syncObject(id);
-          sync.domain = domain;
-          sync.name = m.str();
-          break;
-        }
-        case MetaOp.SyncDestroy:
-          break;
-        default:
-          this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
+      try {
+        this.metaRecord(op, m, recordOffset);
+      } catch (e) {
+        // The length prefix delimits the record: report it and go on with the next one.
+        if (!(e instanceof FormatError)) throw e;
+        this.b.report('error', `${e.message} (metadata record of kind ${op})`, { offset: e.offset });
       }
+    }
+  }
+
+  private metaRecord(op: number, m: ByteReader, recordOffset: number): void {
+    m.svarint(); // tick: metadata is not drawn on the timeline
+    m.varint(); // calling thread
+    switch (op) {
+      case MetaOp.Init:
+        this.units = Math.max(this.units, m.varint());
+        break;
+      case MetaOp.DomainCreate: {
+        const id = m.varint();
+        const name = m.str();
+        this.domainNames.set(id, name);
+        this.domains.set(id, this.b.domain(this.pid, name));
+        break;
+      }
+      case MetaOp.DomainDestroy:
+        break;
+      case MetaOp.RegisteredString: {
+        m.varint(); // domain
+        const id = m.varint();
+        this.registered.set(id, this.b.intern(m.str()));
+        break;
+      }
+      case MetaOp.CategoryName: {
+        const domain = this.domainIndex(m.varint(), recordOffset);
+        const category = m.varint();
+        this.b.nameCategory(domain, category, m.str(), { offset: recordOffset });
+        break;
+      }
+      case MetaOp.ThreadName: {
+        const tid = m.varint();
+        this.nvtxNamedThreads.add(tid);
+        this.b.thread(this.pid, tid, m.str());
+        break;
+      }
+      case MetaOp.ResourceName: {
+        const type = m.varint();
+        const handle = m.varintBig();
+        const name = m.str();
+        this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, handle), name, process: this.process, domain: 0 });
+        break;
+      }
+      case MetaOp.ResourceCreate: {
+        const domain = this.domainIndex(m.varint(), recordOffset);
+        m.varint(); // resource id
+        const type = m.varint();
+        const identifier = m.varintBig();
+        const name = m.str();
+        this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, identifier), name, process: this.process, domain });
+        break;
+      }
+      case MetaOp.ResourceDestroy:
+        break;
+      case MetaOp.SyncCreate: {
+        const domain = m.varint();
+        const id = m.varint();
+        const sync = this.syncObject(id);
+        sync.domain = domain;
+        sync.name = m.str();
+        break;
+      }
+      case MetaOp.SyncDestroy:
+        break;
+      default:
+        this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
     }
   }
 

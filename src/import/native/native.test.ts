@@ -262,6 +262,17 @@ describe('native importer', () => {
     expect(model.issues.find((i) => /kind 77/.test(i.message))?.offset).toBe(w.chunkOffsets[1]);
   });
 
+  it('reports a malformed metadata record and keeps the records after it', async () => {
+    const meta = new MetaRecords()
+      .record(MetaOp.DomainCreate, (w) => w.varint(1).varint(50)) // name claims 50 bytes, has none
+      .record(MetaOp.CategoryName, (w) => w.varint(0).varint(4).str('still named'));
+    const model = await loadBytes(capture().meta(SEAL, meta).bytes());
+    expect(model.categories.map((c) => [c.id, c.name])).toEqual([[4, 'still named']]);
+    const err = model.issues.find((i) => i.severity === 'error')!;
+    expect(err.message).toMatch(/runs past the end .*metadata record of kind 2/);
+    expect(err.offset).toBeGreaterThan(0);
+  });
+
   it('reports an unknown fixed-grammar record with its offset and keeps what came before', async () => {
     const s = new StreamRecords().thread(1, 'a').push(10, 'kept').pop(20);
     const before = s.bytes().length;
