@@ -28,12 +28,19 @@ export function formatInUnit(valueNs: number, unitIndex: number, decimals: numbe
 export function formatDuration(ns: number): string {
   if (!Number.isFinite(ns)) return String(ns);
   if (ns === 0) return '0 ns';
-  const u = unitIndexFor(ns);
-  const scaled = Math.abs(ns) / UNIT_NS[u];
-  const decimals = u === 0 ? (Number.isInteger(ns) ? 0 : 1) : scaled >= 100 ? 1 : scaled >= 10 ? 2 : 3;
-  const text = (ns / UNIT_NS[u]).toFixed(decimals);
-  // Trailing zeros carry no information in a duration.
-  return `${decimals > 0 ? text.replace(/\.?0+$/, '') : text} ${UNIT_NAME[u]}`;
+  let u = unitIndexFor(ns);
+  for (;;) {
+    const scaled = Math.abs(ns) / UNIT_NS[u];
+    const decimals = u === 0 ? (Number.isInteger(ns) ? 0 : 1) : scaled >= 100 ? 1 : scaled >= 10 ? 2 : 3;
+    const text = (ns / UNIT_NS[u]).toFixed(decimals);
+    // 999.96 µs rounds to "1000.0 µs": say 1 ms instead.
+    if (u + 1 < UNIT_NS.length && Math.abs(Number(text)) >= 1000) {
+      u++;
+      continue;
+    }
+    // Trailing zeros carry no information in a duration.
+    return `${decimals > 0 ? text.replace(/\.?0+$/, '') : text} ${UNIT_NAME[u]}`;
+  }
 }
 
 /**
