@@ -130,7 +130,36 @@ export function concat(parts: Uint8Array[], length = parts.reduce((n, p) => n + 
 
 /** Decodes one file into a model. Problems inside the file end up in `model.issues`. */
 export async function loadModel(source: ByteSource, options: LoadOptions = {}): Promise<Model> {
-  const raw = rawChunks(source, options);
+  return decodeRaw(source.name, source.size, rawChunks(source, options), options);
+}
+
+/**
+ * Decodes a file that arrives as a stream of chunks (a download), so decoding overlaps the
+ * transfer. `sizeHint` is the expected byte count when known (Content-Length), else 0; the
+ * model's `byteSize` is the count actually received. Progress is the caller's to report: only it
+ * knows how much arrived.
+ */
+export async function loadModelFromStream(
+  name: string,
+  chunks: AsyncIterable<Uint8Array>,
+  sizeHint: number,
+  options: LoadOptions = {},
+): Promise<Model> {
+  let received = 0;
+  async function* counted(): AsyncGenerator<Uint8Array> {
+    for await (const chunk of chunks) {
+      if (options.signal?.aborted) throw new LoadCancelled();
+      received += chunk.length;
+      yield chunk;
+    }
+  }
+  const model = await decodeRaw(name, sizeHint, counted(), options);
+  model.capture.byteSize = received;
+  return model;
+}
+
+async function decodeRaw(name: string, size: number, raw: AsyncGenerator<Uint8Array>, options: LoadOptions): Promise<Model> {
+  const source = { name, size };
   let input = await withHead(source.name, source.size, raw);
   let gzipped = false;
   if (isGzip(input.head)) {
@@ -143,7 +172,7 @@ export async function loadModel(source: ByteSource, options: LoadOptions = {}): 
   if (!importer) {
     const known = importers.map((imp) => imp.label).join(', ');
     throw new LoadFailed(
-      source.size === 0
+      input.head.length === 0
         ? `${source.name}: the file is empty`
         : `${source.name}: not a format nvtxview knows (tried ${known})`,
     );

@@ -11,8 +11,14 @@ export interface LoadHandle {
   cancel(): void;
 }
 
+/** A capture the worker downloads itself (fetch in CORS mode, decoded while it arrives). */
+export interface RemoteFile {
+  /** Absolute URL (resolve page-relative URLs first: a worker resolves against its own script). */
+  url: string;
+}
+
 export interface LoadRequest {
-  file: Blob;
+  file: Blob | RemoteFile;
   name: string;
   options: DecodeOptions;
   onProgress(bytesDone: number, bytesTotal: number): void;
@@ -70,7 +76,9 @@ export class LoadClient {
           finish();
           reject(new Error(`${request.name}: the decoder crashed: ${event.message || 'unknown error'}`));
         };
-        const msg: ToWorker = { type: 'load', file: request.file, name: request.name, options: request.options };
+        const { file, name, options } = request;
+        const msg: ToWorker =
+          file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
         worker.postMessage(msg);
       };
       if (this.running < this.maxParallel) start();

@@ -8,6 +8,13 @@ export type ToWorker = {
   file: Blob;
   name: string;
   options: DecodeOptions;
+} | {
+  /** Fetch a capture (CORS) and decode it while it downloads. */
+  type: 'load-url';
+  /** Absolute URL: the worker resolves relative URLs against its own script, not the page. */
+  url: string;
+  name: string;
+  options: DecodeOptions;
 };
 
 export type FromWorker =
