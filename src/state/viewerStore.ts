@@ -54,9 +54,19 @@ export interface ViewerState {
   collapsed: Record<string, true>;
   theme: ThemeChoice;
   showShortcuts: boolean;
+  /** The open secondary panel ('report': the load report), or null; kept in the URL hash. */
+  panel: string | null;
   /** Tick rates for NVTXT Qpc/Rdtsc time bases (the file cannot tell them). */
   qpcHz: number;
   rdtscHz: number;
+  /** Ranges the statistics panel points out on the timeline (a histogram's duration band), or null. */
+  highlight: { capture: number; ranges: Int32Array } | null;
+  /**
+   * The latest request to bring an event into view: the timeline zooms to it with some context,
+   * expands the collapsed tree nodes above its row and scrolls the row into view. `seq` grows with
+   * every request, so asking twice for the same event reveals it twice.
+   */
+  reveal: { kind: 'range' | 'mark'; capture: number; index: number; seq: number } | null;
 }
 
 export interface ViewerActions {
@@ -76,7 +86,11 @@ export interface ViewerActions {
   toggleCollapsed(key: string): void;
   setTheme(theme: ThemeChoice): void;
   setShowShortcuts(show: boolean): void;
+  setPanel(panel: string | null): void;
   setTickRates(rates: { qpcHz?: number; rdtscHz?: number }): void;
+  setHighlight(highlight: ViewerState['highlight']): void;
+  /** Selects a range or mark and asks the timeline to show it (see `reveal`). */
+  revealEvent(target: NonNullable<Selection>): void;
 }
 
 export type ViewerStore = StoreApi<ViewerState & ViewerActions>;
@@ -97,8 +111,11 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     collapsed: {},
     theme: 'system',
     showShortcuts: false,
+    panel: null,
     qpcHz: 10_000_000,
     rdtscHz: 1_000_000_000,
+    highlight: null,
+    reveal: null,
     ...initial,
 
     addCapture(capture) {
@@ -112,6 +129,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       set((s) => ({
         captures: s.captures.filter((c) => c.id !== id),
         selection: s.selection && s.selection.capture === id ? null : s.selection,
+        highlight: s.highlight && s.highlight.capture === id ? null : s.highlight,
       }));
     },
     replaceCapture(id, capture) {
@@ -125,6 +143,8 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
         return {
           captures: s.captures.map((c) => (c.id === id ? { ...capture, id, offsetNs: alignOffset(others, capture.model) } : c)),
           selection: keep ? selection : null,
+          // Range indices of the old model mean nothing in the new one.
+          highlight: s.highlight && s.highlight.capture === id ? null : s.highlight,
         };
       });
     },
@@ -178,8 +198,17 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     setShowShortcuts(show) {
       set({ showShortcuts: show });
     },
+    setPanel(panel) {
+      set({ panel });
+    },
     setTickRates(rates) {
       set((s) => ({ qpcHz: rates.qpcHz ?? s.qpcHz, rdtscHz: rates.rdtscHz ?? s.rdtscHz }));
+    },
+    setHighlight(highlight) {
+      set({ highlight });
+    },
+    revealEvent(target) {
+      set((s) => ({ selection: target, reveal: { ...target, seq: (s.reveal?.seq ?? 0) + 1 } }));
     },
   }));
 }

@@ -2,7 +2,7 @@
  * The page layout: header, load progress, the timeline with the side panel at its right, the
  * collapsible load report at the bottom, and the page-wide drop target and dialogs.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useViewer } from '../state/context.tsx';
 import { TIMELINE_SHORTCUTS } from '../timeline/shortcuts.ts';
 import { Timeline } from '../timeline/Timeline.tsx';
@@ -39,13 +39,16 @@ export function App({ controller }: { controller: LoadController }) {
 
   const rows = useMemo(() => reportRows(captures, failed), [captures, failed]);
   const counts = useMemo(() => countBySeverity(rows), [rows]);
-  const [reportOpen, setReportOpen] = useState(false);
+  // The open panel lives in the store so that the URL hash can keep it.
+  const reportOpen = useViewer((s) => s.panel === 'report');
+  const setPanel = useViewer((s) => s.setPanel);
+  const setReportOpen = useCallback((show: boolean) => setPanel(show ? 'report' : null), [setPanel]);
   // New errors open the report, so a broken file is noticed; closing it is the user's choice.
   const seenErrors = useRef(0);
   useEffect(() => {
     if (counts.error > seenErrors.current) setReportOpen(true);
     seenErrors.current = counts.error;
-  }, [counts.error]);
+  }, [counts.error, setReportOpen]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { decodeViewHash, encodeViewHash, HASH_VERSION, type ViewHashState } from './hashState.ts';
+
+const full: ViewHashState = {
+  captures: ['run 1.sqlite', 'a&b=c.json', 'run 1.sqlite'],
+  window: { startNs: -1200, endNs: 98_765_432_100 },
+  span: { startNs: 5, endNs: 9 },
+  selection: { kind: 'range', capture: 2, track: 14, level: 3, startNs: 123456789.25 },
+  panel: 'report',
+  search: 'gemm kernel',
+  filter: 'domain:CUDA',
+  extra: [['future', 'x_y'], ['future', 'second']],
+};
+
+describe('view hash codec', () => {
+  it('round-trips every field, unknown keys included, in order', () => {
+    const text = encodeViewHash(full);
+    expect(text.startsWith(`v=${HASH_VERSION}&`)).toBe(true);
+    expect(decodeViewHash(`#${text}`)).toEqual({ state: full, problems: [] });
+    expect(decodeViewHash(text).state).toEqual(full);
+  });
+
+  it('writes a readable hash', () => {
+    const text = encodeViewHash({
+      captures: ['trace.json'],
+      window: { startNs: 1000.4, endNs: 2000.6 },
+      selection: { kind: 'mark', capture: 0, track: 2, timeNs: 1500 },
+      extra: [],
+    });
+    // The window is rounded to whole nanoseconds; a selection keeps its exact time.
+    expect(text).toBe('v=1&c=trace.json&t=1000_2001&sel=m_0_2_1500');
+  });
+
+  it('leaves out absent fields and reads a minimal hash', () => {
+    expect(encodeViewHash({ captures: [], extra: [] })).toBe('v=1');
+    expect(decodeViewHash('#v=1')).toEqual({ state: { captures: [], extra: [] }, problems: [] });
+  });
+
+  it('ignores hashes that are not view state', () => {
+    expect(decodeViewHash('')).toEqual({ state: null, problems: [] });
+    expect(decodeViewHash('#')).toEqual({ state: null, problems: [] });
+    expect(decodeViewHash('#section-2')).toEqual({ state: null, problems: [] });
+  });
+
+  it('refuses another schema version with a message', () => {
+    const decoded = decodeViewHash('#v=2&t=1_2');
+    expect(decoded.state).toBeNull();
+    expect(decoded.problems).toEqual(['the link\'s view state has version 2; this build reads version 1']);
+  });
+
+  it('drops malformed fields, names them and keeps the rest', () => {
+    const decoded = decodeViewHash('#v=1&c=a&t=9_1&span=x_2&sel=r_0_1_2&panel=report');
+    expect(decoded.state).toEqual({ captures: ['a'], panel: 'report', extra: [] });
+    expect(decoded.problems).toEqual([
+      'ignored the time window "9_1"',
+      'ignored the time span "x_2"',
+      'ignored the selection "r_0_1_2"',
+    ]);
+  });
+
+  it('refuses a selection naming a capture the link does not list', () => {
+    const decoded = decodeViewHash('#v=1&c=a&sel=r_1_0_0_5');
+    expect(decoded.state?.selection).toBeUndefined();
+    expect(decoded.problems).toHaveLength(1);
+  });
+
+  it('reads negative and exponent times', () => {
+    const decoded = decodeViewHash('#v=1&t=-5_1e21&sel=r_0_0_0_-7.5&c=x');
+    expect(decoded.state?.window).toEqual({ startNs: -5, endNs: 1e21 });
+    expect(decoded.state?.selection).toEqual({ kind: 'range', capture: 0, track: 0, level: 0, startNs: -7.5 });
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * The view state in the URL hash: a typed, versioned schema and its codec (pure functions, no
+ * store, no DOM). Copying the address reproduces the view once the same files are loaded.
+ *
+ * Schema version 1, as URL search parameters after `#` (order does not matter):
+ *
+ *   v=1                      schema version (required)
+ *   c=<file name>            the loaded captures, one `c` per capture, in viewer order; other
+ *                            fields refer to captures by their position in this list
+ *   t=<start>_<end>          visible window, integer ns relative to the time zero of capture 0
+ *   span=<start>_<end>       selected time span, same reference
+ *   sel=r_<c>_<track>_<level>_<startNs>   selected range: capture position, track index, level
+ *                                          (stack depth or lane) and start time in the capture's own ns
+ *   sel=m_<c>_<track>_<timeNs>            selected mark: capture position, marks track, time
+ *   panel=<id>               open secondary panel (e.g. `report`, the load report)
+ *   q=<text>                 search text (reserved for the timeline search)
+ *   filter=<text>            event filter (reserved for the filters)
+ *
+ * Times are relative to capture 0 rather than the shared axis, because the axis depends on the
+ * order files finish loading. A range is identified by where it sits (track, level, start), not by
+ * its row index, so a link survives decoder changes that reorder rows within a level.
+ *
+ * Extending: add an optional field to `ViewHashState`, encode it in `encodeViewHash` and read it in
+ * `decodeViewHash` (keep version 1 while old links keep their meaning; bump `HASH_VERSION` and
+ * translate older versions in `decodeViewHash` when a field changes meaning). Keys this code does
+ * not know are kept in `extra` and written back, so links from a newer build survive a round trip.
+ */
+
+export const HASH_VERSION = 1;
+
+/** A time interval in ns, relative to the time zero of the first capture of `captures`. */
+export interface HashInterval {
+  startNs: number;
+  endNs: number;
+}
+
+export interface RangeRef {
+  kind: 'range';
+  /** Position in `ViewHashState.captures`. */
+  capture: number;
+  track: number;
+  level: number;
+  /** Start time in the capture's own ns (exact, as the model holds it). */
+  startNs: number;
+}
+
+export interface MarkRef {
+  kind: 'mark';
+  capture: number;
+  track: number;
+  timeNs: number;
+}
+
+export type SelectionRef = RangeRef | MarkRef;
+
+export interface ViewHashState {
+  /** File names of the captures, in viewer order. */
+  captures: string[];
+  window?: HashInterval;
+  span?: HashInterval;
+  selection?: SelectionRef;
+  panel?: string;
+  search?: string;
+  filter?: string;
+  /** Parameters this version does not know, kept in order. */
+  extra: [key: string, value: string][];
+}
+
+export interface DecodedHash {
+  /** null when the hash holds no view state (empty, or another kind of hash). */
+  state: ViewHashState | null;
+  /** Fields that were present but malformed or of an unknown version, each ignored. */
+  problems: string[];
+}
+
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'filter']);
+
+/** A finite number as the shortest text that reads back to the same value. */
+function num(n: number): string {
+  return Object.is(n, -0) ? '0' : String(n);
+}
+
+function interval(i: HashInterval): string {
+  return `${num(Math.round(i.startNs))}_${num(Math.round(i.endNs))}`;
+}
+
+/** The hash text (without `#`) of a state. */
+export function encodeViewHash(state: ViewHashState): string {
+  const p = new URLSearchParams();
+  p.append('v', String(HASH_VERSION));
+  for (const name of state.captures) p.append('c', name);
+  if (state.window) p.append('t', interval(state.window));
+  if (state.span) p.append('span', interval(state.span));
+  const sel = state.selection;
+  if (sel) {
+    p.append(
+      'sel',
+      sel.kind === 'range'
+        ? ['r', sel.capture, sel.track, sel.level, num(sel.startNs)].join('_')
+        : ['m', sel.capture, sel.track, num(sel.timeNs)].join('_'),
+    );
+  }
+  if (state.panel) p.append('panel', state.panel);
+  if (state.search) p.append('q', state.search);
+  if (state.filter) p.append('filter', state.filter);
+  for (const [k, v] of state.extra) p.append(k, v);
+  return p.toString();
+}
+
+function parseNumber(text: string): number | undefined {
+  if (!/^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function parseIndex(text: string): number | undefined {
+  return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+function parseInterval(text: string): HashInterval | undefined {
+  const parts = text.split('_');
+  if (parts.length !== 2) return undefined;
+  const a = parseNumber(parts[0]);
+  const b = parseNumber(parts[1]);
+  if (a === undefined || b === undefined || b < a) return undefined;
+  return { startNs: a, endNs: b };
+}
+
+function parseSelection(text: string, captureCount: number): SelectionRef | undefined {
+  const parts = text.split('_');
+  const capture = parseIndex(parts[1] ?? '');
+  const track = parseIndex(parts[2] ?? '');
+  if (capture === undefined || track === undefined || capture >= captureCount) return undefined;
+  if (parts[0] === 'r' && parts.length === 5) {
+    const level = parseIndex(parts[3]);
+    const startNs = parseNumber(parts[4]);
+    if (level === undefined || startNs === undefined) return undefined;
+    return { kind: 'range', capture, track, level, startNs };
+  }
+  if (parts[0] === 'm' && parts.length === 4) {
+    const timeNs = parseNumber(parts[3]);
+    if (timeNs === undefined) return undefined;
+    return { kind: 'mark', capture, track, timeNs };
+  }
+  return undefined;
+}
+
+/** Reads a hash (with or without the leading `#`). Malformed fields are dropped and named in `problems`. */
+export function decodeViewHash(hash: string): DecodedHash {
+  const text = hash.startsWith('#') ? hash.slice(1) : hash;
+  const problems: string[] = [];
+  if (text === '') return { state: null, problems };
+  const p = new URLSearchParams(text);
+  const version = p.get('v');
+  if (version === null) return { state: null, problems };
+  if (version !== String(HASH_VERSION)) {
+    problems.push(`the link's view state has version ${version}; this build reads version ${HASH_VERSION}`);
+    return { state: null, problems };
+  }
+  const state: ViewHashState = { captures: p.getAll('c'), extra: [] };
+  const field = <T>(key: string, parse: (v: string) => T | undefined, what: string): T | undefined => {
+    const raw = p.get(key);
+    if (raw === null) return undefined;
+    const value = parse(raw);
+    if (value === undefined) problems.push(`ignored ${what} "${raw}"`);
+    return value;
+  };
+  state.window = field('t', parseInterval, 'the time window');
+  state.span = field('span', parseInterval, 'the time span');
+  state.selection = field('sel', (v) => parseSelection(v, state.captures.length), 'the selection');
+  state.panel = p.get('panel') ?? undefined;
+  state.search = p.get('q') ?? undefined;
+  state.filter = p.get('filter') ?? undefined;
+  for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
+  for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {
+    if (state[key] === undefined) delete state[key];
+  }
+  return { state, problems };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { ModelBuilder } from '../../model/builder.ts';
+import type { Model } from '../../model/types.ts';
+import { createViewerStore, type ViewerStore } from '../../state/viewerStore.ts';
+import { decodeViewHash, encodeViewHash } from './hashState.ts';
+import { findRange, matchCaptures, resolveViewHash, selectionRef, viewHashState } from './viewState.ts';
+
+/** Thread 1: outer [0, 100] with children a [10, 20], b [30, 60]; thread 2: marks at 5 and 50. Origin in ms. */
+function model(fileName: string, originMs: number): Model {
+  const b = new ModelBuilder({ fileName, format: 'test', byteSize: 1 });
+  b.setClock('CLOCK_TEST', BigInt(originMs) * 1_000_000n);
+  const t1 = b.thread(7, 1, 'main');
+  const t2 = b.thread(7, 2, 'io');
+  b.push(t1, 0, { name: 'outer' });
+  b.push(t1, 10, { name: 'a' });
+  b.pop(t1, 20);
+  b.push(t1, 30, { name: 'b' });
+  b.pop(t1, 60);
+  b.pop(t1, 100);
+  b.mark(t2, 5, { name: 'tick' });
+  b.mark(t2, 50, { name: 'tock' });
+  return b.finish();
+}
+
+function rangeNamed(m: Model, name: string): number {
+  return Array.from(m.ranges.style).findIndex((s) => m.strings[m.styles.name[s]] === name);
+}
+
+function markNamed(m: Model, name: string): number {
+  return Array.from(m.marks.style).findIndex((s) => m.strings[m.styles.name[s]] === name);
+}
+
+/** A store with the given captures loaded in this order. */
+function storeWith(...models: Model[]): ViewerStore {
+  const store = createViewerStore();
+  for (const m of models) store.getState().addCapture({ model: m, decodeMs: 0 });
+  return store;
+}
+
+describe('view state <-> hash state', () => {
+  it('reproduces window, span, selection and panel after the same files load in another order', () => {
+    const first = storeWith(model('x.nvtxt', 0), model('y.nvtxt', 2));
+    const s1 = first.getState();
+    const y1 = s1.captures[1];
+    expect(y1.offsetNs).toBe(2_000_000);
+    s1.setView(y1.offsetNs + 10, y1.offsetNs + 70);
+    s1.setSpan({ startNs: y1.offsetNs + 30, endNs: y1.offsetNs + 40 });
+    s1.select({ kind: 'range', capture: y1.id, index: rangeNamed(y1.model, 'b') });
+    s1.setPanel('report');
+    const hash = encodeViewHash(viewHashState(first.getState())!);
+
+    // Reopened: y finishes loading first, so the shared axis starts at y.
+    const second = storeWith(model('y.nvtxt', 2), model('x.nvtxt', 0));
+    const s2 = second.getState();
+    const y2 = s2.captures[0];
+    expect(y2.offsetNs).toBe(0);
+    const view = resolveViewHash(decodeViewHash(hash).state!, s2.captures);
+    expect(view.window).toEqual({ startNs: 10, endNs: 70 });
+    expect(view.span).toEqual({ startNs: 30, endNs: 40 });
+    expect(view.selection).toEqual({ kind: 'range', capture: y2.id, index: rangeNamed(y2.model, 'b') });
+    expect(view.panel).toBe('report');
+    expect(view.missing).toEqual([]);
+  });
+
+  it('identifies a selected range by track, level and start time, and a mark by track and time', () => {
+    const store = storeWith(model('x.nvtxt', 0));
+    const c = store.getState().captures[0];
+    const b = rangeNamed(c.model, 'b');
+    const ref = selectionRef([c], { kind: 'range', capture: c.id, index: b });
+    expect(ref).toMatchObject({ kind: 'range', capture: 0, level: 1, startNs: 30 });
+    expect(c.model.tracks[ref!.kind === 'range' ? ref!.track : -1].kind).toBe('pushpop');
+    expect(findRange(c.model, ref!.track, 1, 30)).toBe(b);
+    expect(findRange(c.model, ref!.track, 1, 31)).toBe(-1);
+    expect(findRange(c.model, ref!.track, 5, 30)).toBe(-1);
+    expect(findRange(c.model, 999, 0, 0)).toBe(-1);
+
+    const tock = markNamed(c.model, 'tock');
+    const markRef = selectionRef([c], { kind: 'mark', capture: c.id, index: tock });
+    expect(markRef).toMatchObject({ kind: 'mark', capture: 0, timeNs: 50 });
+    const resolved = resolveViewHash({ captures: ['x.nvtxt'], selection: markRef, extra: [] }, [c]);
+    expect(resolved.selection).toEqual({ kind: 'mark', capture: c.id, index: tock });
+  });
+
+  it('pairs repeated file names by occurrence', () => {
+    const store = storeWith(model('a', 0), model('b', 0), model('a', 0));
+    const caps = store.getState().captures;
+    expect(matchCaptures(['a', 'a', 'b', 'a'], caps)).toEqual([caps[0], caps[2], caps[1], undefined]);
+  });
+
+  it('names what a link needs but is not loaded, and keeps what it can', () => {
+    const store = storeWith(model('x.nvtxt', 0));
+    const c = store.getState().captures[0];
+    const view = resolveViewHash(
+      {
+        captures: ['x.nvtxt', 'gone.json'],
+        window: { startNs: 1, endNs: 2 },
+        selection: { kind: 'range', capture: 0, track: 0, level: 0, startNs: 12345 },
+        extra: [],
+      },
+      [c],
+    );
+    expect(view.window).toEqual({ startNs: 1, endNs: 2 });
+    expect(view.selection).toBeNull();
+    expect(view.missing).toEqual(['capture gone.json is not loaded', 'the selected range is not in x.nvtxt']);
+
+    // Without its first capture the link's times have no reference: the window is left alone.
+    const orphan = resolveViewHash({ captures: ['gone.json'], window: { startNs: 1, endNs: 2 }, extra: [] }, [c]);
+    expect(orphan.window).toBeUndefined();
+  });
+
+  it('has no state without captures, and passes carried fields through', () => {
+    expect(viewHashState(createViewerStore().getState())).toBeNull();
+    const store = storeWith(model('x.nvtxt', 0));
+    const state = viewHashState(store.getState(), { search: 'gemm', extra: [['later', '1']] })!;
+    expect(state.search).toBe('gemm');
+    expect(state.extra).toEqual([['later', '1']]);
+    expect(state.selection).toBeUndefined();
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Between the viewer store and the hash schema (pure): which captures a link means, where its
+ * window lies on the shared axis, and which range or mark its selection names in the loaded models.
+ */
+import { levelCount, lowerBound, trackOfMark, trackOfRange } from '../../model/query.ts';
+import type { Model } from '../../model/types.ts';
+import type { LoadedCapture, Selection, ViewerState } from '../../state/viewerStore.ts';
+import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
+
+/** The store fields the hash describes. */
+export type HashedFields = Pick<ViewerState, 'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel'>;
+
+/** Fields that pass through unchanged (not yet wired to the viewer, or from a newer build). */
+export type CarriedFields = Pick<ViewHashState, 'search' | 'filter' | 'extra'>;
+
+const NOTHING_CARRIED: CarriedFields = { extra: [] };
+
+/** The hash state of the viewer, or null when nothing is loaded (no view worth a link). */
+export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_CARRIED): ViewHashState | null {
+  if (s.captures.length === 0) return null;
+  const zero = s.captures[0].offsetNs;
+  const state: ViewHashState = {
+    captures: s.captures.map((c) => c.model.capture.fileName),
+    window: { startNs: s.viewStartNs - zero, endNs: s.viewEndNs - zero },
+    extra: carried.extra,
+  };
+  if (s.span) state.span = { startNs: s.span.startNs - zero, endNs: s.span.endNs - zero };
+  const selection = selectionRef(s.captures, s.selection);
+  if (selection) state.selection = selection;
+  if (s.panel) state.panel = s.panel;
+  if (carried.search) state.search = carried.search;
+  if (carried.filter) state.filter = carried.filter;
+  return state;
+}
+
+/** Where a selected range or mark sits, in terms that survive a reload of the same files. */
+export function selectionRef(captures: LoadedCapture[], selection: Selection): SelectionRef | undefined {
+  if (!selection) return undefined;
+  const position = captures.findIndex((c) => c.id === selection.capture);
+  if (position < 0) return undefined;
+  const model = captures[position].model;
+  const i = selection.index;
+  if (selection.kind === 'range') {
+    if (i < 0 || i >= model.ranges.startNs.length) return undefined;
+    const track = trackOfRange(model, i);
+    if (track < 0) return undefined;
+    return { kind: 'range', capture: position, track, level: model.ranges.depth[i], startNs: model.ranges.startNs[i] };
+  }
+  if (i < 0 || i >= model.marks.timeNs.length) return undefined;
+  const track = trackOfMark(model, i);
+  return track < 0 ? undefined : { kind: 'mark', capture: position, track, timeNs: model.marks.timeNs[i] };
+}
+
+/**
+ * The loaded capture each name of a link stands for: the k-th capture of a file name in the link
+ * is the k-th loaded capture with that file name (load order can differ between visits).
+ */
+export function matchCaptures(names: string[], captures: LoadedCapture[]): (LoadedCapture | undefined)[] {
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const k = seen.get(name) ?? 0;
+    seen.set(name, k + 1);
+    return captures.filter((c) => c.model.capture.fileName === name)[k];
+  });
+}
+
+/** The range at a track, level and start time, or -1. */
+export function findRange(model: Model, trackIndex: number, level: number, startNs: number): number {
+  const track = model.tracks[trackIndex];
+  if (!track || level >= levelCount(track)) return -1;
+  const hi = track.levelBegin[level + 1];
+  const i = lowerBound(model.ranges.startNs, startNs, track.levelBegin[level], hi);
+  return i < hi && model.ranges.startNs[i] === startNs ? i : -1;
+}
+
+/** The mark of a marks track at a time, or -1. */
+export function findMark(model: Model, trackIndex: number, timeNs: number): number {
+  const track = model.tracks[trackIndex];
+  if (!track || track.kind !== 'marks') return -1;
+  const i = lowerBound(model.marks.timeNs, timeNs, track.markBegin, track.markEnd);
+  return i < track.markEnd && model.marks.timeNs[i] === timeNs ? i : -1;
+}
+
+/** What a hash state means for the loaded captures. */
+export interface ResolvedView {
+  /** On the shared axis; absent when the link has no window or its reference capture is missing. */
+  window?: HashInterval;
+  span: HashInterval | null;
+  selection: Selection;
+  panel: string | null;
+  /** What the link names but the loaded captures do not have, for a notice. */
+  missing: string[];
+}
+
+export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[]): ResolvedView {
+  const matched = matchCaptures(state.captures, captures);
+  const missing = state.captures.filter((_, i) => !matched[i]).map((name) => `capture ${name} is not loaded`);
+  // Times are relative to the link's first capture; a link without captures uses the shared axis.
+  const zero = state.captures.length === 0 ? 0 : matched[0]?.offsetNs;
+  const place = (i: HashInterval | undefined): HashInterval | undefined =>
+    i && zero !== undefined ? { startNs: i.startNs + zero, endNs: i.endNs + zero } : undefined;
+  const out: ResolvedView = {
+    window: place(state.window),
+    span: place(state.span) ?? null,
+    selection: null,
+    panel: state.panel ?? null,
+    missing,
+  };
+  const ref = state.selection;
+  const capture = ref ? matched[ref.capture] : undefined;
+  if (ref && capture) {
+    const index =
+      ref.kind === 'range'
+        ? findRange(capture.model, ref.track, ref.level, ref.startNs)
+        : findMark(capture.model, ref.track, ref.timeNs);
+    if (index >= 0) out.selection = { kind: ref.kind, capture: capture.id, index };
+    else missing.push(`the selected ${ref.kind} is not in ${capture.model.capture.fileName}`);
+  }
+  return out;
+}
