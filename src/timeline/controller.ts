@@ -3,12 +3,15 @@
  * subscription (pan and zoom never re-render React), size and theme tracking, and input. React
  * only mounts the elements and hands over the track layout.
  */
-import { captureExtent, type ViewerStore } from '../state/viewerStore.ts';
+import { trackOfMark, trackOfRange } from '../model/query.ts';
+import { captureExtent, type ViewerState, type ViewerStore } from '../state/viewerStore.ts';
 import { drawStaticFrame, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
 import { attachInput } from './input.ts';
 import { HeldKeys } from './keyboard.ts';
 import { viewLimits, type ViewLimits } from './navigation.ts';
+import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay } from './renderers/overlay.ts';
+import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
 import type { Hit } from './renderers/types.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
 import { TextMeasurer } from './text.ts';
@@ -45,6 +48,9 @@ export class TimelineController {
   private dragging: 'pan' | 'span' | null = null;
   private tooltipKey = '';
   private frameCount = 0;
+  private highlight: HighlightIndex | null = null;
+  /** A revealed event whose row is not on screen yet (waiting for the expanded layout). */
+  private pendingReveal: { captureId: number; track: number } | null = null;
   private readonly scheduler: FrameScheduler;
   private readonly text: TextMeasurer;
   private readonly staticCtx: CanvasRenderingContext2D;
@@ -71,6 +77,8 @@ export class TimelineController {
         if (s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs) this.scheduler.request('static');
         else if (s.selection !== prev.selection || s.span !== prev.span) this.scheduler.request('overlay');
         if (s.theme !== prev.theme) this.invalidateTheme();
+        if (s.highlight !== prev.highlight || s.captures !== prev.captures) this.updateHighlight(s.highlight);
+        if (s.reveal !== prev.reveal && s.reveal) this.reveal(s.reveal);
       }),
     );
 
@@ -117,6 +125,46 @@ export class TimelineController {
     if (layout === this.layout) return;
     this.layout = layout;
     this.scheduler.request('static');
+    this.scrollToPendingReveal();
+  }
+
+  private updateHighlight(highlight: ViewerState['highlight']): void {
+    if (!highlight && !this.highlight) return;
+    const capture = highlight && this.store.getState().captures.find((c) => c.id === highlight.capture);
+    this.highlight = capture ? buildHighlightIndex(capture.id, capture.model, capture.offsetNs, highlight.ranges) : null;
+    this.scheduler.request('overlay');
+  }
+
+  /** Zooms to the event with context, expands the tree nodes hiding its row, then scrolls to the row. */
+  private reveal(target: NonNullable<ViewerState['reveal']>): void {
+    const s = this.store.getState();
+    const capture = s.captures.find((c) => c.id === target.capture);
+    if (!capture) return;
+    const model = capture.model;
+    const count = target.kind === 'range' ? model.ranges.startNs.length : model.marks.timeNs.length;
+    if (target.index < 0 || target.index >= count) return;
+    const track = target.kind === 'range' ? trackOfRange(model, target.index) : trackOfMark(model, target.index);
+    const startNs = (target.kind === 'range' ? model.ranges.startNs : model.marks.timeNs)[target.index] + capture.offsetNs;
+    const endNs = target.kind === 'range' ? model.ranges.endNs[target.index] + capture.offsetNs : startNs;
+    const view = revealWindow(startNs, endNs, { startNs: s.viewStartNs, endNs: s.viewEndNs }, this.limits());
+    s.setView(view.startNs, view.endNs);
+    if (track < 0) return;
+    this.pendingReveal = { captureId: capture.id, track };
+    for (const key of collapsedAbove(capture, s.collapsed, track)) s.toggleCollapsed(key);
+    this.scrollToPendingReveal();
+  }
+
+  private scrollToPendingReveal(): void {
+    const pending = this.pendingReveal;
+    if (!pending) return;
+    const r = this.layout.rowOfTrack(pending.captureId, pending.track);
+    // Still hidden: the expanded layout is on its way.
+    if (r < 0) return;
+    this.pendingReveal = null;
+    const row = this.layout.rows[r];
+    const scroller = this.el.scroller;
+    const top = scrollToShow(row.yCss, row.heightCss, scroller.scrollTop, scroller.clientHeight);
+    if (top !== scroller.scrollTop) scroller.scrollTop = top;
   }
 
   destroy(): void {
@@ -238,7 +286,7 @@ export class TimelineController {
       const hit = hitTestFrame(frame, this.pointer.xCss, this.pointer.yCss);
       hover = hit === 'ruler' ? null : hit;
     }
-    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span });
+    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight });
     this.updateTooltip(hover);
     this.el.overlayCanvas.style.cursor =
       this.dragging === 'pan' ? 'grabbing' : this.pointer && this.pointer.yCss < RULER_HEIGHT_CSS ? 'col-resize' : hover ? 'pointer' : 'default';

@@ -7,6 +7,7 @@ import type { Selection } from '../../state/viewerStore.ts';
 import type { Canvas2D } from '../canvas2d.ts';
 import { formatDuration, formatTimeAtResolution } from '../format.ts';
 import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
+import { drawHighlights, type HighlightIndex } from './highlight.ts';
 import { rangeBoxInRow } from './rangeRow.ts';
 import { counterValueScale } from './counterRow.ts';
 import { RULER_HEIGHT_CSS } from './ruler.ts';
@@ -19,6 +20,8 @@ export interface OverlayState {
   hover: Hit | null;
   selection: Selection;
   span: { startNs: number; endNs: number } | null;
+  /** Ranges the statistics panel points out (store `highlight`), indexed by start. */
+  highlight?: HighlightIndex | null;
 }
 
 export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): void {
@@ -45,6 +48,8 @@ export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): v
       drawPill(ctx, frame, label, centre, RULER_HEIGHT_CSS + 3, theme.accent, theme.bg);
     }
   }
+
+  if (state.highlight) drawHighlights(ctx, frame, state.highlight);
 
   ctx.save();
   ctx.beginPath();
