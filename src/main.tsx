@@ -6,6 +6,7 @@ import { createViewerStore } from './state/viewerStore.ts';
 import { App, DEMO_URL } from './ui/App.tsx';
 import { LoadController } from './ui/loadController.ts';
 import { loadPreferences, persistPreferences } from './ui/preferences.ts';
+import { installSharing } from './ui/share/installSharing.ts';
 import { installTestHooks } from './ui/testHooks.ts';
 import { LoadClient } from './worker/load.client.ts';
 import './ui/theme.css';
@@ -15,6 +16,8 @@ const store = createViewerStore(loadPreferences());
 const controller = new LoadController(store, new LoadClient());
 persistPreferences(store);
 installTestHooks(store);
+// ?url= captures, the view in the URL hash, captures sent by an embedding page.
+installSharing(store, controller);
 // ?demo opens the bundled demo capture (npm start links to it).
 if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxt');
 

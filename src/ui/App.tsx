@@ -12,6 +12,7 @@ import { LoadReport } from './LoadReport.tsx';
 import { LoadStrip } from './LoadStrip.tsx';
 import type { LoadController } from './loadController.ts';
 import { countBySeverity, reportRows } from './loadReport.ts';
+import { ShareNotices } from './share/ShareNotices.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
 import { useFileDrop } from './useFileDrop.ts';
@@ -88,6 +89,7 @@ export function App({ controller }: { controller: LoadController }) {
         }}
       />
       <LoadStrip />
+      <ShareNotices />
       <main className="app-main">
         <div className="timeline-cell">
           {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <Timeline />}

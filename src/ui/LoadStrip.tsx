@@ -30,11 +30,16 @@ function LoadProgress({ load }: { load: PendingLoad }) {
       <progress
         className="load-bar"
         max={Math.max(1, load.bytesTotal)}
-        value={load.bytesDone}
+        // Without a known total (a download without Content-Length) the bar is indeterminate.
+        value={load.bytesTotal > 0 ? load.bytesDone : undefined}
         aria-label={`Loading ${load.name}`}
       />
       <span className="load-figures">
-        {load.bytesTotal > 0 ? `${formatBytes(load.bytesDone)} / ${formatBytes(load.bytesTotal)} · ${percent}` : 'fetching…'}
+        {load.bytesTotal > 0
+          ? `${formatBytes(load.bytesDone)} / ${formatBytes(load.bytesTotal)} · ${percent}`
+          : load.bytesDone > 0
+            ? `${formatBytes(load.bytesDone)} received`
+            : 'fetching…'}
       </span>
       <button type="button" className="button small" onClick={() => load.cancel()}>
         Cancel
