@@ -118,6 +118,7 @@ export class TimelineController {
         scroller: el.scroller,
       }),
     );
+    this.updateHighlight(store.getState().highlight);
     this.scheduler.request('static');
   }
 
