@@ -137,7 +137,7 @@ static void attrs_prepare(struct tstream *t, const nvtxEventAttributes_t *a, str
             uint32_t flags;
             size_t n = ext_item(&e->ext[i], budget, &flags);
             budget -= n;
-            len += 3 * VARINT_MAX + n;
+            len += 4 * VARINT_MAX + n;
         }
         e->ext_len = len; /* an upper bound: room to reserve */
     }
@@ -166,6 +166,7 @@ static uint8_t *attrs_put(uint8_t *p, const struct attrs_enc *e, size_t cap)
         budget -= n;
         q = put_varint(q, e->ext[i].schemaId);
         q = put_varint(q, flags);
+        q = put_varint(q, (uintptr_t)e->ext[i].payload);
         q = put_varint(q, n);
         memcpy(q, e->ext[i].payload, n);
         q += n;

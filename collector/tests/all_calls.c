@@ -10,6 +10,7 @@
 #include <nvtx3/nvToolsExtCuda.h>
 #include <nvtx3/nvToolsExtCudaRt.h>
 #include <nvtx3/nvToolsExtOpenCL.h>
+#include <nvtx3/nvToolsExtPayload.h>
 #include <nvtx3/nvToolsExtSync.h>
 
 #include <pthread.h>
@@ -105,7 +106,20 @@ static void marks(void)
     a.payload.ullValue = UINT64_MAX;
     nvtxMarkEx(&a);
     emit_mark("", "", 0, 0, pay_u64(UINT64_MAX));
-    calls += 6;
+
+    /* An extended payload on a core event, set by hand (the header's C helper macros do not compile). */
+    static const uint8_t raw[] = {0xde, 0xad, 0xbe, 0xef, 0x01};
+    nvtxPayloadData_t data = {NVTX_TYPE_PAYLOAD_SCHEMA_RAW, sizeof raw, raw};
+    a = attrs();
+    a.payloadType = NVTX_PAYLOAD_TYPE_EXT;
+    a.reserved0 = 1;
+    a.payload.ullValue = (uint64_t)(uintptr_t)&data;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = "mark with raw payload";
+    nvtxMarkEx(&a);
+    emit("{\"type\":\"extpayload\",\"pid\":%d,\"tid\":%d,\"name\":\"mark with raw payload\",\"schema\":%d,\"bytes\":\"deadbeef01\"}",
+         (int)getpid(), (int)gettid(), NVTX_TYPE_PAYLOAD_SCHEMA_RAW);
+    calls += 7;
 }
 
 static void push_pop(void)

@@ -148,11 +148,28 @@ describe('collector + decoder, end to end', () => {
     expect(sorted(decoded)).toEqual(sorted(expected));
   });
 
+  it('keeps an extended payload given with a core event as its raw bytes', () => {
+    const line = result.lines.find((l) => l.type === 'extpayload')!;
+    const mark = markRows(model).findIndex((m) => m.name === line.name);
+    const payload = model.marks.payload[mark];
+    expect(model.payloads.type[payload]).toBe(PayloadType.Ext);
+    const ext = model.extPayloads!;
+    const row = new DataView(new ArrayBuffer(8));
+    row.setFloat64(0, model.payloads.bits[payload], true);
+    const head = row.getFloat64(0, true);
+    expect(ext.schema[head]).toBe(line.schema);
+    const bytes = ext.bytes.subarray(ext.offset[head], ext.offset[head] + ext.length[head]);
+    expect(Buffer.from(bytes).toString('hex')).toBe(line.bytes);
+    expect(ext.address[head]).toBeGreaterThan(0);
+  });
+
   it('has every mark, including wide strings with non-ASCII text', () => {
     const expected = result.lines
-      .filter((l) => l.type === 'mark')
-      .map((l) => [l.tid, l.domain, l.name, l.category, l.color, expectedPayload(l.payload)].join('|'));
-    const decoded = markRows(model).map((m) => [m.tid, m.domain, m.name, m.category, m.color, decodedPayload(m)].join('|'));
+      .filter((l) => l.type === 'mark' || l.type === 'extpayload')
+      .map((l) => (l.type === 'mark' ? [l.tid, l.domain, l.name, l.category, l.color, expectedPayload(l.payload)] : [l.tid, '', l.name, 0, 0, `${PayloadType.Ext}:ext`]).join('|'));
+    const decoded = markRows(model).map((m) =>
+      [m.tid, m.domain, m.name, m.category, m.color, m.payloadType === PayloadType.Ext ? `${PayloadType.Ext}:ext` : decodedPayload(m)].join('|'),
+    );
     expect(sorted(decoded)).toEqual(sorted(expected));
     expect(decoded.some((k) => k.includes('mark W größe ✓ 日本 🚀'))).toBe(true);
   });

@@ -6,6 +6,7 @@
  * wait for the end.
  */
 import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
+import type { ExtPayloadInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { Frame } from './chunks.ts';
 import {
@@ -14,6 +15,7 @@ import {
   ClockKind,
   EndReason,
   EndTag,
+  ExtFlag,
   MessageType,
   MetaOp,
   NVTX_COLOR_ARGB,
@@ -25,12 +27,6 @@ import {
 } from './format.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
-
-/** An open push/pop range: its start and attributes (an EventAttrs). */
-interface OpenPush extends EventAttrs {
-  t: number;
-  offset: number;
-}
 
 interface StreamState {
   id: number;
@@ -45,12 +41,10 @@ interface StreamState {
   lastNs: number;
   /** Stream string id -> builder StringId. */
   strings: number[];
+  /** Stream string id -> builder style of a plain message in the default domain (hot records). */
+  styles: number[];
   broken: boolean;
   reportedMissingString: boolean;
-  /** Open pushes per builder domain index: ranges are handed to the builder whole, at their pop. */
-  stacks: OpenPush[][];
-  unmatchedPops: number;
-  firstUnmatchedPop: number;
 }
 
 interface SyncObject {
@@ -100,7 +94,7 @@ export class NativeDecoder {
   private readonly attrs: EventAttrs = {};
   private units = 0;
   private eventsDecoded = 0;
-  private extPayloadEvents = 0;
+  private incompleteExtBlobs = 0;
   private truncatedStrings = 0;
 
   constructor(private readonly b: ModelBuilder) {
@@ -153,16 +147,15 @@ export class NativeDecoder {
     for (const [id, end] of this.earlyEnds) {
       this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
     }
-    this.finishStacks();
     this.finishSyncObjects();
     if (this.haveProcess) {
       const start = Math.round(this.captureStartRel * this.defaultRate);
       this.b.setCaptureSpan(Math.min(start, this.lastNs), Math.max(this.endNs ?? this.lastNs, this.lastNs));
     }
-    if (this.extPayloadEvents > 0) {
+    if (this.incompleteExtBlobs > 0) {
       this.b.report(
-        'info',
-        `${this.extPayloadEvents} event${this.extPayloadEvents === 1 ? ' carries' : 's carry'} extended payloads (NVTX payload extension); their bytes are in the capture but this version does not decode them`,
+        'warning',
+        `${this.incompleteExtBlobs} extended payload(s) were not copied whole by the collector (size unknown, or above 64 KiB)`,
       );
     }
     if (this.truncatedStrings > 0) {
@@ -439,9 +432,7 @@ export class NativeDecoder {
         strings: [this.emptyName],
         broken: false,
         reportedMissingString: false,
-        stacks: [],
-        unmatchedPops: 0,
-        firstUnmatchedPop: 0,
+        styles: [],
       };
       this.streams.set(streamId, st);
     }
@@ -493,6 +484,19 @@ export class NativeDecoder {
     a.color = undefined;
     a.category = undefined;
     a.payload = undefined;
+    a.style = undefined;
+    return a;
+  }
+
+  /** Attributes of a hot record (message only, default domain), with its style cached per stream string. */
+  private plainAttrs(st: StreamState, sid: number, r: ByteReader): EventAttrs {
+    const a = this.resetAttrs(this.stringOf(st, sid, r), 0);
+    let style = st.styles[sid];
+    if (style === undefined) {
+      style = this.b.style(a);
+      if (sid < st.strings.length) st.styles[sid] = style;
+    }
+    a.style = style;
     return a;
   }
 
@@ -521,27 +525,26 @@ export class NativeDecoder {
         }
         case Op.Push: {
           const t = this.time(st, r.svarint());
-          this.threadOf(st, r);
-          this.push(st, t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0), at);
+          b.push(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.Pop: {
           const t = this.time(st, r.svarint());
-          this.pop(st, this.threadOf(st, r), t, 0, at);
+          b.pop(this.threadOf(st, r), t, 0, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.Mark: {
           const t = this.time(st, r.svarint());
-          b.mark(this.threadOf(st, r), t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0));
+          b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
           this.eventsDecoded++;
           break;
         }
         case Op.Start: {
           const t = this.time(st, r.svarint());
           const id = r.varint();
-          this.start(id, this.threadOf(st, r), t, this.resetAttrs(this.stringOf(st, r.varint(), r), 0), at);
+          this.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
           this.eventsDecoded++;
           break;
         }
@@ -561,14 +564,13 @@ export class NativeDecoder {
         case Op.PushEx: {
           const t = this.time(st, r.svarint());
           const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
-          this.threadOf(st, r);
-          this.push(st, t, attrs, at);
+          b.push(this.threadOf(st, r), t, attrs, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.PopDomain: {
           const t = this.time(st, r.svarint());
-          this.pop(st, this.threadOf(st, r), t, this.domainIndex(r.varint(), at), at);
+          b.pop(this.threadOf(st, r), t, this.domainIndex(r.varint(), at), { offset: at });
           this.eventsDecoded++;
           break;
         }
@@ -630,12 +632,16 @@ export class NativeDecoder {
     }
     if (mask & Attr.ExtPayloads) {
       const count = r.varint();
+      const blobs: ExtPayloadInput[] = [];
       for (let i = 0; i < count; i++) {
-        r.varint(); // schema id
-        r.varint(); // flags
-        r.bytesOf(r.varint());
+        const schemaId = r.varint();
+        const flags = r.varint();
+        const address = r.varintBig();
+        const bytes = r.bytesOf(r.varint());
+        if (flags & (ExtFlag.SizeUnknown | ExtFlag.Cut)) this.incompleteExtBlobs++;
+        blobs.push({ schemaId, bytes, address });
       }
-      this.extPayloadEvents++;
+      a.payload = this.b.extPayload(domain, blobs);
     }
     if (r.pos > end) r.fail('event attributes are longer than their stated length');
     r.pos = end; // fields added by later versions
@@ -666,39 +672,6 @@ export class NativeDecoder {
       default:
         this.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;
-    }
-  }
-
-  // ---------------------------------------------------------------- push/pop ranges
-
-  private push(st: StreamState, t: number, a: EventAttrs, offset: number): void {
-    const domain = a.domain ?? 0;
-    const stack = (st.stacks[domain] ??= []);
-    stack.push({ t, offset, nameId: a.nameId, color: a.color, category: a.category, payload: a.payload, domain: a.domain });
-  }
-
-  private pop(st: StreamState, thread: number, t: number, domain: number, offset: number): void {
-    const open = st.stacks[domain]?.pop();
-    if (open) {
-      this.b.range(thread, open.t, t, open, { offset: open.offset });
-      return;
-    }
-    if (st.unmatchedPops++ === 0) st.firstUnmatchedPop = offset;
-  }
-
-  /** Pushes never popped go to the builder as pushes, which closes them at the capture end (flagged). */
-  private finishStacks(): void {
-    for (const st of this.streams.values()) {
-      for (const stack of st.stacks) {
-        for (const open of stack ?? []) this.b.push(st.thread, open.t, open, { offset: open.offset });
-      }
-      if (st.unmatchedPops > 0) {
-        this.b.report(
-          'warning',
-          `${st.unmatchedPops} pop${st.unmatchedPops === 1 ? '' : 's'} on thread ${st.tid} had no open range (from a push before the capture started, or an unbalanced pop); ignored`,
-          { offset: st.firstUnmatchedPop },
-        );
-      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RangeFlag } from '../../model/types.ts';
+import { PayloadType, RangeFlag } from '../../model/types.ts';
 import { crc32c } from './crc32c.ts';
 import { Chunk, MetaOp, Op, SyncOp } from './format.ts';
 import { nativeImporter } from './native.ts';
@@ -154,10 +154,23 @@ describe('native importer', () => {
       ['closed', 10, 15, 1],
     ]);
     expect(rows[0].flags & RangeFlag.Unterminated).toBeTruthy();
-    const pop = model.issues.find((i) => /had no open range/.test(i.message))!;
-    expect(pop.message).toMatch(/^1 pop on thread 1/);
+    const pop = model.issues.find((i) => /pop with no open range/.test(i.message))!;
+    expect(pop.message).toMatch(/thread "a" \(1\)/);
     expect(pop.offset).toBeGreaterThan(0);
     expect(model.issues.some((i) => /"open" pushed .* never popped/.test(i.message))).toBe(true);
+  });
+
+  it('keeps extended payloads attached to core events as raw blobs with their schema and address', async () => {
+    const s = new StreamRecords().thread(1, 'a');
+    const blob = Uint8Array.of(1, 2, 3, 4, 5);
+    s.ex(Op.MarkEx, 10, 0, { message: { type: 1, id: s.sid('with payload') }, ext: [{ schemaId: 0x100000001, address: 0x7ffd0000n, data: blob }, { schemaId: 17, flags: 2, data: new Uint8Array(0) }] });
+    const model = await loadBytes(capture().events(1, SEAL, s.bytes()).bytes());
+    const ext = model.extPayloads!;
+    expect(Array.from(ext.schema)).toEqual([0x100000001, 17]);
+    expect(Array.from(ext.address)).toEqual([0x7ffd0000, 0]);
+    expect(Array.from(ext.bytes.subarray(ext.offset[0], ext.offset[0] + ext.length[0]))).toEqual([1, 2, 3, 4, 5]);
+    expect(model.payloads.type[model.marks.payload[0]]).toBe(PayloadType.Ext);
+    expect(model.issues.map((i) => i.message)).toEqual([expect.stringMatching(/1 extended payload\(s\) were not copied whole/)]);
   });
 
   it('resolves registered strings and reports unknown ones', async () => {

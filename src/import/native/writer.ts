@@ -99,7 +99,7 @@ export interface EventAttrsSpec {
   /** nvtxPayloadType_t and the 8 raw bytes. */
   payload?: { type: number; bits: Uint8Array };
   message?: { type: number; id: number };
-  ext?: { schemaId: number; flags?: number; data: Uint8Array }[];
+  ext?: { schemaId: number; flags?: number; address?: bigint; data: Uint8Array }[];
   /** Bytes appended after the known fields (a later version's fields). */
   trailing?: Uint8Array;
 }
@@ -203,7 +203,7 @@ export class StreamRecords {
       if (attrs.message) a.varint(attrs.message.type).varint(attrs.message.id);
       if (attrs.ext) {
         a.varint(attrs.ext.length);
-        for (const e of attrs.ext) a.varint(e.schemaId).varint(e.flags ?? 0).varint(e.data.length).bytes(e.data);
+        for (const e of attrs.ext) a.varint(e.schemaId).varint(e.flags ?? 0).varint(e.address ?? 0n).varint(e.data.length).bytes(e.data);
       }
       if (attrs.trailing) a.bytes(attrs.trailing);
     });
