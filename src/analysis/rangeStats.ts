@@ -9,7 +9,7 @@ import type { Model } from '../model/types.ts';
 import { Grouper, styleText, type GroupBy, type GroupInfo } from './groups.ts';
 import { quantilesInPlace } from './quantiles.ts';
 import { ResolvedScope, type ScopeOptions } from './scope.ts';
-import { collectWindows, forEachRange } from './walk.ts';
+import { forEachRange, trackWindows, type TrackWindows } from './walk.ts';
 
 export interface RangeStatsOptions extends ScopeOptions {
   /** Default 'name'. */
@@ -84,54 +84,89 @@ class Accumulators {
 }
 
 /**
- * Pass 1 over ranges [a, b) of one level (kind class `cls`): count, total, min, max per group, and
- * each child's cover of its parent. Top-level functions with explicit arguments keep the hot loop
- * easy for the JIT (no captured mutable state).
+ * Pass 1 over one track, deepest level first: count, total, min, max per group; self time from
+ * the time each level's ranges cover of their parents, gathered per parent position in `cover`
+ * buffers (sequential access, no lookup of the parent's group). Top-level functions with explicit
+ * arguments keep the hot loop easy for the JIT (no captured mutable state).
  */
-function accumulate(model: Model, scope: ResolvedScope, grouper: Grouper, acc: Accumulators, cls: number, level: number, a: number, b: number): void {
+function accumulateTrack(model: Model, scope: ResolvedScope, grouper: Grouper, acc: Accumulators, track: TrackWindows, buffers: CoverBuffers): void {
   const { startNs, endNs, style, thread, parent } = model.ranges;
+  const { cls, bounds } = track;
   const whole = scope.whole;
-  const clip = whole || scope.mode === 'clip';
   const filtered = scope.filtered;
   const table = grouper.styleTable(cls);
   const bit = 1 << cls;
-  for (let i = a; i < b; i++) {
-    const s = startNs[i];
-    const e = endNs[i];
-    if (level > 0) {
-      const p = parent[i];
-      if (p >= 0 && (!filtered || scope.shown(style[p], thread[p]))) {
-        const pe = endNs[p];
-        const c = whole ? (e < pe ? e : pe) - s : scope.childCover(s, e, pe);
-        // In clip mode a positive cover implies the parent meets the scope.
-        if (c > 0 && (clip || scope.measure(startNs[p], pe) >= 0)) {
-          let g = table === undefined ? -1 : table[style[p]];
-          if (g < 0) g = grouper.rangeGroup(p, cls);
-          if (g >= acc.count.length) acc.ensure(g + 1);
-          acc.covered[g] += c;
+  // Locals, re-read only when the arrays grow.
+  let { count, total, covered, min, max, maxRange, kinds } = acc;
+  let counted = 0;
+  const deepest = bounds.length / 2 - 1;
+  // The deepest level has no children: nothing covers it.
+  let mine = buffers.take(deepest >= 0 ? bounds[2 * deepest + 1] - bounds[2 * deepest] : 0);
+  for (let level = deepest; level >= 0; level--) {
+    const a = bounds[2 * level];
+    const b = bounds[2 * level + 1];
+    // What this level covers of its parents, by position in the parent level's window.
+    const pa = level > 0 ? bounds[2 * level - 2] : 0;
+    const pn = level > 0 ? bounds[2 * level - 1] - pa : 0;
+    const parents = buffers.take(pn, mine);
+    for (let i = a; i < b; i++) {
+      const s = startNs[i];
+      const e = endNs[i];
+      if (pn > 0) {
+        const p = parent[i];
+        const at = p - pa;
+        if (at >= 0 && at < pn) {
+          const pe = endNs[p];
+          const c = whole ? (e < pe ? e : pe) - s : scope.childCover(s, e, pe);
+          if (c > 0) parents[at] += c;
         }
       }
+      if (filtered && !scope.shown(style[i], thread[i])) continue;
+      const m = whole ? e - s : scope.measure(s, e);
+      if (m < 0) continue;
+      let g = table === undefined ? -1 : table[style[i]];
+      if (g < 0) g = grouper.rangeGroup(i, cls);
+      if (g >= count.length) {
+        acc.ensure(g + 1);
+        ({ count, total, covered, min, max, maxRange, kinds } = acc);
+      }
+      count[g]++;
+      total[g] += m;
+      covered[g] += mine[i - a];
+      if (m < min[g]) min[g] = m;
+      if (m > max[g]) {
+        max[g] = m;
+        maxRange[g] = i;
+      }
+      kinds[g] |= bit;
+      counted++;
     }
-    if (filtered && !scope.shown(style[i], thread[i])) continue;
-    const m = whole ? e - s : scope.measure(s, e);
-    if (m < 0) continue;
-    let g = table === undefined ? -1 : table[style[i]];
-    if (g < 0) g = grouper.rangeGroup(i, cls);
-    if (g >= acc.count.length) acc.ensure(g + 1);
-    acc.count[g]++;
-    acc.total[g] += m;
-    if (m < acc.min[g]) acc.min[g] = m;
-    if (m > acc.max[g]) {
-      acc.max[g] = m;
-      acc.maxRange[g] = i;
+    mine = parents;
+  }
+  acc.ranges += counted;
+}
+
+/** Two zeroed scratch buffers handed out alternately, grown on demand. */
+class CoverBuffers {
+  private a = new Float64Array(1024);
+  private b = new Float64Array(1024);
+
+  /** A zeroed buffer of at least `length` entries that is not `busy`. */
+  take(length: number, busy?: Float64Array): Float64Array {
+    let buf = busy === this.a ? this.b : this.a;
+    if (buf.length < length) {
+      buf = new Float64Array(Math.max(length, buf.length * 2));
+      if (busy === this.a) this.b = buf;
+      else this.a = buf;
+    } else {
+      buf.fill(0, 0, Math.max(length, 1));
     }
-    acc.kinds[g] |= bit;
-    acc.ranges++;
+    return buf;
   }
 }
 
 /** Pass 2 over ranges [a, b): each counted duration into its group's part of `values`. */
-function partition(model: Model, scope: ResolvedScope, grouper: Grouper, fill: Float64Array, values: Float64Array, cls: number, a: number, b: number): void {
+function partition(model: Model, scope: ResolvedScope, grouper: Grouper, fill: Int32Array, values: Float64Array, cls: number, a: number, b: number): void {
   const { startNs, endNs, style, thread } = model.ranges;
   const whole = scope.whole;
   const filtered = scope.filtered;
@@ -150,19 +185,22 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
   const groupBy = options.groupBy ?? 'name';
   const scope = new ResolvedScope(model, options);
   const grouper = new Grouper(model, groupBy);
-  const windows = collectWindows(model, scope);
+  const tracks = trackWindows(model, scope);
   const acc = new Accumulators();
-  for (let w = 0; w < windows.length; w += 4) accumulate(model, scope, grouper, acc, windows[w], windows[w + 1], windows[w + 2], windows[w + 3]);
+  const buffers = new CoverBuffers();
+  for (const track of tracks) accumulateTrack(model, scope, grouper, acc, track, buffers);
 
   const groups = grouper.size;
   acc.ensure(groups);
   const { count, total, covered, min, max, maxRange, kinds } = acc;
   const rangeCount = acc.ranges;
-  const offset = new Float64Array(groups + 1);
+  const offset = new Int32Array(groups + 1);
   for (let g = 0; g < groups; g++) offset[g + 1] = offset[g] + count[g];
   const fill = offset.slice(0, groups);
   const values = new Float64Array(rangeCount);
-  for (let w = 0; w < windows.length; w += 4) partition(model, scope, grouper, fill, values, windows[w], windows[w + 2], windows[w + 3]);
+  for (const { cls, bounds } of tracks) {
+    for (let w = 0; w < bounds.length; w += 2) partition(model, scope, grouper, fill, values, cls, bounds[w], bounds[w + 1]);
+  }
 
   const rows: RangeStatsRow[] = [];
   let totalNs = 0;

@@ -43,13 +43,28 @@ export function forEachWindow(model: Model, scope: ResolvedScope, visit: WindowV
   }
 }
 
-/** The windows of `forEachWindow` as flat quadruples (kind class, level, first, last). */
-export function collectWindows(model: Model, scope: ResolvedScope): Int32Array {
-  const out: number[] = [];
-  forEachWindow(model, scope, (_track, cls, level, a, b) => {
-    out.push(cls, level, a, b);
+/** The windows of one track: level d is ranges [bounds[2d], bounds[2d + 1]) (possibly empty). */
+export interface TrackWindows {
+  cls: number;
+  bounds: Int32Array;
+}
+
+/** Every track's windows, all levels included, for callers that walk a track level by level. */
+export function trackWindows(model: Model, scope: ResolvedScope): TrackWindows[] {
+  const out: TrackWindows[] = [];
+  const index = new Map<Track, TrackWindows>();
+  for (const track of scope.tracks) {
+    const entry = { cls: kindClass(track.kind), bounds: new Int32Array(2 * (track.levelBegin.length - 1)) };
+    // Levels forEachWindow skips (empty windows) stay [0, 0).
+    index.set(track, entry);
+    out.push(entry);
+  }
+  forEachWindow(model, scope, (track, _cls, level, a, b) => {
+    const bounds = index.get(track)!.bounds;
+    bounds[2 * level] = a;
+    bounds[2 * level + 1] = b;
   });
-  return Int32Array.from(out);
+  return out;
 }
 
 /** Calls `visit(range, cls, countedNs)` for every range in scope that the filters show. */
