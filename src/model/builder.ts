@@ -180,6 +180,8 @@ export class ModelBuilder {
   private readonly rowIds = new Map<string, number>();
   private readonly stackRowCache = new Map<number, RowMeta>();
   private readonly marksRowCache = new Map<number, number>();
+  private readonly categoryRowCache = new Map<number, RowMeta>();
+  private readonly categoryCache = new Map<number, number>();
   private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
 
   private readonly issues: LoadIssue[] = [];
@@ -301,6 +303,12 @@ export class ModelBuilder {
   /** Index of category `id` of `domain`, created unnamed on first use; -1 for id 0 (none). */
   category(domain: number, id: number): number {
     if (id === 0) return -1;
+    // Numeric cache in front of the string-keyed table (exact while domain < 2^21, ids are uint32).
+    const cacheKey = domain < 0x200000 && id >= 0 && id <= 0xffffffff ? domain * 4294967296 + id : -1;
+    if (cacheKey !== -1) {
+      const cached = this.categoryCache.get(cacheKey);
+      if (cached !== undefined) return cached;
+    }
     const key = `${domain}:${id}`;
     let c = this.categoryIds.get(key);
     if (c === undefined) {
@@ -308,6 +316,7 @@ export class ModelBuilder {
       this.categories.push({ id, name: '', domain, parent: -1 });
       this.categoryIds.set(key, c);
     }
+    if (cacheKey !== -1) this.categoryCache.set(cacheKey, c);
     return c;
   }
 
@@ -855,7 +864,16 @@ export class ModelBuilder {
   }
 
   private categoryRow(process: number, domain: number, category: number): RowMeta {
-    return this.row(`category:${process}:${domain}:${category}`, {
+    // Numeric cache as in stackRow (exact while process < 2^20 - 1, domain < 2^16, category < 2^16).
+    const cacheKey =
+      process >= -1 && process < 0xfffff && domain < 0x10000 && category < 0xffff
+        ? (process + 1) * 8589934592 + domain * 131072 + (category + 1)
+        : -1;
+    if (cacheKey !== -1) {
+      const cached = this.categoryRowCache.get(cacheKey);
+      if (cached) return cached;
+    }
+    const row = this.row(`category:${process}:${domain}:${category}`, {
       kind: 'category',
       layout: 'lanes',
       label: '',
@@ -865,6 +883,8 @@ export class ModelBuilder {
       category,
       path: [],
     });
+    if (cacheKey !== -1) this.categoryRowCache.set(cacheKey, row);
+    return row;
   }
 
   private addComplete(

@@ -42,8 +42,9 @@ export class AsyncKey {
     return this.part(b, 0, b.length);
   }
 
-  view(): Uint8Array {
-    return this.bytes.subarray(0, this.length);
+  /** The key's bytes are bytes[0, length) (valid until the next change). */
+  get buffer(): Uint8Array {
+    return this.bytes;
   }
 
   private ensure(n: number): void {
@@ -58,7 +59,7 @@ const encoder = new TextEncoder();
 
 export class AsyncRangeMatcher {
   private readonly keyIds = new BytesTable();
-  private readonly keyBytes: Uint8Array[] = [];
+  private keyCount = 0;
   private readonly key: number[] = [];
   private readonly time: number[] = [];
   private readonly isEnd: boolean[] = [];
@@ -71,15 +72,17 @@ export class AsyncRangeMatcher {
   private readonly payload: number[] = [];
   private readonly offset: number[] = [];
   private readonly args: string[] = [];
+  private readonly scratch: EventAttrs = {};
+  private readonly jsonPayload = { type: PayloadType.Json, value: '' };
+  private readonly styles = new Map<number, number>();
 
   /** Id of the key (parts: kind, category, scope, id[, name]). */
   keyId(key: AsyncKey): number {
-    const bytes = key.view();
-    let k = this.keyIds.get(bytes, 0, bytes.length);
+    const bytes = key.buffer;
+    let k = this.keyIds.get(bytes, 0, key.length);
     if (k === -1) {
-      k = this.keyBytes.length;
-      this.keyBytes.push(bytes.slice());
-      this.keyIds.set(bytes, 0, bytes.length, k);
+      k = this.keyCount++;
+      this.keyIds.set(bytes, 0, key.length, k);
     }
     return k;
   }
@@ -131,7 +134,7 @@ export class AsyncRangeMatcher {
           continue;
         }
         if (open.length === 0) {
-          budget.report('async end without begin', 'warning', `async end "${nameText(this.name[i])}" (${describeKey(this.keyBytes[k])}) has no open begin; ignored`, this.offset[i]);
+          budget.report('async end without begin', 'warning', `async end "${nameText(this.name[i])}" (${describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0))}) has no open begin; ignored`, this.offset[i]);
           continue;
         }
         let at = open.length - 1;
@@ -146,23 +149,35 @@ export class AsyncRangeMatcher {
         }
         const b = open[at];
         open.splice(at, 1);
-        builder.startEnd(this.thread[b], time[b], time[i], this.attrs(b), this.thread[i], { offset: this.offset[b] });
+        builder.startEnd(this.thread[b], time[b], time[i], this.attrs(builder, b), this.thread[i], { offset: this.offset[b] });
       }
       // Still open at the end: the builder closes them at the capture end and reports each.
       for (const b of open) {
-        builder.rangeStart(`chrome async ${unterminated++}`, this.thread[b], time[b], this.attrs(b), { offset: this.offset[b] });
+        builder.rangeStart(`chrome async ${unterminated++}`, this.thread[b], time[b], this.attrs(builder, b), { offset: this.offset[b] });
       }
     }
   }
 
-  private attrs(i: number): EventAttrs {
+  /** Attributes of begin event `i` (one reused object: the builder copies what it keeps). */
+  private attrs(builder: ModelBuilder, i: number): EventAttrs {
+    const a = this.scratch;
+    a.nameId = this.name[i];
+    a.category = this.category[i];
+    a.color = this.color[i];
+    a.style = undefined;
+    // Style by name and category for uncolored events, as in the decoder.
+    if (a.color === 0 && a.category < 4096) {
+      const key = a.nameId * 4096 + a.category;
+      let style = this.styles.get(key);
+      if (style === undefined) this.styles.set(key, (style = builder.style(a)));
+      a.style = style;
+    }
     const p = this.payload[i];
-    return {
-      nameId: this.name[i],
-      category: this.category[i],
-      color: this.color[i],
-      payload: p >= 0 ? { type: PayloadType.Json, value: this.args[p] } : undefined,
-    };
+    if (p >= 0) {
+      this.jsonPayload.value = this.args[p];
+      a.payload = this.jsonPayload;
+    } else a.payload = undefined;
+    return a;
   }
 }
 

@@ -1,34 +1,55 @@
 /**
  * Interning keyed by raw UTF-8 bytes: a trace repeats a few hundred names across millions of
- * events, so looking the bytes up (hash + compare) avoids decoding a string per event.
+ * events, so looking the bytes up (hash + compare) avoids decoding a string per event. Keys live
+ * in one growing byte arena (a small typed array per key would cost an allocation each).
  */
-
-interface Entry {
-  bytes: Uint8Array;
-  id: number;
-  next: Entry | undefined;
-}
-
 export class BytesTable {
-  private readonly buckets = new Map<number, Entry>();
+  /** Hash -> first entry of its chain. */
+  private readonly heads = new Map<number, number>();
+  private readonly next: number[] = [];
+  private readonly start: number[] = [];
+  private readonly length: number[] = [];
+  private readonly ids: number[] = [];
+  private arena = new Uint8Array(4096);
+  private used = 0;
 
   /** The id stored for buf[start, end), or -1. */
   get(buf: Uint8Array, start: number, end: number): number {
-    const h = hashBytes(buf, start, end);
     const n = end - start;
-    for (let e = this.buckets.get(h); e; e = e.next) {
-      const b = e.bytes;
-      if (b.length !== n) continue;
+    const arena = this.arena;
+    for (let e = this.heads.get(hashBytes(buf, start, end)) ?? -1; e !== -1; e = this.next[e]) {
+      if (this.length[e] !== n) continue;
+      const at = this.start[e];
       let k = 0;
-      while (k < n && b[k] === buf[start + k]) k++;
-      if (k === n) return e.id;
+      while (k < n && arena[at + k] === buf[start + k]) k++;
+      if (k === n) return this.ids[e];
     }
     return -1;
   }
 
+  /** Stores `id` for buf[start, end) (which must not be in the table yet). */
   set(buf: Uint8Array, start: number, end: number, id: number): void {
+    const n = end - start;
+    if (this.used + n > this.arena.length) {
+      const grown = new Uint8Array(Math.max(this.arena.length * 2, this.used + n));
+      grown.set(this.arena.subarray(0, this.used));
+      this.arena = grown;
+    }
+    for (let i = 0; i < n; i++) this.arena[this.used + i] = buf[start + i];
     const h = hashBytes(buf, start, end);
-    this.buckets.set(h, { bytes: buf.slice(start, end), id, next: this.buckets.get(h) });
+    const e = this.ids.length;
+    this.next.push(this.heads.get(h) ?? -1);
+    this.start.push(this.used);
+    this.length.push(n);
+    this.ids.push(id);
+    this.heads.set(h, e);
+    this.used += n;
+  }
+
+  /** The bytes stored for `id` (a copy), or undefined. For messages, not hot paths. */
+  bytesOf(id: number): Uint8Array | undefined {
+    const e = this.ids.indexOf(id);
+    return e === -1 ? undefined : this.arena.slice(this.start[e], this.start[e] + this.length[e]);
   }
 }
 
