@@ -3,6 +3,7 @@ import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { RangeFlag, type Model } from '../model/types.ts';
 import { stylePaint } from './colors.ts';
+import { partnerRows } from './correlation.ts';
 import { formatDuration, formatTimestamp, formatValue } from './format.ts';
 import type { Hit } from './renderers/types.ts';
 
@@ -28,6 +29,7 @@ export function tooltipContent(hit: Hit, dark: boolean): TooltipContent {
     if (r.flags[i] & RangeFlag.Unterminated) rows.push(['Unterminated', 'still open at the end of the capture']);
     if (r.flags[i] & RangeFlag.CrossThread) rows.push(['Ended', 'on another thread']);
     rows.push(...eventRows(model, style, r.thread[i], r.payload[i]));
+    rows.push(...partnerRows(model, i));
     return { key: `r${captureId}:${i}`, title: nameOf(model, style), swatch: stylePaint(model, dark).fill[style], rows };
   }
   if (hit.kind === 'mark') {

@@ -1,10 +1,12 @@
 /**
  * The overlay canvas, redrawn on pointer moves and selection changes without touching the rows:
- * the selected span as a translucent band with its duration, the selected range or mark outlined,
- * the hovered one outlined, and the cursor line with its time on the ruler.
+ * the selected span as a translucent band with its duration, the selected range or mark outlined
+ * (and a selected range's correlated partners, dashed: a CUDA call's GPU work), the hovered one
+ * outlined, and the cursor line with its time on the ruler.
  */
 import type { Selection } from '../../state/viewerStore.ts';
 import type { Canvas2D } from '../canvas2d.ts';
+import { outlinedPartners } from '../correlation.ts';
 import { formatDuration, formatTimeAtResolution } from '../format.ts';
 import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
 import { drawHighlights, type HighlightIndex } from './highlight.ts';
@@ -58,6 +60,13 @@ export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): v
   if (state.hover) outlineHit(ctx, frame, state.hover, theme.fg, 1);
   const selected = selectionOutline(frame, state.selection);
   if (selected) strokeBox(ctx, frame, selected, theme.accent, 2);
+  // A selected CUDA API call's GPU work (or a kernel's launching call), dashed.
+  const partners = partnerOutlines(frame, state.selection);
+  if (partners.length > 0) {
+    ctx.setLineDash([4, 3]);
+    for (const box of partners) strokeBox(ctx, frame, box, theme.accent, 2);
+    ctx.setLineDash([]);
+  }
   ctx.restore();
 
   if (state.pointer) {
@@ -76,6 +85,18 @@ function selectionOutline(frame: Frame, selection: Selection): BoxCss | null {
   if (selection.kind === 'range') return locateRange(frame, selection.capture, selection.index);
   const point = locateMark(frame, selection.capture, selection.index);
   return point && { x0: point.x - point.half - 2, x1: point.x + point.half + 2, y: point.y - point.half - 2, h: 2 * point.half + 4 };
+}
+
+function partnerOutlines(frame: Frame, selection: Selection): BoxCss[] {
+  if (!selection || selection.kind !== 'range') return [];
+  const capture = frame.layout.captures.find((c) => c.id === selection.capture);
+  if (!capture || selection.index >= capture.model.ranges.startNs.length) return [];
+  const boxes: BoxCss[] = [];
+  for (const partner of outlinedPartners(capture.model, selection.index)) {
+    const box = locateRange(frame, selection.capture, partner);
+    if (box) boxes.push(box);
+  }
+  return boxes;
 }
 
 function outlineHit(ctx: Canvas2D, frame: Frame, hit: Hit, color: string, lineWidth: number): void {
