@@ -6,7 +6,7 @@
  * whole `loadModel()`. Never imported by the app.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeChromeJson } from '../../../scripts/gen/chromeJson.ts';
@@ -16,6 +16,12 @@ import { fileSource } from '../nodeSource.ts';
 import { CHUNK_BYTES, loadModel } from '../pipeline.ts';
 import { HEAD_BYTES } from '../types.ts';
 import { chromeImporter } from './chrome.ts';
+
+/** CPU time (user + system, all threads of the process) since `start`. */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const c = process.cpuUsage(start);
+  return (c.user + c.system) / 1000;
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, seed: { type: 'string', default: '1' } } });
@@ -34,6 +40,7 @@ async function main(): Promise<void> {
     const source = await fileSource(path);
     const builder = new ModelBuilder({ fileName: 'generated.json', format: chromeImporter.id, byteSize: bytes });
     t0 = performance.now();
+    let c0 = process.cpuUsage();
     await chromeImporter.decode(
       {
         name: source.name,
@@ -46,25 +53,31 @@ async function main(): Promise<void> {
       { builder, options: {} },
     );
     const decodeMs = performance.now() - t0;
+    const decodeCpu = cpuMs(c0);
     t0 = performance.now();
+    c0 = process.cpuUsage();
     const model = builder.finish();
     const finishMs = performance.now() - t0;
+    const finishCpu = cpuMs(c0);
     await source.close();
     const jsonEvents = Number(model.capture.properties['chrome.events']);
 
     const again = await fileSource(path);
     t0 = performance.now();
+    c0 = process.cpuUsage();
     const loaded = await loadModel(again);
     const loadMs = performance.now() - t0;
+    const loadCpu = cpuMs(c0);
     await again.close();
 
     const mb = bytes / 1e6;
     const rows = [
       ['generated', `${written} ranges+marks, ${jsonEvents} JSON events, ${mb.toFixed(1)} MB in ${genMs.toFixed(0)} ms`],
-      ['decode (importer)', `${decodeMs.toFixed(0)} ms  ${(mb / (decodeMs / 1000)).toFixed(0)} MB/s  ${((jsonEvents / decodeMs) * 1000 / 1e6).toFixed(2)} M events/s`],
-      ['finish (builder)', `${finishMs.toFixed(0)} ms`],
-      ['loadModel total', `${loadMs.toFixed(0)} ms  (${loaded.ranges.startNs.length} ranges, ${loaded.marks.timeNs.length} marks, ${loaded.counters.value.length} counter samples, ${loaded.issues.length} issues)`],
+      ['decode (importer)', `${decodeMs.toFixed(0)} ms (cpu ${decodeCpu.toFixed(0)} ms)  ${(mb / (decodeMs / 1000)).toFixed(0)} MB/s  ${((jsonEvents / decodeMs) * 1000 / 1e6).toFixed(2)} M events/s`],
+      ['finish (builder)', `${finishMs.toFixed(0)} ms (cpu ${finishCpu.toFixed(0)} ms)`],
+      ['loadModel total', `${loadMs.toFixed(0)} ms (cpu ${loadCpu.toFixed(0)} ms)  (${loaded.ranges.startNs.length} ranges, ${loaded.marks.timeNs.length} marks, ${loaded.counters.value.length} counter samples, ${loaded.issues.length} issues)`],
       ['heap used after', `${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB`],
+      ['machine load', `${loadavg()[0].toFixed(1)} (1-min average, ${availableParallelism()} CPUs): wall times above include waiting for a CPU`],
     ];
     for (const [k, v] of rows) process.stdout.write(`${k.padEnd(20)} ${v}\n`);
   } finally {
