@@ -9,6 +9,7 @@ import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
 import { isExtPayload, modelPayloadJson } from '../payload/model.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
+import { CudaStatistics } from './cuda/CudaStatistics.tsx';
 import { useEffectiveTheme } from './useTheme.ts';
 import { formatCount, formatDuration, formatTimestamp } from './format.ts';
 
@@ -138,6 +139,7 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
       </dl>
       <RangeNotes details={d} />
       {d.children.length > 0 && <ChildBreakdown details={d} />}
+      <CudaStatistics capture={capture} index={index} />
     </div>
   );
 }
