@@ -66,3 +66,12 @@ describe('textRanks', () => {
     expect(naturalCompare('a', 'A')).not.toBe(0);
   });
 });
+
+describe('sortOrder with a key function', () => {
+  it('orders like the same keys given as a column', () => {
+    const random = seededRandom(11);
+    const keys = Float64Array.from({ length: 3000 }, () => Math.floor(random() * 50));
+    const order = identityOrder(keys.length).filter((i) => i % 3 !== 0);
+    expect(Array.from(sortOrder(order, (id) => keys[id], true))).toEqual(Array.from(sortOrder(order, keys, true)));
+  });
+});

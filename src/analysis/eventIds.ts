@@ -1,0 +1,50 @@
+/**
+ * One index space over the ranges and marks of a model, for tables and match lists that hold both
+ * in one typed array: event e < rangeCount is range e, event e >= rangeCount is mark e - rangeCount.
+ */
+import type { Model } from '../model/types.ts';
+
+export function eventCount(model: Model): number {
+  return model.ranges.startNs.length + model.marks.timeNs.length;
+}
+
+export function isRangeEvent(model: Model, e: number): boolean {
+  return e < model.ranges.startNs.length;
+}
+
+/** The event of a range or mark index. */
+export function eventOf(model: Model, kind: 'range' | 'mark', index: number): number {
+  return kind === 'range' ? index : model.ranges.startNs.length + index;
+}
+
+/** Start time (a mark's time) of an event. */
+export function eventStartNs(model: Model, e: number): number {
+  const r = model.ranges.startNs.length;
+  return e < r ? model.ranges.startNs[e] : model.marks.timeNs[e - r];
+}
+
+export function eventEndNs(model: Model, e: number): number {
+  const r = model.ranges.startNs.length;
+  return e < r ? model.ranges.endNs[e] : model.marks.timeNs[e - r];
+}
+
+export function eventStyle(model: Model, e: number): number {
+  const r = model.ranges.startNs.length;
+  return e < r ? model.ranges.style[e] : model.marks.style[e - r];
+}
+
+export function eventThread(model: Model, e: number): number {
+  const r = model.ranges.startNs.length;
+  return e < r ? model.ranges.thread[e] : model.marks.thread[e - r];
+}
+
+export function eventPayload(model: Model, e: number): number {
+  const r = model.ranges.startNs.length;
+  return e < r ? model.ranges.payload[e] : model.marks.payload[e - r];
+}
+
+/** The store's selection form of an event. */
+export function eventSelection(model: Model, capture: number, e: number): { kind: 'range' | 'mark'; capture: number; index: number } {
+  const r = model.ranges.startNs.length;
+  return e < r ? { kind: 'range', capture, index: e } : { kind: 'mark', capture, index: e - r };
+}

@@ -1,0 +1,155 @@
+/**
+ * Searching range and mark names. A query is compiled once, tested once per distinct name of a
+ * model (events share a handful of styles, so millions of events cost a few thousand string
+ * tests), and the resulting per-style mask picks the matching events with one typed-array read
+ * each. Matches of all captures are listed in time order on the shared axis for stepping.
+ */
+import { lowerBound } from '../model/query.ts';
+import type { Model } from '../model/types.ts';
+import type { CaptureFilter } from '../state/filters.ts';
+import { eventCount } from './eventIds.ts';
+import { sortOrder } from './sortOrder.ts';
+
+export interface SearchQuery {
+  text: string;
+  /** The text is a regular expression (JavaScript syntax). */
+  regex: boolean;
+  /** Default: case-insensitive. */
+  matchCase: boolean;
+}
+
+export const EMPTY_SEARCH: SearchQuery = { text: '', regex: false, matchCase: false };
+
+export type NameMatcher = (name: string) => boolean;
+
+/** A matcher for the query, null for an empty query, or the regular expression's error message. */
+export function compileSearch(query: SearchQuery): NameMatcher | null | { error: string } {
+  if (query.text === '') return null;
+  if (query.regex) {
+    let re: RegExp;
+    try {
+      re = new RegExp(query.text, query.matchCase ? 'u' : 'iu');
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+    return (name) => re.test(name);
+  }
+  if (query.matchCase) return (name) => name.includes(query.text);
+  const needle = query.text.toLowerCase();
+  return (name) => name.toLowerCase().includes(needle);
+}
+
+/** Per style of the model: 1 when the style's name matches. Each distinct name is tested once. */
+export function matchingStyles(model: Model, match: NameMatcher): Uint8Array {
+  const names = model.styles.name;
+  const out = new Uint8Array(names.length);
+  const tested = new Map<number, number>();
+  for (let s = 0; s < names.length; s++) {
+    let m = tested.get(names[s]);
+    if (m === undefined) {
+      m = match(model.strings[names[s]]) ? 1 : 0;
+      tested.set(names[s], m);
+    }
+    out[s] = m;
+  }
+  return out;
+}
+
+function queryKey(q: SearchQuery): string {
+  return `${q.regex ? 'r' : 's'}${q.matchCase ? 'c' : 'i'}:${q.text}`;
+}
+
+const styleCache = new WeakMap<Model, { key: string; styles: Uint8Array | null }>();
+
+/**
+ * The matching styles of a model for a query (null: no search, or an invalid expression), cached
+ * per model for the last query: the timeline asks for it on every frame.
+ */
+export function searchStyleMask(model: Model, query: SearchQuery | null): Uint8Array | null {
+  if (!query || query.text === '') return null;
+  const key = queryKey(query);
+  const hit = styleCache.get(model);
+  if (hit && hit.key === key) return hit.styles;
+  const matcher = compileSearch(query);
+  const styles = typeof matcher === 'function' ? matchingStyles(model, matcher) : null;
+  styleCache.set(model, { key, styles });
+  return styles;
+}
+
+/** The matching events of one capture (see eventIds.ts), in index order. */
+export function matchingEvents(model: Model, styles: Uint8Array, filter: CaptureFilter | null): Uint32Array {
+  const rangeStyle = model.ranges.style;
+  const markStyle = model.marks.style;
+  const r = rangeStyle.length;
+  let n = 0;
+  const out = new Uint32Array(eventCount(model));
+  for (let i = 0; i < r; i++) if (styles[rangeStyle[i]] && (!filter || filter.ranges.shown(i))) out[n++] = i;
+  for (let i = 0; i < markStyle.length; i++) if (styles[markStyle[i]] && (!filter || filter.marks.shown(i))) out[n++] = r + i;
+  return out.slice(0, n);
+}
+
+export interface SearchCapture {
+  id: number;
+  model: Model;
+  offsetNs: number;
+  /** Matching styles (searchStyleMask), or null: nothing of this capture matches. */
+  styles: Uint8Array | null;
+  filter: CaptureFilter | null;
+}
+
+/** Every match of every capture, ordered by start time on the shared axis (ties: capture, then index). */
+export interface MatchList {
+  count: number;
+  captureId: Int32Array;
+  event: Uint32Array;
+  /** Start on the shared axis, ascending. */
+  timeNs: Float64Array;
+}
+
+export function buildMatchList(captures: readonly SearchCapture[]): MatchList {
+  const parts = captures.map((c) => (c.styles ? matchingEvents(c.model, c.styles, c.filter) : new Uint32Array(0)));
+  const count = parts.reduce((n, p) => n + p.length, 0);
+  const captureId = new Int32Array(count);
+  const event = new Uint32Array(count);
+  const time = new Float64Array(count);
+  let k = 0;
+  captures.forEach((c, ci) => {
+    const r = c.model.ranges.startNs.length;
+    for (const e of parts[ci]) {
+      captureId[k] = c.id;
+      event[k] = e;
+      time[k] = (e < r ? c.model.ranges.startNs[e] : c.model.marks.timeNs[e - r]) + c.offsetNs;
+      k++;
+    }
+  });
+  const order = new Uint32Array(count);
+  for (let i = 0; i < count; i++) order[i] = i;
+  const sorted = sortOrder(order, time);
+  return {
+    count,
+    captureId: Int32Array.from(sorted, (i) => captureId[i]),
+    event: Uint32Array.from(sorted, (i) => event[i]),
+    timeNs: Float64Array.from(sorted, (i) => time[i]),
+  };
+}
+
+/** Position of a match in the list, or -1. */
+export function matchPosition(list: MatchList, captureId: number, event: number, timeNs: number): number {
+  for (let k = lowerBound(list.timeNs, timeNs, 0, list.count); k < list.count && list.timeNs[k] === timeNs; k++) {
+    if (list.captureId[k] === captureId && list.event[k] === event) return k;
+  }
+  return -1;
+}
+
+/**
+ * The match to go to from `current` (a position, or -1 when none is current) in `direction`,
+ * wrapping around; with no current match, the first one starting at or after `fromNs` (going
+ * forward) or the last one before it (going back). -1 when the list is empty.
+ */
+export function stepMatch(list: MatchList, current: number, direction: 1 | -1, fromNs: number): number {
+  if (list.count === 0) return -1;
+  if (current >= 0 && current < list.count) return (current + direction + list.count) % list.count;
+  const at = lowerBound(list.timeNs, fromNs, 0, list.count);
+  if (direction === 1) return at < list.count ? at : 0;
+  return at > 0 ? at - 1 : list.count - 1;
+}
