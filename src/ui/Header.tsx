@@ -2,6 +2,7 @@
 import { useViewer } from '../state/context.tsx';
 import type { ThemeChoice } from '../state/viewerStore.ts';
 import type { IssueCounts } from './loadReport.ts';
+import { ExportMenu } from './share/ExportMenu.tsx';
 import { TickRateSettings } from './TickRateSettings.tsx';
 
 export interface HeaderProps {
@@ -27,6 +28,7 @@ export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport 
       <CaptureChips />
       <div className="header-spacer" />
       {showReport && <ReportButton counts={counts} open={reportOpen} onToggle={onToggleReport} />}
+      <ExportMenu />
       <TickRateSettings />
       <ThemeSwitch />
       <button
