@@ -97,3 +97,26 @@ describe('buildTrackLayout', () => {
     expect(visibleRows(layout, 0, layout.totalHeightCss)).toEqual([0, layout.rows.length]);
   });
 });
+
+describe('buildTrackLayout keys', () => {
+  it('gives every row the nodeKey of its label path', () => {
+    const model = twoThreadModel();
+    const layout = buildTrackLayout([loaded(model, 4)], {});
+    const path: string[] = [];
+    for (const row of layout.rows) {
+      path.length = row.depth;
+      if (row.depth > 0) path[row.depth - 1] = row.label;
+      expect(row.key).toBe(nodeKey(4, path.slice(0, row.depth)));
+    }
+  });
+
+  it('keeps keys unique when sibling labels repeat', () => {
+    // Labels carry pids and tids, so real trees rarely repeat one; force it with a copied subtree.
+    const model = twoThreadModel();
+    model.trackTree.push(model.trackTree[0]);
+    const rows = buildTrackLayout([loaded(model)], {}).rows;
+    const keys = rows.map((r) => r.key);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.filter((k) => k.startsWith('1/app (100)~2')).length).toBe(rows.length / 2 - 0.5);
+  });
+});

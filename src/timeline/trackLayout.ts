@@ -54,7 +54,11 @@ export interface TrackLayout {
  */
 export function nodeKey(captureId: number, path: readonly string[]): string {
   if (path.length === 0) return String(captureId);
-  return `${captureId}/${path.map((l) => l.replace(/%/g, '%25').replace(/\//g, '%2F')).join('/')}`;
+  return `${captureId}/${path.map(escapeLabel).join('/')}`;
+}
+
+function escapeLabel(label: string): string {
+  return label.includes('/') || label.includes('%') ? label.replace(/%/g, '%25').replace(/\//g, '%2F') : label;
 }
 
 /**
@@ -77,75 +81,82 @@ export function buildTrackLayout(captures: readonly LoadedCapture[], collapsed: 
   const trackRows = new Map<number, Int32Array>();
   let y = 0;
   for (const capture of captures) {
-    const { model, id } = capture;
+    const { model, id, offsetNs } = capture;
     const rowOf = new Int32Array(model.tracks.length).fill(-1);
     trackRows.set(id, rowOf);
     const seen = new Set<string>();
-    const uniqueKey = (path: readonly string[]) => {
-      let key = nodeKey(id, path);
-      for (let n = 2; seen.has(key); n++) key = `${nodeKey(id, path)}~${n}`;
-      seen.add(key);
-      return key;
+    // Keys are built from the parent's key one label at a time: nodeKey(id, path) for every node
+    // but a repeated sibling label, which gets a "~n" suffix (and so do the keys below it).
+    const uniqueKey = (key: string) => {
+      let unique = key;
+      for (let n = 2; seen.has(unique); n++) unique = `${key}~${n}`;
+      seen.add(unique);
+      return unique;
     };
-    const add = (row: Omit<LayoutRow, 'yCss' | 'captureId' | 'model' | 'offsetNs'>) => {
-      rows.push({ ...row, captureId: id, model, offsetNs: capture.offsetNs, yCss: y });
-      y += row.heightCss;
+    const row = (
+      key: string,
+      kind: RowKind,
+      depth: number,
+      node: { label: string; detail?: string },
+      track: number,
+      hasChildren: boolean,
+      isCollapsed: boolean,
+      geometry: RowGeometry | null,
+      summaryTracks: number[] | null,
+    ): LayoutRow => {
+      const heightCss = geometry ? geometry.heightCss : HEADER_ROW_CSS;
+      const r: LayoutRow = {
+        key,
+        kind,
+        captureId: id,
+        model,
+        offsetNs,
+        depth,
+        label: node.label,
+        detail: node.detail,
+        track,
+        hasChildren,
+        collapsed: isCollapsed,
+        yCss: y,
+        heightCss,
+        geometry,
+        summaryTracks,
+      };
+      rows.push(r);
+      y += heightCss;
+      return r;
     };
 
-    const rootKey = uniqueKey([]);
+    const rootKey = uniqueKey(nodeKey(id, []));
     const rootCollapsed = collapsed[rootKey] === true;
-    add({
-      key: rootKey,
-      kind: 'capture',
-      depth: 0,
-      label: model.capture.displayName,
-      detail: model.capture.format,
-      track: -1,
-      hasChildren: model.trackTree.length > 0,
-      collapsed: rootCollapsed,
-      heightCss: HEADER_ROW_CSS,
-      geometry: null,
-      summaryTracks: rootCollapsed ? summaryOf(model.trackTree) : null,
-    });
+    row(
+      rootKey,
+      'capture',
+      0,
+      { label: model.capture.displayName, detail: model.capture.format },
+      -1,
+      model.trackTree.length > 0,
+      rootCollapsed,
+      null,
+      rootCollapsed ? summaryOf(model.trackTree) : null,
+    );
     if (rootCollapsed) continue;
 
-    walkTrackTree(model.trackTree, (node, path) => {
-      const key = uniqueKey(path);
-      const isCollapsed = collapsed[key] === true && node.children.length > 0;
-      const depth = path.length;
-      if (node.track >= 0) {
-        const geometry = trackGeometry(model.tracks[node.track]);
-        rowOf[node.track] = rows.length;
-        add({
-          key,
-          kind: 'track',
-          depth,
-          label: node.label,
-          detail: node.detail,
-          track: node.track,
-          hasChildren: node.children.length > 0,
-          collapsed: isCollapsed,
-          heightCss: geometry.heightCss,
-          geometry,
-          summaryTracks: null,
-        });
-      } else {
-        add({
-          key,
-          kind: 'group',
-          depth,
-          label: node.label,
-          detail: node.detail,
-          track: -1,
-          hasChildren: node.children.length > 0,
-          collapsed: isCollapsed,
-          heightCss: HEADER_ROW_CSS,
-          geometry: null,
-          summaryTracks: isCollapsed ? summaryOf(node.children) : null,
-        });
+    const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number) => {
+      for (const node of nodes) {
+        const key = uniqueKey(`${parentKey}/${escapeLabel(node.label)}`);
+        const isCollapsed = collapsed[key] === true && node.children.length > 0;
+        const hasChildren = node.children.length > 0;
+        if (node.track >= 0) {
+          rowOf[node.track] = rows.length;
+          row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, trackGeometry(model.tracks[node.track]), null);
+        } else {
+          row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children) : null);
+        }
+        if (!isCollapsed) visit(node.children, key, depth + 1);
       }
-      return !isCollapsed;
-    });
+    };
+    visit(model.trackTree, String(id), 1);
   }
   return {
     captures,
