@@ -1,13 +1,16 @@
 /**
  * `npm run bench`: figures, not pass/fail.
- *  1. A generated NVTXT capture (default 1M ranges + marks, 16 threads) written to a temp dir,
- *     decoded through the page's pipeline (`loadModel(fileSource(path))`): decode + model time,
- *     events per second, model bytes per event (typed-array bytes / events).
+ *  1. Decode + model per format: the same generated capture (default 1M ranges + marks, 16
+ *     threads; scripts/gen/) written as NVTXT, native `.nvtxc`, Chrome JSON and an nsys SQLite
+ *     export to a temp dir, loaded through the page's pipeline (`loadModel(fileSource(path))`):
+ *     wall and CPU time, events per second, and model memory: bytes per range (range columns plus
+ *     their level-of-detail summaries) and bytes per event (every model buffer).
  *  2. Range statistics (`rangeStats`, per-name table with percentiles) on models of 1M and 10M
  *     ranges built directly with ModelBuilder from the same event generator: whole capture and
  *     the middle 10% of it, median of several runs after a warm-up.
- * Options: --events N, --ranges N,N (stats model sizes), --runs N, --seed N, --keep (keep the
- * generated file), --json (one JSON object instead of the table).
+ * Options: --events N, --formats a,b (importer ids), --decode-runs N (median of N loads),
+ * --ranges N,N (stats model sizes), --runs N, --seed N, --keep (keep the generated files),
+ * --json (one JSON object instead of the table).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -18,12 +21,15 @@ import { fileSource } from '../src/import/nodeSource.ts';
 import { loadModel } from '../src/import/pipeline.ts';
 import { modelTransferables } from '../src/model/transfer.ts';
 import type { Model } from '../src/model/types.ts';
-import { generateFile } from './gen/main.ts';
+import { EXTENSIONS, FORMATS, generateFile } from './gen/main.ts';
 import { buildGeneratedModel } from './gen/model.ts';
+import { rangeBytes } from './bench/modelBytes.ts';
 
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '1000000' },
+    formats: { type: 'string', default: Object.keys(FORMATS).join(',') },
+    'decode-runs': { type: 'string', default: '1' },
     ranges: { type: 'string', default: '1000000,10000000' },
     runs: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
@@ -34,6 +40,8 @@ const { values } = parseArgs({
 const events = Number(values.events);
 const rangeSizes = values.ranges!.split(',').map(Number).filter((n) => n > 0);
 const runs = Math.max(1, Number(values.runs));
+const decodeRuns = Math.max(1, Number(values['decode-runs']));
+const formats = values.formats!.split(',').filter((f) => f !== '');
 const seed = Number(values.seed);
 const log = (line: string) => {
   if (!values.json) process.stdout.write(line + '\n');
@@ -81,46 +89,64 @@ const result: Record<string, unknown> = {
 };
 log(`nvtxview benchmark · node ${process.version} · ${cpus().length} CPUs · load average ${loadavg()[0].toFixed(2)}`);
 
-// 1. NVTXT decode.
+// 1. Decode + model per format.
 const dir = mkdtempSync(join(tmpdir(), 'nvtxview-bench-'));
 try {
-  const path = join(dir, `generated-${events}.nvtxt`);
-  let t = performance.now();
-  const written = generateFile(path, 'nvtxt', { events, seed });
-  const genMs = performance.now() - t;
-  log(`NVTXT capture: ${fmt(written.events)} ranges + marks, ${fmt(written.bytes / 1e6, 1)} MB, generated in ${fmt(genMs / 1000, 1)} s (${path})`);
-
-  const source = await fileSource(path);
-  t = performance.now();
-  let model: Model | undefined = await loadModel(source);
-  const decodeMs = performance.now() - t;
-  await source.close();
-  const modelEvents = model.ranges.startNs.length + model.marks.timeNs.length;
-  const bytes = modelBytes(model);
-  const decode = {
-    file: path,
-    fileBytes: written.bytes,
-    ranges: model.ranges.startNs.length,
-    marks: model.marks.timeNs.length,
-    issues: model.issues.length,
-    decodeAndModelMs: Math.round(decodeMs),
-    eventsPerSecond: Math.round(modelEvents / (decodeMs / 1000)),
-    megabytesPerSecond: Number((written.bytes / 1e6 / (decodeMs / 1000)).toFixed(2)),
-    modelBytes: bytes,
-    modelBytesPerEvent: Number((bytes / modelEvents).toFixed(1)),
-  };
-  result.nvtxt = decode;
-  log(`  decode + model   ${fmt(decodeMs / 1000, 2)} s   ${fmt(decode.eventsPerSecond)} events/s   ${fmt(decode.megabytesPerSecond, 1)} MB/s   (${fmt(decode.ranges)} ranges, ${fmt(decode.marks)} marks, ${decode.issues} load issues)`);
-  log(`  model size       ${fmt(bytes / 1e6, 1)} MB   ${fmt(decode.modelBytesPerEvent, 1)} bytes/event`);
-  const stats = timeRuns(() => rangeStats(model!));
-  log(`  stats, whole     ${fmt(stats.medianMs, 1)} ms median, ${fmt(stats.minMs, 1)} ms min, ${fmt(stats.cpuMs, 1)} ms CPU`);
-  result.nvtxtStatsWholeMs = Number(stats.medianMs.toFixed(1));
-  model = undefined;
+  const decodeResults: Record<string, unknown> = {};
+  for (const format of formats) {
+    const path = join(dir, `generated-${events}.${EXTENSIONS[format] ?? format}`);
+    let t = performance.now();
+    const written = await generateFile(path, format, { events, seed });
+    const genMs = performance.now() - t;
+    log(`${format}: ${fmt(written.events)} ranges + marks, ${fmt(written.bytes / 1e6, 1)} MB, generated in ${fmt(genMs / 1000, 1)} s`);
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    let model: Model | undefined;
+    for (let k = 0; k < decodeRuns; k++) {
+      model = undefined;
+      const source = await fileSource(path);
+      const c = cpuMs();
+      t = performance.now();
+      model = await loadModel(source);
+      wall.push(performance.now() - t);
+      cpu.push(cpuMs() - c);
+      await source.close();
+    }
+    const m = model!;
+    const decodeMs = median(wall);
+    const ranges = m.ranges.startNs.length;
+    const modelEvents = ranges + m.marks.timeNs.length;
+    const bytes = modelBytes(m);
+    const entry = {
+      fileBytes: written.bytes,
+      ranges,
+      marks: m.marks.timeNs.length,
+      issues: m.issues.length,
+      decodeAndModelMs: Math.round(decodeMs),
+      decodeAndModelCpuMs: Math.round(median(cpu)),
+      eventsPerSecond: Math.round(modelEvents / (decodeMs / 1000)),
+      megabytesPerSecond: Number((written.bytes / 1e6 / (decodeMs / 1000)).toFixed(2)),
+      modelBytes: bytes,
+      bytesPerRange: Number((rangeBytes(m) / ranges).toFixed(1)),
+      bytesPerEvent: Number((bytes / modelEvents).toFixed(1)),
+    };
+    decodeResults[format] = entry;
+    log(`  decode + model   ${fmt(decodeMs / 1000, 2)} s (${fmt(entry.decodeAndModelCpuMs / 1000, 2)} s CPU)   ${fmt(entry.eventsPerSecond)} events/s   ${fmt(entry.megabytesPerSecond, 1)} MB/s   (${fmt(entry.ranges)} ranges, ${fmt(entry.marks)} marks, ${entry.issues} load issues)`);
+    log(`  model size       ${fmt(bytes / 1e6, 1)} MB   ${fmt(entry.bytesPerRange, 1)} bytes/range (columns + summaries)   ${fmt(entry.bytesPerEvent, 1)} bytes/event (all buffers)`);
+    if (format === 'nvtxt') {
+      const stats = timeRuns(() => rangeStats(m));
+      log(`  stats, whole     ${fmt(stats.medianMs, 1)} ms median, ${fmt(stats.minMs, 1)} ms min, ${fmt(stats.cpuMs, 1)} ms CPU`);
+      result.nvtxtStatsWholeMs = Number(stats.medianMs.toFixed(1));
+    }
+    model = undefined;
+    if (!values.keep) rmSync(path, { force: true });
+  }
+  result.decode = decodeResults;
 
   // 2. Statistics on large models.
   const statsResults: Record<string, unknown>[] = [];
   for (const size of rangeSizes) {
-    t = performance.now();
+    const t = performance.now();
     let big: Model | undefined = buildGeneratedModel({ events: size, seed, markShare: 0, startEndShare: 0.02 });
     const buildMs = performance.now() - t;
     const n = big.ranges.startNs.length;
@@ -132,7 +158,7 @@ try {
       ranges: n,
       names: rangeStats(big).rows.length,
       buildMs: Math.round(buildMs),
-      modelBytesPerRange: Number((modelBytes(big) / n).toFixed(1)),
+      modelBytesPerRange: Number((rangeBytes(big) / n).toFixed(1)),
       wholeCaptureMs: Number(whole.medianMs.toFixed(1)),
       wholeCaptureMinMs: Number(whole.minMs.toFixed(1)),
       wholeCaptureCpuMs: Number(whole.cpuMs.toFixed(1)),

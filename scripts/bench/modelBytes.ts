@@ -1,0 +1,9 @@
+/** Model memory figures shared by the Node and browser benchmarks. */
+import type { Model } from '../../src/model/types.ts';
+
+/** Bytes of the range table: its columns plus the level-of-detail summaries drawn from it. */
+export function rangeBytes(model: Model): number {
+  let bytes = 0;
+  for (const column of Object.values(model.ranges)) bytes += (column as ArrayBufferView).byteLength;
+  return bytes;
+}
