@@ -2,8 +2,9 @@
  * The per-name (or per-thread, per-category...) range table, with the columns of nsys `nvtx_sum`
  * plus self time and tail percentiles. Two passes over the scope: the first accumulates count,
  * total, min, max and covered-by-children time per group; the second drops every counted
- * duration into one buffer partitioned by group, where quickselect finds median and percentiles
- * and a second-moment loop the standard deviation (numerically stable, no sum of squares).
+ * duration into one buffer partitioned by group, where selection (quantiles.ts) finds median and
+ * percentiles without sorting, and a second loop the standard deviation (numerically stable, no
+ * sum of squares). No object per range: typed arrays and small per-group accumulators only.
  */
 import type { Model } from '../model/types.ts';
 import { Grouper, styleText, type GroupBy, type GroupInfo } from './groups.ts';
