@@ -160,6 +160,10 @@ export class ModelBuilder {
   private readonly styleCategory = i32();
   private readonly styleDomain = u32();
   private readonly styleIds = new Map<string, number>();
+  /** Category id as the event gave it, per style (for the per-name style cache). */
+  private readonly styleCategoryId = f64();
+  /** StringId -> 1 + the style last used with that name (0 = none): `styleOf`'s fast path. */
+  private styleByName = new Uint32Array(0);
 
   private readonly payloadType = u8();
   private readonly payloadBits = f64();
@@ -769,7 +773,19 @@ export class ModelBuilder {
     const name = attrs.nameId ?? this.intern(attrs.name ?? '');
     const color = (attrs.color ?? 0) >>> 0;
     const domain = attrs.domain ?? 0;
-    const category = this.category(domain, attrs.category ?? 0);
+    const categoryId = attrs.category ?? 0;
+    // A name nearly always comes with the same color, category and domain: check the style it
+    // had last time before building the string key of the full lookup.
+    const cached = name < this.styleByName.length ? this.styleByName[name] - 1 : -1;
+    if (
+      cached >= 0 &&
+      this.styleColor.get(cached) === color &&
+      this.styleDomain.get(cached) === domain &&
+      this.styleCategoryId.get(cached) === categoryId
+    ) {
+      return cached;
+    }
+    const category = this.category(domain, categoryId);
     const key = `${name}:${color}:${category}:${domain}`;
     let s = this.styleIds.get(key);
     if (s === undefined) {
@@ -778,8 +794,15 @@ export class ModelBuilder {
       this.styleColor.push(color);
       this.styleCategory.push(category);
       this.styleDomain.push(domain);
+      this.styleCategoryId.push(categoryId);
       this.styleIds.set(key, s);
     }
+    if (name >= this.styleByName.length) {
+      const grown = new Uint32Array(Math.max(64, 2 * name + 1));
+      grown.set(this.styleByName);
+      this.styleByName = grown;
+    }
+    this.styleByName[name] = s + 1;
     return s;
   }
 
@@ -788,11 +811,18 @@ export class ModelBuilder {
     const v = this.scratch;
     switch (p.type) {
       case PayloadType.U64:
-        v.setBigUint64(0, BigInt.asUintN(64, BigInt(p.value)), true);
+      case PayloadType.I64: {
+        // The same 8 bytes either way: setBigInt64 wraps modulo 2^64, and integers below 2^53
+        // are written as two halves without making a BigInt.
+        const x = p.value;
+        if (typeof x === 'bigint') v.setBigInt64(0, x, true);
+        else if (Number.isSafeInteger(x)) {
+          const hi = Math.floor(x / 4294967296);
+          v.setUint32(0, x - hi * 4294967296, true);
+          v.setInt32(4, hi, true);
+        } else v.setBigInt64(0, BigInt(x), true);
         break;
-      case PayloadType.I64:
-        v.setBigInt64(0, BigInt.asIntN(64, BigInt(p.value)), true);
-        break;
+      }
       case PayloadType.String:
         v.setFloat64(0, this.intern(p.value), true);
         break;
