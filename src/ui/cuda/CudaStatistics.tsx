@@ -134,7 +134,7 @@ function Projection({ capture, projection }: { capture: LoadedCapture; projectio
 }
 
 function CorrelatedPartners({ capture, index }: { capture: LoadedCapture; index: number }) {
-  const select = useViewer((s) => s.select);
+  const reveal = useViewer((s) => s.revealEvent);
   const partners = useMemo(() => correlatedRanges(capture.model, index), [capture.model, index]);
   if (partners.length === 0) return null;
   return (
@@ -143,7 +143,7 @@ function CorrelatedPartners({ capture, index }: { capture: LoadedCapture; index:
       <ul className="cuda-partners">
         {partners.slice(0, LISTED_PARTNERS).map((p) => (
           <li key={p}>
-            <button type="button" className="link" onClick={() => select({ kind: 'range', capture: capture.id, index: p })} title="Select it">
+            <button type="button" className="link" onClick={() => reveal({ kind: 'range', capture: capture.id, index: p })} title="Select it and show it on the timeline">
               {describePartner(capture.model, p)}
             </button>
           </li>

@@ -177,8 +177,8 @@ export class HashSync {
     const state = this.pending;
     this.pending = null;
     this.apply(state);
-    // From here on the store writes the hash; start from what the link now shows.
-    this.replace(this.store.getState());
+    // The address stays the link as given (its capture order may differ from this load's) until
+    // the view changes; from then on the store writes the hash.
   }
 
   private apply(state: ViewHashState): void {
