@@ -1,0 +1,14 @@
+/** Messages between the page and the statistics worker (one worker; it holds copies of the large models). */
+import type { Model } from '../../model/types.ts';
+import type { StatsRequest, StatsResult } from './compute.ts';
+
+export type ToStatsWorker =
+  /** A copy of a capture's model (structured clone): later runs on that capture read it. */
+  | { type: 'model'; capture: number; model: Model }
+  /** Forget a capture's model (closed or reloaded). */
+  | { type: 'drop'; capture: number }
+  | { type: 'run'; id: number; capture: number; request: StatsRequest };
+
+export type FromStatsWorker =
+  | { type: 'result'; id: number; result: StatsResult; ms: number }
+  | { type: 'failed'; id: number; message: string };

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { ModelBuilder } from '../../model/builder.ts';
+import type { Model } from '../../model/types.ts';
+import type { LoadedCapture } from '../../state/viewerStore.ts';
+import { computeStats, type StatsRequest } from './compute.ts';
+import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
+import { StatsService } from './statsService.ts';
+
+function capture(id: number, ranges: number): LoadedCapture {
+  const b = new ModelBuilder({ fileName: `c${id}`, format: 'test', byteSize: 0 });
+  const t = b.thread(1, 1, 'main');
+  for (let k = 0; k < ranges; k++) b.range(t, k * 10, k * 10 + 5 + (k % 3), { name: k % 2 ? 'odd' : 'even' });
+  return { id, model: b.finish(), offsetNs: 0, decodeMs: 0 };
+}
+
+/** A worker the test answers by hand, computing with the same pure function as the real one. */
+class FakeWorker {
+  readonly received: ToStatsWorker[] = [];
+  readonly models = new Map<number, Model>();
+  onmessage: ((e: MessageEvent<FromStatsWorker>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  terminated = false;
+
+  postMessage(msg: ToStatsWorker): void {
+    this.received.push(msg);
+    if (msg.type === 'model') this.models.set(msg.capture, structuredClone(msg.model));
+    if (msg.type === 'drop') this.models.delete(msg.capture);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+
+  /** Answers the last run request. */
+  answer(): void {
+    const run = [...this.received].reverse().find((m) => m.type === 'run');
+    if (!run || run.type !== 'run') throw new Error('no run request');
+    const result = computeStats(this.models.get(run.capture)!, run.request);
+    this.onmessage?.({ data: { type: 'result', id: run.id, result, ms: 1 } } as MessageEvent<FromStatsWorker>);
+  }
+
+  runs(): number {
+    return this.received.filter((m) => m.type === 'run').length;
+  }
+}
+
+const WHOLE = { span: null, mode: 'clip', tracks: null } as const;
+const TABLE: StatsRequest = { kind: 'ranges', scope: WHOLE, grouping: { by: 'name' } };
+const spanTable = (endNs: number): StatsRequest => ({ kind: 'ranges', scope: { ...WHOLE, span: { startNs: 0, endNs } }, grouping: { by: 'name' } });
+
+describe('StatsService', () => {
+  it('answers small captures on the page without a worker', async () => {
+    const workers: FakeWorker[] = [];
+    const service = new StatsService(() => (workers.push(new FakeWorker()), workers[0] as unknown as Worker), 1000);
+    const answer = await service.run(capture(1, 10), TABLE, 'table');
+    expect(answer?.where).toBe('page');
+    expect(answer?.result.kind === 'ranges' && answer.result.result.rangeCount).toBe(10);
+    expect(workers).toHaveLength(0);
+  });
+
+  it('sends a large model once, runs in the worker and coalesces queued requests per slot', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const big = capture(1, 100);
+    const first = service.run(big, TABLE, 'table');
+    // Queued while the first runs: the second is replaced by the third.
+    const second = service.run(big, spanTable(200), 'table');
+    const third = service.run(big, spanTable(100), 'table');
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'run']);
+    worker.answer();
+    const a = await first;
+    expect(a?.where).toBe('worker');
+    expect(a?.result.kind === 'ranges' && a.result.result.rangeCount).toBe(100);
+    expect(await second).toBeNull();
+    worker.answer();
+    const c = await third;
+    expect(c?.result.kind === 'ranges' && c.result.result.rangeCount).toBe(10);
+    // The model went over once.
+    expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(1);
+    expect(worker.runs()).toBe(2);
+    expect(service.copiedBytes()).toBeGreaterThan(100 * 16);
+  });
+
+  it('keeps requests of different slots and drops copies of closed or reloaded captures', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const big = capture(1, 100);
+    const table = service.run(big, TABLE, 'table');
+    const marks = service.run(big, { kind: 'marks', scope: WHOLE }, 'marks');
+    worker.answer();
+    await table;
+    worker.answer();
+    expect((await marks)?.result.kind).toBe('marks');
+
+    const reloaded = { ...big, model: capture(1, 60).model };
+    service.sync([reloaded]);
+    expect(worker.received.at(-1)).toEqual({ type: 'drop', capture: 1 });
+    const again = service.run(reloaded, TABLE, 'table');
+    expect(worker.received.at(-2)?.type).toBe('model');
+    worker.answer();
+    const r = await again;
+    expect(r?.result.kind === 'ranges' && r.result.result.rangeCount).toBe(60);
+    service.dispose();
+    expect(worker.terminated).toBe(true);
+  });
+
+  it('rejects the running request when the worker crashes and starts a new worker for the next', async () => {
+    const workers: FakeWorker[] = [];
+    const service = new StatsService(() => {
+      workers.push(new FakeWorker());
+      return workers.at(-1) as unknown as Worker;
+    }, 50);
+    const big = capture(1, 100);
+    const running = service.run(big, TABLE, 'table');
+    workers[0].onerror?.({ message: 'out of memory', preventDefault() {} } as ErrorEvent);
+    await expect(running).rejects.toThrow(/out of memory/);
+    const next = service.run(big, TABLE, 'table');
+    expect(workers).toHaveLength(2);
+    expect(workers[1].received.map((m) => m.type)).toEqual(['model', 'run']);
+    workers[1].answer();
+    expect((await next)?.where).toBe('worker');
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Where the panel's statistics run. Small captures are computed on the page at once (a few
+ * milliseconds, no copy). Captures of `WORKER_MIN_EVENTS` events or more go to one statistics
+ * worker, which is sent a copy of the model the first time it needs it (see README.md for the
+ * memory decision). Requests are coalesced per slot: while the worker is busy, a newer request of
+ * the same slot and capture replaces the queued one (its promise resolves to null), so dragging a
+ * span never builds a backlog.
+ */
+import { modelTransferables } from '../../model/transfer.ts';
+import type { Model } from '../../model/types.ts';
+import type { LoadedCapture } from '../../state/viewerStore.ts';
+import { computeStats, type StatsRequest, type StatsResult } from './compute.ts';
+import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
+
+/**
+ * Events (ranges + marks + counter samples) from which a capture's statistics run in the worker.
+ * A whole-capture table costs about 0.3-0.4 µs per range on the page's thread (README.md), so from
+ * here on one computation takes several frames.
+ */
+export const WORKER_MIN_EVENTS = 100_000;
+
+export interface StatsAnswer {
+  result: StatsResult;
+  /** Computation time (ms), without the messaging. */
+  ms: number;
+  where: 'page' | 'worker';
+}
+
+export function modelEvents(model: Model): number {
+  return model.ranges.startNs.length + model.marks.timeNs.length + model.counters.timeNs.length;
+}
+
+type WorkerFactory = () => Worker;
+
+const defaultFactory: WorkerFactory = () =>
+  new Worker(new URL('./stats.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-stats' });
+
+interface Job {
+  key: string;
+  capture: LoadedCapture;
+  request: StatsRequest;
+  id: number;
+  resolve(answer: StatsAnswer | null): void;
+  reject(error: Error): void;
+}
+
+export class StatsService {
+  private worker: Worker | null = null;
+  /** Models the worker holds, by capture id. */
+  private readonly sent = new Map<number, Model>();
+  private readonly queue: Job[] = [];
+  private inFlight: Job | null = null;
+  private nextId = 1;
+
+  constructor(
+    private readonly createWorker: WorkerFactory = defaultFactory,
+    readonly minWorkerEvents = WORKER_MIN_EVENTS,
+  ) {}
+
+  /** Whether a capture's statistics run in the worker. */
+  usesWorker(model: Model): boolean {
+    return modelEvents(model) >= this.minWorkerEvents;
+  }
+
+  /**
+   * Answers `request` for `capture`; resolves to null when a newer request of the same `slot`
+   * for the same capture replaced it before it ran.
+   */
+  run(capture: LoadedCapture, request: StatsRequest, slot: string): Promise<StatsAnswer | null> {
+    if (!this.usesWorker(capture.model)) {
+      try {
+        const t0 = performance.now();
+        const result = computeStats(capture.model, request);
+        return Promise.resolve({ result, ms: performance.now() - t0, where: 'page' });
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+    return new Promise((resolve, reject) => {
+      const key = `${slot}|${capture.id}`;
+      const queued = this.queue.findIndex((j) => j.key === key);
+      if (queued >= 0) this.queue.splice(queued, 1)[0].resolve(null);
+      this.queue.push({ key, capture, request, id: 0, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Drops the worker's copies of captures that were closed or reloaded. */
+  sync(captures: readonly LoadedCapture[]): void {
+    for (const [id, model] of [...this.sent]) {
+      if (captures.some((c) => c.id === id && c.model === model)) continue;
+      this.sent.delete(id);
+      this.post({ type: 'drop', capture: id });
+    }
+  }
+
+  /** Bytes of model columns the worker holds copies of. */
+  copiedBytes(): number {
+    let bytes = 0;
+    for (const model of this.sent.values()) for (const b of modelTransferables(model)) bytes += b.byteLength;
+    return bytes;
+  }
+
+  dispose(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    this.sent.clear();
+    for (const job of this.queue.splice(0)) job.resolve(null);
+    this.inFlight?.resolve(null);
+    this.inFlight = null;
+  }
+
+  private post(msg: ToStatsWorker): void {
+    this.worker?.postMessage(msg);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = this.createWorker();
+    worker.onmessage = (event: MessageEvent<FromStatsWorker>) => this.onMessage(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      // A crash (out of memory...) loses the worker's models: start over with a fresh one.
+      worker.terminate();
+      if (this.worker === worker) this.worker = null;
+      this.sent.clear();
+      const job = this.inFlight;
+      this.inFlight = null;
+      job?.reject(new Error(`The statistics worker stopped: ${event.message || 'unknown error'}`));
+      this.pump();
+    };
+    this.worker = worker;
+    return worker;
+  }
+
+  private onMessage(msg: FromStatsWorker): void {
+    const job = this.inFlight;
+    if (!job || job.id !== msg.id) return;
+    this.inFlight = null;
+    if (msg.type === 'result') job.resolve({ result: msg.result, ms: msg.ms, where: 'worker' });
+    else job.reject(new Error(msg.message));
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.inFlight || this.queue.length === 0) return;
+    const job = this.queue.shift()!;
+    this.ensureWorker();
+    const { id: captureId, model } = job.capture;
+    if (this.sent.get(captureId) !== model) {
+      // Not transferred: the page keeps drawing from its own copy.
+      this.post({ type: 'model', capture: captureId, model });
+      this.sent.set(captureId, model);
+    }
+    job.id = this.nextId++;
+    this.inFlight = job;
+    this.post({ type: 'run', id: job.id, capture: captureId, request: job.request });
+  }
+}

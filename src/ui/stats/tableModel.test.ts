@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { rangeStats } from '../../analysis/rangeStats.ts';
+import { ModelBuilder } from '../../model/builder.ts';
+import { counterTableCsv, csvField, markTableCsv, rangeTableCsv, rangeTableJson } from './exportTable.ts';
+import { COLUMNS, groupHeader, nextSort, sortRows, tableRows, tableTotals, type StatsRow } from './tableModel.ts';
+
+/** main: frame [0, 1000] > update [100, 400], draw [500, 800]; a second frame [1000, 1500.5 → 1500]. */
+function model() {
+  const b = new ModelBuilder({ fileName: 'r.nvtxt', format: 'test', byteSize: 0 });
+  const t = b.thread(1, 1, 'main');
+  const d = b.domain(1, 'gfx');
+  b.range(t, 0, 1000, { name: 'frame' });
+  b.range(t, 100, 400, { name: 'update' });
+  b.range(t, 500, 800, { name: 'draw, "main"', domain: d });
+  b.range(t, 1000, 1500, { name: 'frame' });
+  return b.finish();
+}
+
+function rows(): StatsRow[] {
+  return tableRows({ id: 3, file: 'r.nvtxt' }, rangeStats(model()));
+}
+
+describe('table rows and sorting', () => {
+  it('keys rows by capture and sorts by every column, ties by name', () => {
+    const r = rows();
+    expect(r.map((x) => x.id.startsWith('3|'))).toEqual([true, true, true]);
+    const names = (col: (typeof COLUMNS)[number]['id'], descending: boolean) => sortRows(r, { column: col, descending }).map((x) => x.label);
+    expect(names('totalNs', true)).toEqual(['frame', 'gfx:draw, "main"', 'update']);
+    expect(names('count', true)).toEqual(['frame', 'gfx:draw, "main"', 'update']);
+    expect(names('selfNs', false)).toEqual(['gfx:draw, "main"', 'update', 'frame']);
+    expect(names('label', false)).toEqual(['frame', 'gfx:draw, "main"', 'update']);
+    expect(names('label', true)).toEqual(['update', 'gfx:draw, "main"', 'frame']);
+    for (const c of COLUMNS) expect(sortRows(r, { column: c.id, descending: false })).toHaveLength(3);
+  });
+
+  it('starts figures descending and text ascending; the same header flips', () => {
+    expect(nextSort({ column: 'totalNs', descending: true }, 'totalNs')).toEqual({ column: 'totalNs', descending: false });
+    expect(nextSort({ column: 'totalNs', descending: true }, 'p99Ns')).toEqual({ column: 'p99Ns', descending: true });
+    expect(nextSort({ column: 'totalNs', descending: true }, 'style')).toEqual({ column: 'style', descending: false });
+  });
+
+  it('sums instances and totals, names the group column', () => {
+    expect(tableTotals(rows())).toEqual({ instances: 4, totalNs: 1500 + 300 + 300 });
+    expect(groupHeader({ by: 'thread' })).toBe('Thread');
+    expect(groupHeader({ by: 'payloadField', path: 'cfg.mode' })).toBe('cfg.mode');
+  });
+});
+
+describe('CSV and JSON export', () => {
+  it('writes the nsys nvtx_sum columns in ns, quoting names that need it', () => {
+    const text = rangeTableCsv(sortRows(rows(), { column: 'totalNs', descending: true }), { by: 'name' }, false);
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range,Self Time (ns),P90 (ns),P99 (ns)',
+    );
+    // frame: 1000 and 500 -> avg 750, sample sigma 353.55..; self 1500 - 300 (draw, in domain gfx,
+    // is on another push/pop row, so it is not a child of frame).
+    expect(lines[1]).toBe('71.4,1500,2,750,750,500,1000,353.6,PushPop,frame,1200,950,995');
+    expect(lines[2]).toBe('14.3,300,1,300,300,300,300,0,PushPop,"gfx:draw, ""main""",300,300,300');
+    expect(lines).toHaveLength(4);
+  });
+
+  it('adds a capture column for several captures and names the group column', () => {
+    const text = rangeTableCsv(rows(), { by: 'thread' }, true);
+    expect(text.split('\r\n')[0]).toMatch(/^Capture,Time \(%\),.*,Style,Thread,Self Time \(ns\)/);
+    expect(text.split('\r\n')[1]).toMatch(/^r\.nvtxt,/);
+  });
+
+  it('gives JSON records with the keys of nvtxview stats --format json', () => {
+    const json = JSON.parse(rangeTableJson(rows(), { by: 'name' }, { kind: 'span', startNs: 0, endNs: 10, mode: 'clip', tracks: 'all' }));
+    expect(json.scope).toEqual({ kind: 'span', startNs: 0, endNs: 10, mode: 'clip', tracks: 'all' });
+    expect(Object.keys(json.rows[0])).toEqual([
+      'file', 'groupBy', 'name', 'domain', 'style', 'count', 'totalNs', 'selfNs', 'avgNs', 'medianNs', 'minNs', 'maxNs', 'stdDevNs', 'p90Ns', 'p99Ns', 'timePercent',
+    ]);
+    const draw = json.rows.find((r: { name: string }) => r.name.includes('draw'));
+    expect(draw).toMatchObject({ domain: 'gfx', count: 1, totalNs: 300, groupBy: 'name' });
+  });
+
+  it('exports marks and counters with their own columns', () => {
+    const marks = markTableCsv([{ file: 'f', key: 'k', label: 'tick', count: 3, firstNs: 5, lastNs: 9, firstMark: 0 }], false);
+    expect(marks).toBe('Count,First (ns),Last (ns),Mark\r\n3,5,9,tick\r\n');
+    const counters = counterTableCsv(
+      [{ file: 'f', track: 0, label: 'power', unit: 'W', samples: 2, min: 0.001, max: 2, average: 1 / 3, first: 0.001, last: 2, delta: 1.999, ratePerSecond: 1e9, coveredNs: 5 }],
+      true,
+    );
+    expect(counters.split('\r\n')[1]).toBe('f,power,W,2,0.001,2,0.333333333333,0.001,2,1.999,1000000000');
+  });
+
+  it('quotes fields with separators, quotes, line breaks and edge spaces', () => {
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField(' padded')).toBe('" padded"');
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField(2.25)).toBe('2.3');
+    expect(csvField(NaN)).toBe('');
+  });
+});

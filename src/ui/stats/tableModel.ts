@@ -1,0 +1,126 @@
+/**
+ * The range table of the statistics panel, as data: rows of every capture in scope, the columns
+ * of nsys `nvtx_sum` plus self time and tail percentiles, their sort order and which are shown.
+ */
+import type { GroupBy } from '../../analysis/groups.ts';
+import type { RangeStatsResult, RangeStatsRow } from '../../analysis/rangeStats.ts';
+import type { Grouping } from './compute.ts';
+
+export interface StatsRow extends RangeStatsRow {
+  /** Unique across captures: `${capture}|${key}`. */
+  id: string;
+  capture: number;
+  /** Capture display name (a column when several captures are loaded). */
+  file: string;
+}
+
+export type ColumnId =
+  | 'timePercent'
+  | 'totalNs'
+  | 'count'
+  | 'avgNs'
+  | 'medianNs'
+  | 'minNs'
+  | 'maxNs'
+  | 'stdDevNs'
+  | 'style'
+  | 'label'
+  | 'selfNs'
+  | 'p90Ns'
+  | 'p99Ns';
+
+export interface ColumnDef {
+  id: ColumnId;
+  /** Header in the panel. */
+  header: string;
+  /** Header tooltip: the definition. */
+  title: string;
+  /** Header in CSV exports (nsys `nvtx_sum` wording; durations in ns). */
+  csvHeader: string;
+  kind: 'percent' | 'duration' | 'count' | 'text';
+}
+
+/** In nsys `nvtx_sum` order, then the additions. */
+export const COLUMNS: readonly ColumnDef[] = [
+  { id: 'timePercent', header: 'Time', title: 'Share of the sum of the listed rows’ totals (per capture)', csvHeader: 'Time (%)', kind: 'percent' },
+  { id: 'totalNs', header: 'Total', title: 'Sum of the durations in scope', csvHeader: 'Total Time (ns)', kind: 'duration' },
+  { id: 'count', header: 'Inst.', title: 'Instances', csvHeader: 'Instances', kind: 'count' },
+  { id: 'avgNs', header: 'Avg', title: 'Mean duration', csvHeader: 'Avg (ns)', kind: 'duration' },
+  { id: 'medianNs', header: 'Med', title: 'Median duration (mean of the middle two for an even count)', csvHeader: 'Med (ns)', kind: 'duration' },
+  { id: 'minNs', header: 'Min', title: 'Shortest', csvHeader: 'Min (ns)', kind: 'duration' },
+  { id: 'maxNs', header: 'Max', title: 'Longest', csvHeader: 'Max (ns)', kind: 'duration' },
+  { id: 'stdDevNs', header: 'StdDev', title: 'Sample standard deviation (n − 1); 0 for one instance', csvHeader: 'StdDev (ns)', kind: 'duration' },
+  { id: 'style', header: 'Style', title: 'PushPop or StartEnd', csvHeader: 'Style', kind: 'text' },
+  { id: 'label', header: 'Range', title: 'domain:name (the default domain without prefix)', csvHeader: 'Range', kind: 'text' },
+  { id: 'selfNs', header: 'Self', title: 'Total minus the time covered by direct children on the same row', csvHeader: 'Self Time (ns)', kind: 'duration' },
+  { id: 'p90Ns', header: 'P90', title: '90th percentile of the durations', csvHeader: 'P90 (ns)', kind: 'duration' },
+  { id: 'p99Ns', header: 'P99', title: '99th percentile of the durations', csvHeader: 'P99 (ns)', kind: 'duration' },
+];
+
+export function column(id: ColumnId): ColumnDef {
+  return COLUMNS.find((c) => c.id === id)!;
+}
+
+/** Figure columns a narrow panel shows by default (the name is always shown; the rest via the column menu). */
+export const DEFAULT_FIGURES: readonly ColumnId[] = ['timePercent', 'totalNs', 'count', 'avgNs', 'medianNs', 'p99Ns', 'maxNs'];
+
+/** Columns that can be shown as figures (everything but the name). */
+export const FIGURE_COLUMNS: readonly ColumnId[] = COLUMNS.map((c) => c.id).filter((id) => id !== 'label');
+
+/** What the name column holds for a grouping ("Range", "Thread"...). */
+export function groupHeader(grouping: Grouping): string {
+  if (grouping.by === 'payloadField') return grouping.path;
+  const headers: Record<GroupBy, string> = {
+    name: 'Range',
+    thread: 'Thread',
+    process: 'Process',
+    category: 'Category',
+    domain: 'Domain',
+    parent: 'Parent range',
+    payload: 'Payload',
+  };
+  return headers[grouping.by];
+}
+
+/** One capture's engine result as table rows. */
+export function tableRows(capture: { id: number; file: string }, result: RangeStatsResult): StatsRow[] {
+  return result.rows.map((r) => ({ ...r, id: `${capture.id}|${r.key}`, capture: capture.id, file: capture.file }));
+}
+
+export interface TableSort {
+  column: ColumnId;
+  descending: boolean;
+}
+
+export const DEFAULT_SORT: TableSort = { column: 'totalNs', descending: true };
+
+function byLabel(a: StatsRow, b: StatsRow): number {
+  return a.label.localeCompare(b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** A sorted copy; ties fall back to the name, then the row id, so the order is stable. */
+export function sortRows(rows: readonly StatsRow[], sort: TableSort): StatsRow[] {
+  const dir = sort.descending ? -1 : 1;
+  const id = sort.column;
+  if (id === 'label' || id === 'style') {
+    return [...rows].sort((a, b) => dir * (a[id].localeCompare(b[id]) || byLabel(a, b)));
+  }
+  return [...rows].sort((a, b) => dir * (a[id] - b[id]) || byLabel(a, b));
+}
+
+/** A header click: the same column flips; a new one starts descending for figures, ascending for text. */
+export function nextSort(current: TableSort, id: ColumnId): TableSort {
+  if (current.column === id) return { column: id, descending: !current.descending };
+  return { column: id, descending: column(id).kind !== 'text' };
+}
+
+/** Totals over the listed rows, for the table's footer line. */
+export function tableTotals(rows: readonly StatsRow[]): { instances: number; totalNs: number } {
+  let instances = 0;
+  let totalNs = 0;
+  for (const r of rows) {
+    instances += r.count;
+    totalNs += r.totalNs;
+  }
+  return { instances, totalNs };
+}
