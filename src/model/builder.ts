@@ -211,8 +211,11 @@ export class ModelBuilder {
 
   // ---------------------------------------------------------------- capture facts and reports
 
-  /** Records a problem; `file` is filled in. */
-  report(severity: LoadIssue['severity'], message: string, where?: SourceLocation): void {
+  /**
+   * Records a problem; `file` is filled in. Instrumentation problems also give their kind, time
+   * (in the decoder's ns, shifted to the model's zero by `finish`) and thread (for the health list).
+   */
+  report(severity: LoadIssue['severity'], message: string, where?: SourceLocation & Pick<LoadIssue, 'kind' | 'timeNs' | 'thread'>): void {
     this.issues.push({ severity, file: this.info.fileName, message, ...where });
   }
 
@@ -409,7 +412,12 @@ export class ModelBuilder {
   /** Opens a start/end range identified by `key` (e.g. the nvtxRangeId_t of its domain). */
   rangeStart(key: string | number, thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
     if (this.openStartEnd.has(key)) {
-      this.report('warning', `range id ${String(key)} started again while still open; the first start is kept`, where);
+      this.report('warning', `range id ${String(key)} started again while still open; the first start is kept`, {
+        ...where,
+        kind: 'start-while-open',
+        timeNs: tNs,
+        thread,
+      });
       return;
     }
     const domain = attrs.domain ?? 0;
@@ -433,7 +441,12 @@ export class ModelBuilder {
     const open = this.openStartEnd.get(key);
     this.seeTime(tNs);
     if (!open) {
-      this.report('warning', `range id ${String(key)} ended but is not open (never started, or ended twice)`, where);
+      this.report('warning', `range id ${String(key)} ended but is not open (never started, or ended twice)`, {
+        ...where,
+        kind: 'end-without-start',
+        timeNs: tNs,
+        thread,
+      });
       return;
     }
     this.openStartEnd.delete(key);
@@ -550,7 +563,12 @@ export class ModelBuilder {
     // Still-open start/end ranges end with the capture.
     const lastT = this.declaredEnd ?? (this.maxT === -Infinity ? 0 : this.maxT);
     for (const [key, open] of this.openStartEnd) {
-      this.report('warning', `start/end range id ${String(key)} never ended; closed at the end of the capture`, locOf(open.loc));
+      this.report('warning', `start/end range id ${String(key)} never ended; closed at the end of the capture`, {
+        ...locOf(open.loc),
+        kind: 'never-ended',
+        timeNs: open.t,
+        thread: open.thread,
+      });
       this.closeStartEnd(open, Math.max(lastT, open.t), open.thread, RangeFlag.Unterminated);
     }
     this.openStartEnd.clear();
@@ -718,6 +736,8 @@ export class ModelBuilder {
 
     this.info.originNs = (this.originNs + BigInt(Math.round(zero))).toString();
     const payloadBits = this.payloadBits.toArray();
+    // Issue times are on the model's axis, like every event time.
+    for (const issue of this.issues) if (issue.timeNs !== undefined) issue.timeNs -= zero;
     const model: Model = {
       capture: this.info,
       durationNs: Math.max(0, end - zero),
@@ -985,7 +1005,12 @@ export class ModelBuilder {
       const open = stack.pop();
       const openRank = stackRank.pop();
       if (open === undefined || openRank === undefined) {
-        this.report('warning', `pop with no open range on thread ${this.threadLabel(thread)} at ${t} ns; ignored`, locOf(ev.evLoc.get(i)));
+        this.report('warning', `pop with no open range on thread ${this.threadLabel(thread)} at ${t} ns; ignored`, {
+          ...locOf(ev.evLoc.get(i)),
+          kind: 'pop-without-push',
+          timeNs: t,
+          thread,
+        });
         continue;
       }
       const popPayload = ev.evPayload.get(i);
@@ -1002,7 +1027,7 @@ export class ModelBuilder {
       this.report(
         'warning',
         `range "${name}" pushed on thread ${this.threadLabel(thread)} at ${ev.evT.get(open)} ns is never popped; closed at the end of the capture`,
-        locOf(ev.evLoc.get(open)),
+        { ...locOf(ev.evLoc.get(open)), kind: 'never-popped', timeNs: ev.evT.get(open), thread },
       );
       this.pushComplete(ev, ev.evT.get(open), Math.max(captureEnd, ev.evT.get(open)), open, thread, RangeFlag.Unterminated);
       // Closed after everything, innermost first.

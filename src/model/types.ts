@@ -259,6 +259,15 @@ export interface CategoryInfo {
   parent: number;
 }
 
+/**
+ * Instrumentation problems a load issue can be (the health list groups and links them):
+ * 'pop-without-push' a pop with no open range; 'never-popped' a push never popped;
+ * 'end-without-start' an end of a start/end range that is not open (never started, or ended
+ * twice); 'start-while-open' a start/end id started again while open; 'never-ended' a start/end
+ * range never ended.
+ */
+export type LoadIssueKind = 'pop-without-push' | 'never-popped' | 'end-without-start' | 'start-while-open' | 'never-ended';
+
 /** A problem found while loading. Valid data around it still loads. */
 export interface LoadIssue {
   severity: 'error' | 'warning' | 'info';
@@ -269,6 +278,12 @@ export interface LoadIssue {
   /** Byte offset for binary formats. */
   offset?: number;
   message: string;
+  /** What kind of instrumentation problem this is, when it is one. */
+  kind?: LoadIssueKind;
+  /** Time of the event at fault (ns from the capture start, like the model's times), when known. */
+  timeNs?: number;
+  /** Index into `Model.threads` of the event's thread, when known. */
+  thread?: number;
 }
 
 /** Where a capture came from and how its clock maps to nanoseconds. */
