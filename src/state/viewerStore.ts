@@ -4,7 +4,9 @@
  * directly so that pan/zoom at 60 fps never re-renders React.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { SearchQuery } from '../analysis/nameSearch.ts';
 import type { LoadIssue, Model, Nanoseconds } from '../model/types.ts';
+import { NO_FILTERS, type EventFilters } from './filters.ts';
 
 /** A loaded file. */
 export interface LoadedCapture {
@@ -67,6 +69,13 @@ export interface ViewerState {
    * every request, so asking twice for the same event reveals it twice.
    */
   reveal: { kind: 'range' | 'mark'; capture: number; index: number; seq: number } | null;
+  /**
+   * Hidden domains, categories, processes, threads and names (src/state/filters.ts): hidden events
+   * leave the timeline, the tables and the statistics (`captureFilter(model, filters)`).
+   */
+  filters: EventFilters;
+  /** The name search (src/analysis/nameSearch.ts); text '' = no search. Matches are highlighted on the timeline. */
+  search: SearchQuery;
 }
 
 export interface ViewerActions {
@@ -91,6 +100,8 @@ export interface ViewerActions {
   setHighlight(highlight: ViewerState['highlight']): void;
   /** Selects a range or mark and asks the timeline to show it (see `reveal`). */
   revealEvent(target: NonNullable<Selection>): void;
+  setFilters(filters: EventFilters): void;
+  setSearch(search: SearchQuery): void;
 }
 
 export type ViewerStore = StoreApi<ViewerState & ViewerActions>;
@@ -116,6 +127,8 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     rdtscHz: 1_000_000_000,
     highlight: null,
     reveal: null,
+    filters: NO_FILTERS,
+    search: { text: '', regex: false, matchCase: false },
     ...initial,
 
     addCapture(capture) {
@@ -209,6 +222,14 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     },
     revealEvent(target) {
       set((s) => ({ selection: target, reveal: { ...target, seq: (s.reveal?.seq ?? 0) + 1 } }));
+    },
+    setFilters(filters) {
+      set({ filters });
+    },
+    setSearch(search) {
+      set((s) =>
+        s.search.text === search.text && s.search.regex === search.regex && s.search.matchCase === search.matchCase ? s : { search },
+      );
     },
   }));
 }
