@@ -27,6 +27,14 @@ export function categoryLabel(model: Model, category: number): string {
   return c.name ? `${c.name} (${c.id})` : `Category ${c.id}`;
 }
 
+/**
+ * The process-level group holding category rows: NVTX start/end ranges for NVTX sources; Chrome traces
+ * put async (b/e, S/F) events there, which are not NVTX.
+ */
+function categoryGroupLabel(model: Model): string {
+  return model.capture.format === 'chrome-json' ? 'Async' : 'NVTX';
+}
+
 export function buildTrackTree(model: Model): TrackNode[] {
   const roots: TrackNode[] = [];
   const processNodes = new Map<number, TrackNode>();
@@ -102,7 +110,7 @@ export function buildTrackTree(model: Model): TrackNode[] {
     const pNode = processNode(t.process);
     const processChildren = pNode ? pNode.children : roots;
     if (t.kind === 'category') {
-      categoryNode(t, t.category, childGroup(processChildren, 'NVTX').children);
+      categoryNode(t, t.category, childGroup(processChildren, categoryGroupLabel(model)).children);
       return;
     }
     const leaf: TrackNode = { label: t.label, track: i, children: [] };
@@ -148,7 +156,7 @@ function sortRows(children: TrackNode[]): void {
 
 function rank(node: TrackNode): number {
   if (node.detail?.startsWith('tid ')) return 0;
-  if (node.label === 'NVTX') return 1;
+  if (node.label === 'NVTX' || node.label === 'Async') return 1;
   return 2;
 }
 
