@@ -9,7 +9,7 @@
  */
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
-import { f64, i32, u32, u8, type Growable } from './growable.ts';
+import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildTrackTree, categoryLabel } from './trackTree.ts';
 import {
@@ -119,6 +119,26 @@ class RowEvents {
   readonly rankClose = f64();
 }
 
+/**
+ * A push/pop row whose events have all come in time order so far: each push becomes a range at
+ * once (in `RowEvents`' complete columns, in push order, end NaN while open) with its depth and
+ * parent, and each pop closes the innermost open one. That is what sorting the events and
+ * replaying them would give, without keeping the events. The first event that breaks the order
+ * (or a pop with nothing open, or with a payload, or a complete range on the row) turns the row
+ * back into its events (`ModelBuilder.replayOnline`) and the general path takes over.
+ */
+class OnlineStack {
+  lastT = -Infinity;
+  /** Per range (push order): stack depth at its push. */
+  readonly depth = u16();
+  /** Per range: the enclosing range (row-local index), or -1. */
+  readonly parent = i32();
+  /** Per range: location of its pop. */
+  readonly endLoc = f64();
+  /** Row-local indices of the open ranges, innermost last. */
+  readonly open: number[] = [];
+}
+
 interface RowMeta {
   kind: TrackKind;
   layout: 'stack' | 'lanes';
@@ -129,6 +149,8 @@ interface RowMeta {
   category: number;
   path: string[];
   events: RowEvents;
+  /** Set while a push/pop row is resolved on arrival. */
+  online?: OnlineStack;
   unit?: string;
   // marks rows
   markT?: Growable<Float64Array>;
@@ -361,7 +383,30 @@ export class ModelBuilder {
 
   /** Opens a push/pop range on a thread's stack (per domain). */
   push(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
-    const ev = this.stackRow(thread, attrs.domain ?? 0).events;
+    const row = this.stackRow(thread, attrs.domain ?? 0);
+    const ev = row.events;
+    const on = row.online;
+    if (on !== undefined) {
+      if (tNs >= on.lastT) {
+        on.lastT = tNs;
+        const open = on.open;
+        const i = ev.start.length;
+        ev.start.push(tNs);
+        ev.end.push(NaN);
+        ev.style.push(this.styleOf(attrs));
+        ev.payload.push(this.payloadOf(attrs.payload));
+        ev.thread.push(thread);
+        ev.flags.push(0);
+        ev.loc.push(locCode(where));
+        on.depth.push(Math.min(open.length, 0xffff));
+        on.parent.push(open.length > 0 ? open[open.length - 1] : -1);
+        on.endLoc.push(NO_LOC);
+        open.push(i);
+        this.seeTime(tNs);
+        return;
+      }
+      this.replayOnline(row);
+    }
     ev.evT.push(tNs);
     ev.evPush.push(1);
     ev.evStyle.push(this.styleOf(attrs));
@@ -375,7 +420,20 @@ export class ModelBuilder {
    * `payload` (nvtxRangePopPayload) joins the range's payloads as its pop/end payloads.
    */
   pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue): void {
-    const ev = this.stackRow(thread, domain).events;
+    const row = this.stackRow(thread, domain);
+    const ev = row.events;
+    const on = row.online;
+    if (on !== undefined) {
+      if (tNs >= on.lastT && on.open.length > 0 && payload === undefined) {
+        on.lastT = tNs;
+        const i = on.open.pop()!;
+        ev.end.set(i, tNs);
+        on.endLoc.set(i, locCode(where));
+        this.seeTime(tNs);
+        return;
+      }
+      this.replayOnline(row);
+    }
     ev.evT.push(tNs);
     ev.evPush.push(0);
     ev.evStyle.push(0);
@@ -885,6 +943,7 @@ export class ModelBuilder {
       category: -1,
       path: [],
     });
+    if (row.events.start.length === 0 && row.events.evT.length === 0) row.online ??= new OnlineStack();
     this.stackRowCache.set(cacheKey, row);
     return row;
   }
@@ -950,6 +1009,7 @@ export class ModelBuilder {
       this.report('warning', `range "${attrs.name ?? ''}" ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
       end = startNs;
     }
+    if (row.online) this.replayOnline(row);
     const ev = row.events;
     ev.start.push(startNs);
     ev.end.push(end);
@@ -987,6 +1047,8 @@ export class ModelBuilder {
 
   /** Matches the row's push/pop events (in time order) into complete ranges. */
   private resolveStack(row: RowMeta, captureEnd: number): void {
+    // Resolved on arrival; ranges still open are closed and reported by the general path.
+    if (row.online && row.online.open.length > 0) this.replayOnline(row);
     const ev = row.events;
     const n = ev.evT.length;
     if (n === 0) return;
@@ -1051,6 +1113,7 @@ export class ModelBuilder {
    * made only of push/pop events nest exactly as their stack did (`layoutPushPop`).
    */
   private layoutStack(row: RowMeta): Layout {
+    if (row.online) return layoutOnline(row.online);
     const ev = row.events;
     const n = ev.start.length;
     if (ev.rankOpen.length === n) return this.layoutPushPop(row);
@@ -1120,6 +1183,39 @@ export class ModelBuilder {
     return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags: new Uint8Array(n), levelCounts };
   }
 
+  /**
+   * Turns a row resolved on arrival back into its push and pop events, in arrival order: before
+   * each push, pops close the innermost ranges down to that push's depth; after the last push,
+   * the ranges closed since. Then the complete columns are emptied and the row takes the general
+   * path, exactly as if it had never been resolved on arrival.
+   */
+  private replayOnline(row: RowMeta): void {
+    const on = row.online!;
+    row.online = undefined;
+    const ev = row.events;
+    const n = ev.start.length;
+    const stack: number[] = [];
+    const pop = (i: number) => {
+      ev.evT.push(ev.end.get(i));
+      ev.evPush.push(0);
+      ev.evStyle.push(0);
+      ev.evPayload.push(-1);
+      ev.evLoc.push(on.endLoc.get(i));
+    };
+    for (let i = 0; i < n; i++) {
+      const depth = on.depth.get(i);
+      while (stack.length > depth) pop(stack.pop()!);
+      ev.evT.push(ev.start.get(i));
+      ev.evPush.push(1);
+      ev.evStyle.push(ev.style.get(i));
+      ev.evPayload.push(ev.payload.get(i));
+      ev.evLoc.push(ev.loc.get(i));
+      stack.push(i);
+    }
+    while (stack.length > on.open.length) pop(stack.pop()!);
+    for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc]) column.length = 0;
+  }
+
   /** Fewest lanes for overlapping ranges (optimal interval partitioning). */
   private layoutLanes(row: RowMeta): Layout {
     const ev = row.events;
@@ -1169,6 +1265,23 @@ interface Layout {
   parent: Int32Array;
   extraFlags: Uint8Array;
   levelCounts: number[];
+}
+
+/** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
+function layoutOnline(on: OnlineStack): Layout {
+  const depth = on.depth.view();
+  const n = depth.length;
+  const levelCounts: number[] = [];
+  for (let i = 0; i < n; i++) levelCounts[depth[i]] = (levelCounts[depth[i]] ?? 0) + 1;
+  const offset: number[] = [];
+  let acc = 0;
+  for (let d = 0; d < levelCounts.length; d++) {
+    offset[d] = acc;
+    acc += levelCounts[d] ??= 0;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[offset[depth[i]]++] = i;
+  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts };
 }
 
 /** Stable bucket of a start-ordered permutation by level. */

@@ -56,4 +56,5 @@ export class Growable<T extends TypedArray> {
 export const f64 = (n?: number) => new Growable(Float64Array, n);
 export const u32 = (n?: number) => new Growable(Uint32Array, n);
 export const i32 = (n?: number) => new Growable(Int32Array, n);
+export const u16 = (n?: number) => new Growable(Uint16Array, n);
 export const u8 = (n?: number) => new Growable(Uint8Array, n);
