@@ -4,7 +4,7 @@
 
 #define NVTXC_MAGIC "\x89NVTXC\r\n"
 #define NVTXC_MAJOR 1
-#define NVTXC_MINOR 0
+#define NVTXC_MINOR 1
 #define NVTXC_FILE_HEADER_SIZE 16
 #define NVTXC_CHUNK_HEADER_SIZE 12
 
@@ -64,6 +64,17 @@ enum {
     NVTXC_META_RESOURCE_DESTROY = 9,
     NVTXC_META_SYNC_CREATE = 10,
     NVTXC_META_SYNC_DESTROY = 11,
+    /* Version 1.1: the payload and counters extensions (docs/capture-format.md, section 6.1). */
+    NVTXC_META_PAYLOAD_TYPES = 12,
+    NVTXC_META_SCHEMA = 13,
+    NVTXC_META_ENUM = 14,
+    NVTXC_META_SCOPE = 15,
+    NVTXC_META_TIME_DOMAIN = 16,
+    NVTXC_META_TIMER_SOURCE = 17,
+    NVTXC_META_SYNC_POINTS = 18,
+    NVTXC_META_CONVERSION_FACTOR = 19,
+    NVTXC_META_COUNTER = 20,
+    NVTXC_META_CLOCKS = 21,
 };
 
 /* Thread stream record ops (below 0x40: fixed grammar; 0x40 and above: length-prefixed). */
@@ -83,7 +94,25 @@ enum {
     NVTXC_OP_END_DOMAIN = 0x19,
     NVTXC_OP_SYNC = 0x1A,
     NVTXC_OP_FIRST_LENGTH_PREFIXED = 0x40,
+    /* Version 1.1 (section 7.2): length-prefixed, with their own tick (relative to T0). */
+    NVTXC_OP_PAYLOAD_EVENT = 0x40,
+    NVTXC_OP_COUNTER_SAMPLE = 0x41,
+    NVTXC_OP_COUNTER_BATCH = 0x42,
+    NVTXC_OP_EVENT_BATCH = 0x43,
 };
+
+/* Kinds of a PAYLOAD_EVENT record. */
+enum {
+    NVTXC_PEV_MARK = 1,
+    NVTXC_PEV_PUSH = 2,
+    NVTXC_PEV_POP = 3,
+    NVTXC_PEV_START = 4,
+    NVTXC_PEV_END = 5,
+    NVTXC_PEV_SUBMIT = 6,
+};
+
+/* Value kinds of a COUNTER_SAMPLE record. */
+enum { NVTXC_SAMPLE_INT64 = 1, NVTXC_SAMPLE_FLOAT64 = 2, NVTXC_SAMPLE_BYTES = 3, NVTXC_SAMPLE_NONE = 4 };
 
 /* SYNC record operations. */
 enum { NVTXC_SYNC_ACQUIRE_START = 1, NVTXC_SYNC_ACQUIRE_FAILED = 2, NVTXC_SYNC_ACQUIRE_SUCCESS = 3, NVTXC_SYNC_RELEASING = 4 };
@@ -95,9 +124,10 @@ enum {
     NVTXC_ATTR_PAYLOAD = 1u << 2,
     NVTXC_ATTR_MESSAGE = 1u << 3,
     NVTXC_ATTR_EXT_PAYLOADS = 1u << 4,
+    NVTXC_ATTR_MEMORY = 1u << 5,
 };
 
-/* Flags of an extended payload item. */
+/* Flags of an extended payload item, a deep-copied memory region or batch data. */
 enum { NVTXC_EXT_SIZE_UNKNOWN = 1u << 0, NVTXC_EXT_CUT = 1u << 1 };
 
 /* Flags of a STRING record. */
@@ -106,5 +136,9 @@ enum { NVTXC_STRING_TRUNCATED = 1u << 0 };
 /* Limits. */
 #define NVTXC_MAX_STRING (16 * 1024)
 #define NVTXC_MAX_EXT_BLOB (64 * 1024)
+/* Bytes of one batch (events, flex data, counter samples, timestamps) kept per call. */
+#define NVTXC_MAX_BATCH (16 * 1024 * 1024)
+/* Bytes of one semantics struct kept at registration. */
+#define NVTXC_MAX_SEMANTICS 256
 
 #endif

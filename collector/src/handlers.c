@@ -14,6 +14,7 @@
 #include "handlers.h"
 #include "handles.h"
 #include "meta.h"
+#include "payload_copy.h"
 #include "stream.h"
 #include "text.h"
 
@@ -51,9 +52,14 @@ struct attrs_enc {
     size_t nfixed;
     const nvtxPayloadData_t *ext;
     uint32_t ext_count;
-    size_t ext_len; /* encoded bytes of the extended payloads field */
+    size_t ext_len; /* encoded bytes of the extended payloads (and memory) fields: an upper bound */
     size_t total;   /* attrs bytes after the length varint */
+    size_t sizes[EXT_MAX_ITEMS];
+    uint32_t flags[EXT_MAX_ITEMS];
+    const struct pl_copies *copies; /* memory the payloads point to, or NULL */
 };
+
+static __thread struct pl_copies *tls_copies TLS_FAST;
 
 static uint32_t message_of(struct tstream *t, int32_t type, nvtxMessageValue_t m, uint64_t *id)
 {
@@ -77,19 +83,37 @@ static uint32_t message_of(struct tstream *t, int32_t type, nvtxMessageValue_t m
 /* Size of one copied blob and its flags. */
 static size_t ext_item(const nvtxPayloadData_t *item, size_t budget, uint32_t *flags)
 {
-    *flags = 0;
-    if (item->size == SIZE_MAX) {
-        *flags = NVTXC_EXT_SIZE_UNKNOWN;
-        return 0;
-    }
-    size_t n = item->payload ? item->size : 0;
-    if (n > NVTXC_MAX_EXT_BLOB) n = NVTXC_MAX_EXT_BLOB;
-    if (n > budget) n = budget;
-    if (n != item->size) *flags = NVTXC_EXT_CUT;
-    return n;
+    return pl_item_size(item, budget < NVTXC_MAX_EXT_BLOB ? budget : NVTXC_MAX_EXT_BLOB, flags);
 }
 
-static void attrs_prepare(struct tstream *t, const nvtxEventAttributes_t *a, struct attrs_enc *e)
+/* The extended payloads' sizes, and the memory they point to, within half the buffer. */
+static void ext_prepare(struct tstream *t, uint32_t domain, struct attrs_enc *e, uint32_t *mask)
+{
+    size_t budget = t->cap / 2;
+    size_t len = 2 * VARINT_MAX;
+    for (uint32_t i = 0; i < e->ext_count; i++) {
+        size_t n = ext_item(&e->ext[i], budget, &e->flags[i]);
+        e->sizes[i] = n;
+        budget -= n;
+        len += 4 * VARINT_MAX + n;
+    }
+    e->copies = NULL;
+    if (e->ext_count > 0 && (tls_copies || (tls_copies = malloc(sizeof *tls_copies)))) {
+        struct pl_copies *c = tls_copies;
+        c->n = 0;
+        c->bytes = 0;
+        c->limit = budget;
+        pl_copies_collect(domain, e->ext, e->sizes, e->ext_count, c);
+        if (c->n > 0) {
+            e->copies = c;
+            *mask |= NVTXC_ATTR_MEMORY;
+            len += VARINT_MAX + c->n * 3 * VARINT_MAX + c->bytes;
+        }
+    }
+    e->ext_len = len;
+}
+
+static void attrs_prepare(struct tstream *t, uint32_t domain, const nvtxEventAttributes_t *a, struct attrs_enc *e)
 {
     uint32_t mask = 0;
     uint8_t fields[60];
@@ -127,25 +151,15 @@ static void attrs_prepare(struct tstream *t, const nvtxEventAttributes_t *a, str
             }
         }
     }
+    if (mask & NVTXC_ATTR_EXT_PAYLOADS) ext_prepare(t, domain, e, &mask);
     uint8_t *q = put_varint(e->fixed, mask);
     memcpy(q, fields, (size_t)(p - fields));
     e->nfixed = (size_t)(q - e->fixed) + (size_t)(p - fields);
-    if (mask & NVTXC_ATTR_EXT_PAYLOADS) {
-        size_t budget = t->cap / 2;
-        size_t len = VARINT_MAX;
-        for (uint32_t i = 0; i < e->ext_count; i++) {
-            uint32_t flags;
-            size_t n = ext_item(&e->ext[i], budget, &flags);
-            budget -= n;
-            len += 4 * VARINT_MAX + n;
-        }
-        e->ext_len = len; /* an upper bound: room to reserve */
-    }
     e->total = e->nfixed + e->ext_len;
 }
 
-/* Writes the attrs (length, mask, fields, copied payload blobs). */
-static uint8_t *attrs_put(uint8_t *p, const struct attrs_enc *e, size_t cap)
+/* Writes the attrs (length, mask, fields, copied payload blobs and memory). */
+static uint8_t *attrs_put(uint8_t *p, const struct attrs_enc *e)
 {
     if (!e->ext_len) {
         p = put_varint(p, e->nfixed);
@@ -159,17 +173,25 @@ static uint8_t *attrs_put(uint8_t *p, const struct attrs_enc *e, size_t cap)
     memcpy(q, e->fixed, e->nfixed);
     q += e->nfixed;
     q = put_varint(q, e->ext_count);
-    size_t budget = cap / 2;
     for (uint32_t i = 0; i < e->ext_count; i++) {
-        uint32_t flags;
-        size_t n = ext_item(&e->ext[i], budget, &flags);
-        budget -= n;
+        size_t n = e->sizes[i];
         q = put_varint(q, e->ext[i].schemaId);
-        q = put_varint(q, flags);
+        q = put_varint(q, e->flags[i]);
         q = put_varint(q, (uintptr_t)e->ext[i].payload);
         q = put_varint(q, n);
         memcpy(q, e->ext[i].payload, n);
         q += n;
+    }
+    if (e->copies) {
+        const struct pl_copies *c = e->copies;
+        q = put_varint(q, c->n);
+        for (size_t i = 0; i < c->n; i++) {
+            q = put_varint(q, (uintptr_t)c->r[i].addr);
+            q = put_varint(q, c->r[i].size);
+            q = put_varint(q, c->r[i].flags);
+            memcpy(q, c->r[i].addr, c->r[i].size);
+            q += c->r[i].size;
+        }
     }
     size_t len = (size_t)(q - body);
     uint8_t lenbytes[VARINT_MAX];
@@ -206,34 +228,16 @@ static void record_attrs(uint8_t op, uint32_t domain, uint64_t range, const nvtx
                          struct tstream *t, uint64_t now)
 {
     struct attrs_enc e;
-    attrs_prepare(t, a, &e);
+    attrs_prepare(t, domain, a, &e);
     uint8_t *p = stream_room(t, EVENT_MAX + e.ext_len);
     *p++ = op;
     p = put_dt(t, p, now);
     p = put_varint(p, domain);
     if (op == NVTXC_OP_START_EX) p = put_varint(p, range);
-    p = attrs_put(p, &e, t->cap);
+    p = attrs_put(p, &e);
     stream_commit(t, p, 1);
 }
 
-static inline uint64_t next_range_id(struct tstream *t)
-{
-    if (UNLIKELY(++t->range_seq == 0)) t->range_seq = 1;
-    return (t->stream_id << 32) | t->range_seq;
-}
-
-static inline int push_level(struct tstream *t, uint32_t domain)
-{
-    int32_t *d = depth_slot(t, domain);
-    return (*d)++;
-}
-
-static inline int pop_level(struct tstream *t, uint32_t domain)
-{
-    int32_t *d = depth_slot(t, domain);
-    if (*d <= 0) return -1;
-    return --*d;
-}
 
 static void h_mark_a(const char *message)
 {
@@ -261,7 +265,7 @@ static void h_domain_mark_ex(nvtxDomainHandle_t domain, const nvtxEventAttribute
 
 static nvtxRangeId_t start_simple(struct tstream *t, uint64_t now, uint32_t sid)
 {
-    uint64_t id = next_range_id(t);
+    uint64_t id = stream_next_range_id(t);
     uint8_t *p = stream_room(t, EVENT_MAX);
     *p++ = NVTXC_OP_START;
     p = put_dt(t, p, now);
@@ -292,7 +296,7 @@ static nvtxRangeId_t h_domain_range_start_ex(nvtxDomainHandle_t domain, const nv
     uint64_t now = tick_now();
     struct tstream *t = stream_self();
     if (UNLIKELY(!t)) return 0;
-    uint64_t id = next_range_id(t);
+    uint64_t id = stream_next_range_id(t);
     record_attrs(NVTXC_OP_START_EX, domain_id(domain), id, a, t, now);
     return id;
 }
@@ -344,7 +348,7 @@ static int h_domain_range_push_ex(nvtxDomainHandle_t domain, const nvtxEventAttr
     if (UNLIKELY(!t)) return -1;
     uint32_t d = domain_id(domain);
     record_attrs(NVTXC_OP_PUSH_EX, d, 0, a, t, now);
-    return push_level(t, d);
+    return stream_push_level(t, d);
 }
 
 static int h_range_push_ex(const nvtxEventAttributes_t *a)
@@ -376,7 +380,7 @@ static int h_domain_range_pop(nvtxDomainHandle_t domain)
     p = put_dt(t, p, now);
     if (d) p = put_varint(p, d);
     stream_commit(t, p, 1);
-    return pop_level(t, d);
+    return stream_pop_level(t, d);
 }
 
 /* ---------------------------------------------------------------- metadata */

@@ -5,10 +5,12 @@
  */
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>
+#include <nvtx3/nvToolsExtCounters.h>
 #include <nvtx3/nvToolsExtPayload.h>
 
 #include "collector.h"
 #include "encode.h"
+#include "extensions.h"
 #include "format.h"
 #include "handlers.h"
 #include "lifecycle.h"
@@ -56,9 +58,8 @@ EXPORT int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_export_table)
 
 /*
  * Extension modules (payload, counters, mem) attach through this entry point, once per linkage
- * unit and module. Each known module gets an attach function that fills its function slots; the
- * payload (NVTX_EXT_PAYLOAD_MODULEID) and counters (NVTX_EXT_COUNTERS_MODULEID) modules are added
- * to this table by issue 4. Returning 0 leaves the module's calls as no-ops in that linkage unit.
+ * unit and module. Each known module gets an attach function that fills its function slots.
+ * Returning 0 leaves the module's calls as no-ops in that linkage unit (the mem module: not recorded).
  */
 struct ext_module {
     uint16_t module_id;
@@ -66,7 +67,8 @@ struct ext_module {
 };
 
 static const struct ext_module ext_modules[] = {
-    {0, NULL},
+    {NVTX_EXT_PAYLOAD_MODULEID, ext_attach_payload},
+    {NVTX_EXT_COUNTERS_MODULEID, ext_attach_counters},
 };
 
 EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *info)

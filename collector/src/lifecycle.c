@@ -10,6 +10,7 @@
 
 #include "collector.h"
 #include "crc32c.h"
+#include "extensions.h"
 #include "handles.h"
 #include "meta.h"
 #include "output.h"
@@ -74,6 +75,7 @@ static void report_written(void)
 static void on_exit_flush(void)
 {
     if (!nvtxc_capturing) return;
+    ext_at_exit();
     stream_note_self_name();
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);

@@ -317,6 +317,30 @@ void stream_flush_locked(struct tstream *t, int owner)
     }
 }
 
+void stream_write_direct(struct tstream *t, const uint8_t *records, size_t n, uint32_t events)
+{
+    lock_take(&nvtxc_file_lock);
+    stream_flush_locked(t, 1);
+    int ok = 0;
+    if (out_ready_locked() == 0) {
+        meta_flush_locked();
+        struct clock_pair pair = clock_pair_now();
+        uint8_t head[5 * VARINT_MAX];
+        uint8_t *p = put_varint(head, t->stream_id);
+        p = put_varint(p, t->stream_base);
+        p = put_varint(p, pair.tick);
+        p = put_varint(p, pair.ns);
+        p = put_varint(p, events);
+        struct iovec parts[2] = {{head, (size_t)(p - head)}, {(void *)records, n}};
+        ok = out_chunk_locked(NVTXC_CHUNK_EVENTS, parts, 2) == 0;
+    }
+    if (ok) nvtxc_g.events_written += events;
+    else nvtxc_g.events_lost += events;
+    /* The records are part of the stream whether or not they could be written. */
+    t->stream_base += n;
+    lock_give(&nvtxc_file_lock);
+}
+
 uint8_t *stream_room_slow(struct tstream *t, size_t need)
 {
     lock_take(&nvtxc_file_lock);

@@ -88,6 +88,12 @@ uint32_t intern_wide(struct tstream *t, const wchar_t *w);
 uint32_t intern_bytes(struct tstream *t, const char *s, size_t n, uint32_t flags);
 int32_t *depth_slot_more(struct tstream *t, uint32_t domain);
 
+/*
+ * Owner only: writes `n` bytes of whole records (counting `events` event records) as an EVENTS
+ * chunk of their own, after the buffer; for records larger than the buffer can hold.
+ */
+void stream_write_direct(struct tstream *t, const uint8_t *records, size_t n, uint32_t events);
+
 /* Flushing. Owner flush: file lock held. */
 void stream_flush_locked(struct tstream *t, int owner);
 /* Writes every thread's committed records, then pending metadata (exit, signals). File lock held. */
@@ -122,6 +128,27 @@ static inline int32_t *depth_slot(struct tstream *t, uint32_t domain)
 {
     if (LIKELY(domain < INLINE_DOMAINS)) return &t->depth[domain];
     return depth_slot_more(t, domain);
+}
+
+/* A process-unique nvtxRangeId_t (stream id in the high half). */
+static inline uint64_t stream_next_range_id(struct tstream *t)
+{
+    if (UNLIKELY(++t->range_seq == 0)) t->range_seq = 1;
+    return (t->stream_id << 32) | t->range_seq;
+}
+
+/* The level a push in `domain` returns, and the level a pop returns (-1: nothing to pop). */
+static inline int stream_push_level(struct tstream *t, uint32_t domain)
+{
+    int32_t *d = depth_slot(t, domain);
+    return (*d)++;
+}
+
+static inline int stream_pop_level(struct tstream *t, uint32_t domain)
+{
+    int32_t *d = depth_slot(t, domain);
+    if (*d <= 0) return -1;
+    return --*d;
 }
 
 /* Deliberately reads up to 16 bytes past a short string (never across a page): tell ASan. */
