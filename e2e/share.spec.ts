@@ -4,7 +4,9 @@
  * and the postMessage embedding API from a page on another origin (iframe and opener) with an
  * allowed and a refused origin, and from the viewer's own origin.
  */
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { extname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { GOOD_NVTXT, findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
@@ -262,4 +264,31 @@ test('a page on the viewer\'s own origin may embed it without ?embedOrigin', asy
   const frame = await viewerFrame(page);
   await expect.poll(async () => (await replies(page)).map((r) => r.type)).toEqual(['nvtxview:loaded']);
   expect((await viewOf(frame)).captures).toEqual(['embedded.nvtxt']);
+});
+
+test('the build needs no .wasm MIME type: Nsight Systems exports load when the host serves it as octet-stream', async ({ page }) => {
+  // docs/hosting.md says so: the SQLite engine fetches its .wasm as bytes.
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+  const host = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/^\/site\//, '/');
+    const file = join('dist', path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  try {
+    await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/site/`);
+    await page.waitForFunction(() => (window as unknown as Partial<HookedWindow>).__nvtxview?.idle !== undefined);
+    const fixture = await readFile('../shared/fixtures/nsys/fuser-report1.sqlite');
+    await page.getByTestId('open-input').setInputFiles({ name: 'fuser-report1.sqlite', mimeType: 'application/octet-stream', buffer: fixture });
+    await waitForCaptures(page, 1);
+  } finally {
+    await new Promise((resolve) => host.close(resolve));
+  }
 });
