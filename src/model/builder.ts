@@ -1047,9 +1047,20 @@ export class ModelBuilder {
 
   /** Matches the row's push/pop events (in time order) into complete ranges. */
   private resolveStack(row: RowMeta, captureEnd: number): void {
-    // Resolved on arrival; ranges still open are closed and reported by the general path.
-    if (row.online && row.online.open.length > 0) this.replayOnline(row);
     const ev = row.events;
+    const on = row.online;
+    if (on) {
+      // Resolved on arrival: only the ranges still open remain, closed after everything, innermost first.
+      for (let s = on.open.length - 1; s >= 0; s--) {
+        const i = on.open[s];
+        const start = ev.start.get(i);
+        this.reportNeverPopped(row.thread, start, ev.style.get(i), ev.loc.get(i));
+        ev.end.set(i, Math.max(captureEnd, start));
+        ev.flags.set(i, RangeFlag.Unterminated);
+      }
+      on.open.length = 0;
+      return;
+    }
     const n = ev.evT.length;
     if (n === 0) return;
     const order = sortedOrder(ev.evT.view());
@@ -1085,17 +1096,21 @@ export class ModelBuilder {
     }
     for (let s = stack.length - 1; s >= 0; s--) {
       const open = stack[s];
-      const name = this.strings[this.styleName.get(ev.evStyle.get(open))];
-      this.report(
-        'warning',
-        `range "${name}" pushed on thread ${this.threadLabel(thread)} at ${ev.evT.get(open)} ns is never popped; closed at the end of the capture`,
-        { ...locOf(ev.evLoc.get(open)), kind: 'never-popped', timeNs: ev.evT.get(open), thread },
-      );
+      this.reportNeverPopped(thread, ev.evT.get(open), ev.evStyle.get(open), ev.evLoc.get(open));
       this.pushComplete(ev, ev.evT.get(open), Math.max(captureEnd, ev.evT.get(open)), open, thread, RangeFlag.Unterminated);
       // Closed after everything, innermost first.
       ev.rankOpen.push(stackRank[s]);
       ev.rankClose.push(n + stack.length - s);
     }
+  }
+
+  private reportNeverPopped(thread: number, t: number, style: number, loc: number): void {
+    const name = this.strings[this.styleName.get(style)];
+    this.report(
+      'warning',
+      `range "${name}" pushed on thread ${this.threadLabel(thread)} at ${t} ns is never popped; closed at the end of the capture`,
+      { ...locOf(loc), kind: 'never-popped', timeNs: t, thread },
+    );
   }
 
   private pushComplete(ev: RowEvents, start: number, end: number, evIndex: number, thread: number, flags: number): void {

@@ -39,7 +39,7 @@ function dump(m: Model) {
     names: Array.from(style, (s) => m.strings[m.styles.name[s]]),
     payloads: Array.from(payload, (p) => (p < 0 ? null : m.payloads.bits[p])),
     levels: m.tracks.map((t) => [t.label, t.rangeBegin, t.rangeEnd, t.levelBegin]),
-    issues: m.issues.map((i) => `${i.line}: ${i.message}`),
+    issues: m.issues.map((i) => `${i.line}: ${i.message} (${i.kind} at ${i.timeNs} on ${i.thread})`),
     durationNs: m.durationNs,
   };
 }
