@@ -26,7 +26,8 @@ export function CudaStatistics({ capture, index }: { capture: LoadedCapture; ind
 }
 
 function pct(v: number): string {
-  return `${v.toFixed(1)}%`;
+  // A real share too small for one decimal is not "0.0%".
+  return v > 0 && v < 0.05 ? '<0.1%' : `${v.toFixed(1)}%`;
 }
 
 function amount(row: CudaStatRow, v: number): string {
