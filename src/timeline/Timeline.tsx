@@ -38,7 +38,9 @@ export function Timeline(): JSX.Element {
   const captures = useViewer((s) => s.captures);
   const collapsed = useViewer((s) => s.collapsed);
   const toggleCollapsed = useViewer((s) => s.toggleCollapsed);
-  const layout = useMemo(() => buildTrackLayout(captures, collapsed), [captures, collapsed]);
+  const filters = useViewer((s) => s.filters);
+  const search = useViewer((s) => s.search);
+  const layout = useMemo(() => buildTrackLayout(captures, collapsed, { filters, search }), [captures, collapsed, filters, search]);
 
   const rootRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);

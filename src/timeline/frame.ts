@@ -6,6 +6,7 @@
 import { trackOfMark, trackOfRange } from '../model/query.ts';
 import type { Canvas2D } from './canvas2d.ts';
 import { stylePaint } from './colors.ts';
+import { searchPaint } from './searchPaint.ts';
 import { rendererFor } from './renderers/index.ts';
 import { MARK_HALF_CSS } from './renderers/marksRow.ts';
 import { rangeBoxInRow, STRIP_MARK_HALF_CSS } from './renderers/rangeRow.ts';
@@ -78,7 +79,7 @@ export function drawStaticFrame(ctx: Canvas2D, frame: Frame, text: TextMeasurer)
       row,
       scale,
       theme,
-      paint: stylePaint(row.model, theme.dark),
+      paint: row.match ? searchPaint(row.model, theme.dark, theme.bg, row.match) : stylePaint(row.model, theme.dark),
       text,
       dpr,
       visibleTopCss: Math.max(0, top - row.yCss),

@@ -5,6 +5,8 @@
  */
 import type { LoadedCapture } from '../state/viewerStore.ts';
 import type { Model, TrackNode } from '../model/types.ts';
+import { searchStyleMask, type SearchQuery } from '../analysis/nameSearch.ts';
+import { captureFilter, type CaptureFilter, type EventFilters } from '../state/filters.ts';
 import { HEADER_ROW_CSS, trackGeometry, type RowGeometry } from './rowGeometry.ts';
 import type { CssPx } from './units.ts';
 
@@ -36,6 +38,16 @@ export interface LayoutRow {
   geometry: RowGeometry | null;
   /** Collapsed group rows: descendant tracks drawn as a summary (at most SUMMARY_TRACK_LIMIT). */
   summaryTracks: number[] | null;
+  /** The event filters on this capture (hidden events are neither drawn nor hit), or null. */
+  filter?: CaptureFilter | null;
+  /** The name search's matching styles of this capture (others are drawn faded), or null. */
+  match?: Uint8Array | null;
+}
+
+/** What the store's filters and search change about the rows. */
+export interface LayoutView {
+  filters?: EventFilters;
+  search?: SearchQuery;
 }
 
 export interface TrackLayout {
@@ -76,12 +88,31 @@ export function walkTrackTree(
   }
 }
 
-export function buildTrackLayout(captures: readonly LoadedCapture[], collapsed: Readonly<Record<string, true>>): TrackLayout {
+export function buildTrackLayout(
+  captures: readonly LoadedCapture[],
+  collapsed: Readonly<Record<string, true>>,
+  view: LayoutView = {},
+): TrackLayout {
   const rows: LayoutRow[] = [];
   const trackRows = new Map<number, Int32Array>();
   let y = 0;
   for (const capture of captures) {
     const { model, id, offsetNs } = capture;
+    const filter = view.filters ? captureFilter(model, view.filters) : null;
+    const match = searchStyleMask(model, view.search ?? null);
+    // Rows the filters hide leave the tree, and so do groups left with no row below them.
+    const hidden = filter?.hiddenTracks;
+    const hasShownTrack = new Map<TrackNode, boolean>();
+    const shownBelow = (node: TrackNode): boolean => {
+      let v = hasShownTrack.get(node);
+      if (v === undefined) {
+        v = node.track >= 0 ? !hidden![node.track] : false;
+        for (const c of node.children) if (shownBelow(c)) v = true;
+        hasShownTrack.set(node, v);
+      }
+      return v;
+    };
+    const kept = (node: TrackNode) => !hidden || shownBelow(node) || !hasAnyTrack(node);
     const rowOf = new Int32Array(model.tracks.length).fill(-1);
     trackRows.set(id, rowOf);
     const seen = new Set<string>();
@@ -121,6 +152,8 @@ export function buildTrackLayout(captures: readonly LoadedCapture[], collapsed: 
         heightCss,
         geometry,
         summaryTracks,
+        filter,
+        match,
       };
       rows.push(r);
       y += heightCss;
@@ -138,20 +171,26 @@ export function buildTrackLayout(captures: readonly LoadedCapture[], collapsed: 
       model.trackTree.length > 0,
       rootCollapsed,
       null,
-      rootCollapsed ? summaryOf(model.trackTree) : null,
+      rootCollapsed ? summaryOf(model.trackTree, hidden) : null,
     );
     if (rootCollapsed) continue;
 
     const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number) => {
       for (const node of nodes) {
+        if (!kept(node)) continue;
         const key = uniqueKey(`${parentKey}/${escapeLabel(node.label)}`);
         const isCollapsed = collapsed[key] === true && node.children.length > 0;
         const hasChildren = node.children.length > 0;
+        if (node.track >= 0 && hidden?.[node.track]) {
+          // A hidden row whose children still show: they take its place.
+          visit(node.children, key, depth);
+          continue;
+        }
         if (node.track >= 0) {
           rowOf[node.track] = rows.length;
           row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, trackGeometry(model.tracks[node.track]), null);
         } else {
-          row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children) : null);
+          row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children, hidden) : null);
         }
         if (!isCollapsed) visit(node.children, key, depth + 1);
       }
@@ -166,15 +205,19 @@ export function buildTrackLayout(captures: readonly LoadedCapture[], collapsed: 
   };
 }
 
-/** Tracks under a collapsed node, in display order, up to the summary limit. */
-function summaryOf(children: readonly TrackNode[]): number[] {
+/** Tracks under a collapsed node that the filters leave, in display order, up to the summary limit. */
+function summaryOf(children: readonly TrackNode[], hidden?: Uint8Array): number[] {
   const out: number[] = [];
   walkTrackTree(children, (node) => {
     if (out.length >= SUMMARY_TRACK_LIMIT) return false;
-    if (node.track >= 0) out.push(node.track);
+    if (node.track >= 0 && !hidden?.[node.track]) out.push(node.track);
     return true;
   });
   return out;
+}
+
+function hasAnyTrack(node: TrackNode): boolean {
+  return node.track >= 0 || node.children.some(hasAnyTrack);
 }
 
 /** Rows intersecting [topCss, bottomCss): [first, last) indices. */

@@ -4,7 +4,7 @@
  */
 import { levelCount } from '../../model/query.ts';
 import type { CssPx } from '../units.ts';
-import { drawMarkSeries, markSeriesOf } from './markSeries.ts';
+import { drawMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';
 import { drawLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
 import { ShapeBatch } from './shapeBatch.ts';
 import type { Hit, RowDrawEnv, TrackRenderer } from './types.ts';
@@ -32,6 +32,7 @@ export const groupRowRenderer: TrackRenderer = {
       text: env.text,
       shapes,
       labels: null,
+      shown: row.filter?.ranges ?? null,
     };
     // Marks are summarised only where there are no ranges: diamonds over boxes read as noise.
     const marksOnly = row.summaryTracks.every((t) => model.tracks[t].rangeEnd === model.tracks[t].rangeBegin);
@@ -40,7 +41,7 @@ export const groupRowRenderer: TrackRenderer = {
       if (track.kind === 'counter') continue;
       if (track.kind === 'marks') {
         if (!marksOnly) continue;
-        drawMarkSeries({ ...painter, labelColor: theme.fgMuted }, markSeriesOf(model, t), y + h / 2, h / 2 - 1);
+        drawMarkSeries({ ...painter, labelColor: theme.fgMuted }, markSeriesOf(model, t), y + h / 2, h / 2 - 1, seriesShown(model, t, row.filter));
         continue;
       }
       const lanes = Math.min(levelCount(track), track.kind === 'category' || track.kind === 'gpu' ? SUMMARY_LANES : 1);

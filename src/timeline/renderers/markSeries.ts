@@ -5,6 +5,7 @@
  */
 import { lowerBound, upperBound } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
+import type { CaptureFilter } from '../../state/filters.ts';
 import type { StylePaint } from '../colors.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { TextMeasurer } from '../text.ts';
@@ -45,6 +46,29 @@ export function markSeriesOf(model: Model, trackIndex: number): MarkSeries {
   return { timeNs: times, lo: 0, hi: times.length, markAt: (k) => model.markRefs[begin + k] };
 }
 
+/** Which positions of a series the event filters show. */
+export interface SeriesShown {
+  shown(k: number): boolean;
+  /** First shown position in [k, hi), or hi. */
+  next(k: number, hi: number): number;
+  /** Last shown position in [lo, j), or lo - 1. */
+  last(lo: number, j: number): number;
+}
+
+/** The filter of a row's mark series (positions are mark indices, or offsets into its markRefs), or null. */
+export function seriesShown(model: Model, trackIndex: number, filter: CaptureFilter | null | undefined): SeriesShown | null {
+  if (!filter) return null;
+  const track = model.tracks[trackIndex];
+  if (track.markEnd > track.markBegin) return filter.marks;
+  const refs = filter.markRefs;
+  const off = track.markRefBegin;
+  return {
+    shown: (k) => refs.shown(k + off),
+    next: (k, hi) => refs.next(k + off, hi + off) - off,
+    last: (lo, j) => refs.last(lo + off, j + off) - off,
+  };
+}
+
 export interface MarkPainter {
   model: Model;
   scale: TimeScale;
@@ -58,17 +82,20 @@ export interface MarkPainter {
 }
 
 /** Draws the marks of a series as diamonds of half-size `halfCss` centred at `yMidCss`. */
-export function drawMarkSeries(p: MarkPainter, series: MarkSeries, yMidCss: CssPx, halfCss: CssPx): void {
+export function drawMarkSeries(p: MarkPainter, series: MarkSeries, yMidCss: CssPx, halfCss: CssPx, shown: SeriesShown | null = null): void {
   const { scale, model } = p;
   const times = series.timeNs;
   const margin = (halfCss + 1) * scale.nsPerPx;
   let k = lowerBound(times, scale.startNs - margin, series.lo, series.hi);
   const last = upperBound(times, scale.endNs + margin, k, series.hi);
+  if (shown !== null) k = shown.next(k, last);
   while (k < last) {
     const x = scale.toX(times[k]);
-    const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
+    let next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
     const style = model.marks.style[series.markAt(k)];
-    const mixed = next - k > 1 && model.marks.style[series.markAt(next - 1)] !== style;
+    const lastHere = shown === null ? next - 1 : shown.last(k, next);
+    if (shown !== null) next = shown.next(next, last);
+    const mixed = lastHere > k && model.marks.style[series.markAt(lastHere)] !== style;
     p.shapes.diamond(mixed ? p.mixedColor : p.paint.fill[style], snapCss(x, p.dpr), yMidCss, halfCss);
     if (p.labels && !mixed) {
       const room = (next < last ? scale.toX(times[next]) - halfCss : scale.widthCss) - x - halfCss - 8;
@@ -82,13 +109,15 @@ export function drawMarkSeries(p: MarkPainter, series: MarkSeries, yMidCss: CssP
 }
 
 /** MarkIndex of the mark nearest to x within the diamond's reach, or -1. */
-export function hitMarkSeries(series: MarkSeries, scale: TimeScale, xCss: CssPx, halfCss: CssPx): number {
+export function hitMarkSeries(series: MarkSeries, scale: TimeScale, xCss: CssPx, halfCss: CssPx, shown: SeriesShown | null = null): number {
   const times = series.timeNs;
   const t = scale.toNs(xCss);
   const k = lowerBound(times, t, series.lo, series.hi);
   let best = -1;
   let bestPx = halfCss + 1;
-  for (const c of [k - 1, k]) {
+  // The nearest marks on either side that the filters show.
+  const candidates = shown === null ? [k - 1, k] : [shown.last(series.lo, k), shown.next(k, series.hi)];
+  for (const c of candidates) {
     if (c < series.lo || c >= series.hi) continue;
     const d = Math.abs(scale.toX(times[c]) - xCss);
     if (d <= bestPx) {

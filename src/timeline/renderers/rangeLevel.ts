@@ -7,6 +7,7 @@
  */
 import { lowerBound, upperBound } from '../../model/query.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
+import type { ShownIndex } from '../../state/filters.ts';
 import type { StylePaint } from '../colors.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { TextMeasurer } from '../text.ts';
@@ -37,15 +38,22 @@ export interface LevelPainter {
   shapes: ShapeBatch;
   /** Where labels go; null draws no labels (summaries, folded levels). */
   labels: LabelBatch | null;
+  /** The ranges the event filters show (null: all): hidden ones are neither drawn nor merged. */
+  shown?: ShownIndex | null;
 }
 
 /** Draws ranges [lo, hi) of one level (sorted, non-overlapping) as boxes of height hCss at yCss. */
 export function drawLevel(p: LevelPainter, lo: number, hi: number, yCss: CssPx, hCss: CssPx): void {
   const { scale, model } = p;
   const { startNs, endNs, style } = model.ranges;
+  const shown = p.shown ?? null;
   let i = lowerBound(endNs, scale.startNs, lo, hi);
   const last = upperBound(startNs, scale.endNs, i, hi);
   while (i < last) {
+    if (shown !== null && !shown.shown(i)) {
+      i = shown.next(i, last);
+      continue;
+    }
     const xs = scale.toX(startNs[i]);
     const xe = scale.toX(endNs[i]);
     if (xe - xs >= MERGE_BELOW_CSS) {
@@ -61,9 +69,9 @@ export function drawLevel(p: LevelPainter, lo: number, hi: number, yCss: CssPx, 
     i++;
     for (;;) {
       const j = gallopLowerBound(startNs, scale.toNs(col + 1), i, last);
-      if (j > i) {
-        // Ranges i..j-1 start in this column; all but the last end before the next one starts.
-        const k = j - 1;
+      // Ranges i..j-1 start in this column; all but the last (shown) one end before the next starts.
+      const k = j <= i ? -1 : shown === null ? j - 1 : shown.last(i, j);
+      if (k >= i) {
         if (style[k] !== runStyle) mixed = true;
         if (scale.toX(endNs[k]) - scale.toX(startNs[k]) >= MERGE_BELOW_CSS) {
           // It reaches past the column: the run stops here and k is drawn as its own box next.
@@ -71,7 +79,7 @@ export function drawLevel(p: LevelPainter, lo: number, hi: number, yCss: CssPx, 
           break;
         }
       }
-      i = j;
+      i = shown === null ? j : shown.next(j, last);
       if (i >= last) break;
       const xn = scale.toX(startNs[i]);
       if (xn >= col + 2 || scale.toX(endNs[i]) - xn >= MERGE_BELOW_CSS) break;
@@ -111,10 +119,12 @@ function drawBox(p: LevelPainter, i: number, xs: CssPx, xe: CssPx, yCss: CssPx, 
  * The range of a level under x: the one containing the time at x, else the nearest within
  * HIT_SLOP_CSS (which covers merged blocks and the gaps between boxes); -1 if none.
  */
-export function hitLevel(model: Model, lo: number, hi: number, scale: TimeScale, xCss: CssPx): number {
+export function hitLevel(model: Model, lo: number, hi: number, scale: TimeScale, xCss: CssPx, shown: ShownIndex | null = null): number {
   const { startNs, endNs } = model.ranges;
   const t = scale.toNs(xCss);
-  const k = upperBound(startNs, t, lo, hi) - 1;
+  let k = upperBound(startNs, t, lo, hi) - 1;
+  // Ranges the filters hide are not there to hit.
+  if (shown !== null) k = shown.last(lo, k + 1);
   if (k >= lo && endNs[k] >= t) return k;
   let best = -1;
   let bestPx = HIT_SLOP_CSS;
@@ -125,6 +135,7 @@ export function hitLevel(model: Model, lo: number, hi: number, scale: TimeScale,
       bestPx = d;
     }
   }
-  if (k + 1 < hi && scale.toX(startNs[k + 1]) - xCss < bestPx) best = k + 1;
+  const after = shown === null ? k + 1 : shown.next(k + 1, hi);
+  if (after < hi && scale.toX(startNs[after]) - xCss < bestPx) best = after;
   return best;
 }

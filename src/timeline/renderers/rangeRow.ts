@@ -4,7 +4,7 @@ import { BOX_HEIGHT_CSS, laneAtY, levelTopCss, type RowGeometry } from '../rowGe
 import type { TimeScale } from '../timeScale.ts';
 import type { CssPx } from '../units.ts';
 import { LabelBatch } from './labels.ts';
-import { drawMarkSeries, hitMarkSeries, markSeriesOf } from './markSeries.ts';
+import { drawMarkSeries, hitMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';
 import { drawLevel, hitLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
 import { ShapeBatch } from './shapeBatch.ts';
 import type { BoxCss, Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
@@ -35,6 +35,7 @@ export const rangeRowRenderer: TrackRenderer = {
         markSeriesOf(model, row.track),
         geometry.markStripCss / 2,
         STRIP_MARK_HALF_CSS,
+        seriesShown(model, row.track, row.filter),
       );
     }
     const painter: LevelPainter = {
@@ -46,6 +47,7 @@ export const rangeRowRenderer: TrackRenderer = {
       text: env.text,
       shapes,
       labels,
+      shown: row.filter?.ranges ?? null,
     };
     // The folded lane gets no labels: its levels are drawn over each other.
     const foldedLane = geometry.levelsTotal > geometry.levelsShown ? geometry.levelsShown - 1 : -1;
@@ -64,7 +66,7 @@ export const rangeRowRenderer: TrackRenderer = {
     const geometry = row.geometry!;
     const model = row.model;
     if (yCss < geometry.markStripCss) {
-      const mark = hitMarkSeries(markSeriesOf(model, row.track), scale, xCss, STRIP_MARK_HALF_CSS);
+      const mark = hitMarkSeries(markSeriesOf(model, row.track), scale, xCss, STRIP_MARK_HALF_CSS, seriesShown(model, row.track, row.filter));
       return mark < 0 ? null : { kind: 'mark', row, index: mark };
     }
     const lane = laneAtY(geometry, yCss);
@@ -73,7 +75,7 @@ export const rangeRowRenderer: TrackRenderer = {
     // The folded lane shows every deeper level drawn over each other: the deepest is on top.
     const deepest = lane === geometry.levelsShown - 1 ? geometry.levelsTotal - 1 : lane;
     for (let level = deepest; level >= lane; level--) {
-      const index = hitLevel(model, track.levelBegin[level], track.levelBegin[level + 1], scale, xCss);
+      const index = hitLevel(model, track.levelBegin[level], track.levelBegin[level + 1], scale, xCss, row.filter?.ranges ?? null);
       if (index >= 0) return { kind: 'range', row, index };
     }
     return null;
