@@ -85,7 +85,7 @@ test.afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-type Hooked = HookedWindow & { __nvtxview: { store: { getState(): ViewState } } };
+type Hooked = Window & { __nvtxview: { store: { getState(): ViewState } } };
 interface ViewState {
   captures: { id: number; offsetNs: number; model: { capture: { fileName: string; byteSize: number }; strings: string[]; styles: { name: Uint32Array }; ranges: { style: Uint32Array; startNs: Float64Array } } }[];
   viewStartNs: number;
