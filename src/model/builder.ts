@@ -96,6 +96,8 @@ export interface CustomRowOptions {
 }
 
 const NO_LOC = -1;
+/** Styles of one name compared one by one before the keyed lookup. */
+const STYLE_CHAIN_WALK = 16;
 
 /** Events of one row, in arrival order. */
 class RowEvents {
@@ -184,8 +186,10 @@ export class ModelBuilder {
   private readonly styleIds = new Map<string, number>();
   /** Category id as the event gave it, per style (for the per-name style cache). */
   private readonly styleCategoryId = f64();
-  /** StringId -> 1 + the style last used with that name (0 = none): `styleOf`'s fast path. */
+  /** StringId -> 1 + the newest style with that name (0 = none): `styleOf`'s fast path. */
   private styleByName = new Uint32Array(0);
+  /** Per style: the next older style with the same name, or -1. */
+  private readonly styleSameName = i32();
 
   private readonly payloadType = u8();
   private readonly payloadBits = f64();
@@ -705,18 +709,7 @@ export class ModelBuilder {
         const n = laid.order.length;
         const newIndex = new Int32Array(n);
         for (let k = 0; k < n; k++) newIndex[laid.order[k]] = r + k;
-        for (let k = 0; k < n; k++) {
-          const i = laid.order[k];
-          const g = r + k;
-          ranges.startNs[g] = ev.start.get(i) - zero;
-          ranges.endNs[g] = ev.end.get(i) - zero;
-          ranges.style[g] = ev.style.get(i);
-          ranges.depth[g] = laid.depth[i];
-          ranges.parent[g] = laid.parent[i] === -1 ? -1 : newIndex[laid.parent[i]];
-          ranges.thread[g] = ev.thread.get(i);
-          ranges.payload[g] = ev.payload.get(i);
-          ranges.flags[g] = ev.flags.get(i) | laid.extraFlags[i];
-        }
+        placeRows(laid, ev, newIndex, r, zero, ranges);
         if (row.corr) {
           for (let k = 0; k < row.corr.length; k++) {
             const id = row.corr.get(k);
@@ -852,29 +845,30 @@ export class ModelBuilder {
     const color = (attrs.color ?? 0) >>> 0;
     const domain = attrs.domain ?? 0;
     const categoryId = attrs.category ?? 0;
-    // A name nearly always comes with the same color, category and domain: check the style it
-    // had last time before building the string key of the full lookup.
-    const cached = name < this.styleByName.length ? this.styleByName[name] - 1 : -1;
-    if (
-      cached >= 0 &&
-      this.styleColor.get(cached) === color &&
-      this.styleDomain.get(cached) === domain &&
-      this.styleCategoryId.get(cached) === categoryId
-    ) {
-      return cached;
+    // A name comes with few colors, categories and domains: walk the styles of the name before
+    // building the string key of the full lookup (taken only for names with many variants).
+    const head = name < this.styleByName.length ? this.styleByName[name] - 1 : -1;
+    let s = head;
+    for (let steps = 0; s >= 0 && steps < STYLE_CHAIN_WALK; steps++) {
+      if (this.styleColor.get(s) === color && this.styleDomain.get(s) === domain && this.styleCategoryId.get(s) === categoryId) {
+        return s;
+      }
+      s = this.styleSameName.get(s);
     }
     const category = this.category(domain, categoryId);
     const key = `${name}:${color}:${category}:${domain}`;
-    let s = this.styleIds.get(key);
-    if (s === undefined) {
-      s = this.styleName.length;
-      this.styleName.push(name);
-      this.styleColor.push(color);
-      this.styleCategory.push(category);
-      this.styleDomain.push(domain);
-      this.styleCategoryId.push(categoryId);
-      this.styleIds.set(key, s);
+    if (s >= 0) {
+      const found = this.styleIds.get(key);
+      if (found !== undefined) return found;
     }
+    s = this.styleName.length;
+    this.styleName.push(name);
+    this.styleColor.push(color);
+    this.styleCategory.push(category);
+    this.styleDomain.push(domain);
+    this.styleCategoryId.push(categoryId);
+    this.styleSameName.push(head);
+    this.styleIds.set(key, s);
     if (name >= this.styleByName.length) {
       const grown = new Uint32Array(Math.max(64, 2 * name + 1));
       grown.set(this.styleByName);
@@ -1297,6 +1291,53 @@ function layoutOnline(on: OnlineStack): Layout {
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[offset[depth[i]]++] = i;
   return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts };
+}
+
+/**
+ * Writes a row's ranges into the model's columns at [at, at + n) in layout order, one column at a
+ * time (simple loops over typed arrays), times rebased by `zero`.
+ */
+function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges']): void {
+  const order = laid.order;
+  const n = order.length;
+  const start = ev.start.view();
+  const end = ev.end.view();
+  const startOut = ranges.startNs;
+  const endOut = ranges.endNs;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    startOut[at + k] = start[i] - zero;
+    endOut[at + k] = end[i] - zero;
+  }
+  const style = ev.style.view();
+  const payload = ev.payload.view();
+  const styleOut = ranges.style;
+  const payloadOut = ranges.payload;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    styleOut[at + k] = style[i];
+    payloadOut[at + k] = payload[i];
+  }
+  const thread = ev.thread.view();
+  const parent = laid.parent;
+  const threadOut = ranges.thread;
+  const parentOut = ranges.parent;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    threadOut[at + k] = thread[i];
+    const p = parent[i];
+    parentOut[at + k] = p === -1 ? -1 : newIndex[p];
+  }
+  const depth = laid.depth;
+  const flags = ev.flags.view();
+  const extra = laid.extraFlags;
+  const depthOut = ranges.depth;
+  const flagsOut = ranges.flags;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    depthOut[at + k] = depth[i];
+    flagsOut[at + k] = flags[i] | extra[i];
+  }
 }
 
 /** Stable bucket of a start-ordered permutation by level. */
