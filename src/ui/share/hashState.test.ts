@@ -7,8 +7,8 @@ const full: ViewHashState = {
   span: { startNs: 5, endNs: 9 },
   selection: { kind: 'range', capture: 2, track: 14, level: 3, startNs: 123456789.25 },
   panel: 'report',
-  search: 'gemm kernel',
-  filter: 'domain:CUDA',
+  search: { text: 'gemm kernel', regex: true, matchCase: false },
+  filter: 'd:CUDA,n::step%2C 1',
   extra: [['future', 'x_y'], ['future', 'second']],
 };
 
@@ -68,5 +68,15 @@ describe('view hash codec', () => {
     const decoded = decodeViewHash('#v=1&t=-5_1e21&sel=r_0_0_0_-7.5&c=x');
     expect(decoded.state?.window).toEqual({ startNs: -5, endNs: 1e21 });
     expect(decoded.state?.selection).toEqual({ kind: 'range', capture: 0, track: 0, level: 0, startNs: -7.5 });
+  });
+});
+
+describe('search options', () => {
+  it('are written only when set, and malformed ones are named', () => {
+    expect(encodeViewHash({ captures: [], search: { text: 'a b', regex: false, matchCase: false }, extra: [] })).toBe('v=1&q=a+b');
+    expect(encodeViewHash({ captures: [], search: { text: '', regex: true, matchCase: true }, extra: [] })).toBe('v=1');
+    const decoded = decodeViewHash('v=1&q=x&qo=rz');
+    expect(decoded.state?.search).toEqual({ text: 'x', regex: false, matchCase: false });
+    expect(decoded.problems).toEqual(['ignored the search options "rz"']);
   });
 });

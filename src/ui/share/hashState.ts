@@ -13,8 +13,10 @@
  *                                          (stack depth or lane) and start time in the capture's own ns
  *   sel=m_<c>_<track>_<timeNs>            selected mark: capture position, marks track, time
  *   panel=<id>               open secondary panel (e.g. `report`, the load report)
- *   q=<text>                 search text (reserved for the timeline search)
- *   filter=<text>            event filter (reserved for the filters)
+ *   q=<text>                 name search text
+ *   qo=<letters>             search options: `r` regular expression, `c` match case
+ *   filter=<items>           hidden domains, categories, processes, threads and names, in the
+ *                            text form of src/state/filters.ts (`encodeFilters`)
  *
  * Times are relative to capture 0 rather than the shared axis, because the axis depends on the
  * order files finish loading. A range is identified by where it sits (track, level, start), not by
@@ -53,6 +55,12 @@ export interface MarkRef {
 
 export type SelectionRef = RangeRef | MarkRef;
 
+export interface HashSearch {
+  text: string;
+  regex: boolean;
+  matchCase: boolean;
+}
+
 export interface ViewHashState {
   /** File names of the captures, in viewer order. */
   captures: string[];
@@ -60,7 +68,8 @@ export interface ViewHashState {
   span?: HashInterval;
   selection?: SelectionRef;
   panel?: string;
-  search?: string;
+  search?: HashSearch;
+  /** Event filters as `encodeFilters` text (read with `decodeFilters`). */
   filter?: string;
   /** Parameters this version does not know, kept in order. */
   extra: [key: string, value: string][];
@@ -73,7 +82,7 @@ export interface DecodedHash {
   problems: string[];
 }
 
-const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'filter']);
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter']);
 
 /** A finite number as the shortest text that reads back to the same value. */
 function num(n: number): string {
@@ -101,7 +110,11 @@ export function encodeViewHash(state: ViewHashState): string {
     );
   }
   if (state.panel) p.append('panel', state.panel);
-  if (state.search) p.append('q', state.search);
+  if (state.search && state.search.text !== '') {
+    p.append('q', state.search.text);
+    const options = `${state.search.regex ? 'r' : ''}${state.search.matchCase ? 'c' : ''}`;
+    if (options) p.append('qo', options);
+  }
   if (state.filter) p.append('filter', state.filter);
   for (const [k, v] of state.extra) p.append(k, v);
   return p.toString();
@@ -169,7 +182,13 @@ export function decodeViewHash(hash: string): DecodedHash {
   state.span = field('span', parseInterval, 'the time span');
   state.selection = field('sel', (v) => parseSelection(v, state.captures.length), 'the selection');
   state.panel = p.get('panel') ?? undefined;
-  state.search = p.get('q') ?? undefined;
+  const searchText = p.get('q');
+  if (searchText) {
+    const options = p.get('qo') ?? '';
+    const valid = /^[rc]*$/.test(options);
+    if (!valid) problems.push(`ignored the search options "${options}"`);
+    state.search = { text: searchText, regex: valid && options.includes('r'), matchCase: valid && options.includes('c') };
+  }
   state.filter = p.get('filter') ?? undefined;
   for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
   for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {

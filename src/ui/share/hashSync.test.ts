@@ -184,7 +184,23 @@ describe('HashSync', () => {
     store.getState().setView(0, 10);
     vi.advanceTimersByTime(300);
     const state = decodeViewHash(history.hash()).state!;
-    expect(state.search).toBe('gemm');
+    expect(state.search).toEqual({ text: 'gemm', regex: false, matchCase: false });
     expect(state.extra).toEqual([['later', '7']]);
+  });
+
+  it('adds an entry when filters change and rewrites it while a search is typed', () => {
+    const { store, history } = setup();
+    load(store, 'a.nvtxt');
+    vi.advanceTimersByTime(300);
+    for (const text of ['o', 'ou', 'out']) store.getState().setSearch({ text, regex: false, matchCase: false });
+    vi.advanceTimersByTime(300);
+    expect(history.entries).toHaveLength(1);
+    expect(decodeViewHash(history.hash()).state?.search?.text).toBe('out');
+    store.getState().setFilters({ hidden: [{ kind: 'name', domain: '', name: 'inner' }] });
+    expect(history.entries).toHaveLength(2);
+    expect(decodeViewHash(history.hash()).state?.filter).toBe('n::inner');
+    history.go(-1);
+    expect(store.getState().filters.hidden).toEqual([]);
+    expect(store.getState().search.text).toBe('out');
   });
 });

@@ -8,6 +8,7 @@
  * will drop) waits: the hash is left alone until no load is pending and a capture is there, then
  * the link's view is applied once.
  */
+import { encodeFilters } from '../../state/filters.ts';
 import type { ViewerState, ViewerStore } from '../../state/viewerStore.ts';
 import { decodeViewHash, encodeViewHash, type ViewHashState } from './hashState.ts';
 import { resolveViewHash, viewHashState, type CarriedFields } from './viewState.ts';
@@ -98,7 +99,7 @@ export class HashSync {
   private read(hash: string): ViewHashState | null {
     const { state, problems } = decodeViewHash(hash);
     for (const p of problems) this.options.onNotice?.(`Link: ${p}.`);
-    if (state) this.carried = { search: state.search, filter: state.filter, extra: state.extra };
+    if (state) this.carried = { extra: state.extra };
     return state;
   }
 
@@ -114,9 +115,10 @@ export class HashSync {
       return;
     }
     const capturesChanged = s.captures !== prev.captures;
-    const discrete = s.selection !== prev.selection || s.panel !== prev.panel;
+    const discrete = s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters;
     const spanChanged = s.span !== prev.span;
-    const viewChanged = s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs;
+    // Typing a search rewrites the entry like panning: one entry per finished edit, not per key.
+    const viewChanged = s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs || s.search !== prev.search;
     // Opening or closing files is not something Back can undo: rewrite the entry.
     if (capturesChanged) return this.scheduleReplace();
     const now = this.now();
@@ -190,6 +192,9 @@ export class HashSync {
       s.setSpan(view.span);
       s.select(view.selection);
       s.setPanel(view.panel);
+      // Same filters, same object: the per-capture masks are cached by identity.
+      if (encodeFilters(view.filters) !== encodeFilters(s.filters)) s.setFilters(view.filters);
+      s.setSearch(view.search);
     } finally {
       this.applying = false;
     }

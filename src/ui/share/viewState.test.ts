@@ -108,12 +108,29 @@ describe('view state <-> hash state', () => {
     expect(orphan.window).toBeUndefined();
   });
 
-  it('has no state without captures, and passes carried fields through', () => {
+  it('has no state without captures, and passes unknown fields through', () => {
     expect(viewHashState(createViewerStore().getState())).toBeNull();
     const store = storeWith(model('x.nvtxt', 0));
-    const state = viewHashState(store.getState(), { search: 'gemm', extra: [['later', '1']] })!;
-    expect(state.search).toBe('gemm');
+    const state = viewHashState(store.getState(), { extra: [['later', '1']] })!;
     expect(state.extra).toEqual([['later', '1']]);
     expect(state.selection).toBeUndefined();
+    expect(state.search).toBeUndefined();
+    expect(state.filter).toBeUndefined();
+  });
+
+  it('carries the name search and the event filters', () => {
+    const store = storeWith(model('x.nvtxt', 0));
+    const s = store.getState();
+    s.setSearch({ text: 'ti.k', regex: true, matchCase: true });
+    s.setFilters({ hidden: [{ kind: 'thread', pid: 7, tid: 2 }, { kind: 'name', domain: '', name: 'a, b: c' }] });
+    const hash = encodeViewHash(viewHashState(store.getState())!);
+    const view = resolveViewHash(decodeViewHash(hash).state!, store.getState().captures);
+    expect(view.search).toEqual({ text: 'ti.k', regex: true, matchCase: true });
+    expect(view.filters).toEqual(store.getState().filters);
+    expect(view.missing).toEqual([]);
+
+    const bad = resolveViewHash({ captures: ['x.nvtxt'], filter: 'p:7,zz:1', extra: [] }, store.getState().captures);
+    expect(bad.filters.hidden).toEqual([{ kind: 'process', pid: 7 }]);
+    expect(bad.missing).toEqual(['ignored the filter item "zz:1"']);
   });
 });

@@ -2,16 +2,21 @@
  * Between the viewer store and the hash schema (pure): which captures a link means, where its
  * window lies on the shared axis, and which range or mark its selection names in the loaded models.
  */
+import type { SearchQuery } from '../../analysis/nameSearch.ts';
 import { levelCount, lowerBound, trackOfMark, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
+import { decodeFilters, encodeFilters, NO_FILTERS, type EventFilters } from '../../state/filters.ts';
 import type { LoadedCapture, Selection, ViewerState } from '../../state/viewerStore.ts';
 import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
 
 /** The store fields the hash describes. */
-export type HashedFields = Pick<ViewerState, 'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel'>;
+export type HashedFields = Pick<
+  ViewerState,
+  'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search'
+>;
 
-/** Fields that pass through unchanged (not yet wired to the viewer, or from a newer build). */
-export type CarriedFields = Pick<ViewHashState, 'search' | 'filter' | 'extra'>;
+/** Fields that pass through unchanged (parameters of a newer build). */
+export type CarriedFields = Pick<ViewHashState, 'extra'>;
 
 const NOTHING_CARRIED: CarriedFields = { extra: [] };
 
@@ -28,8 +33,9 @@ export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_
   const selection = selectionRef(s.captures, s.selection);
   if (selection) state.selection = selection;
   if (s.panel) state.panel = s.panel;
-  if (carried.search) state.search = carried.search;
-  if (carried.filter) state.filter = carried.filter;
+  if (s.search.text !== '') state.search = { ...s.search };
+  const filter = encodeFilters(s.filters);
+  if (filter !== '') state.filter = filter;
   return state;
 }
 
@@ -88,7 +94,9 @@ export interface ResolvedView {
   span: HashInterval | null;
   selection: Selection;
   panel: string | null;
-  /** What the link names but the loaded captures do not have, for a notice. */
+  filters: EventFilters;
+  search: SearchQuery;
+  /** What the link names but the loaded captures do not have, or could not be read, for a notice. */
   missing: string[];
 }
 
@@ -104,8 +112,15 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     span: place(state.span) ?? null,
     selection: null,
     panel: state.panel ?? null,
+    filters: NO_FILTERS,
+    search: state.search ?? { text: '', regex: false, matchCase: false },
     missing,
   };
+  if (state.filter) {
+    const decoded = decodeFilters(state.filter);
+    out.filters = decoded.filters;
+    missing.push(...decoded.problems);
+  }
   const ref = state.selection;
   const capture = ref ? matched[ref.capture] : undefined;
   if (ref && capture) {
