@@ -17,6 +17,7 @@ import {
   RangeFlag,
   type CaptureInfo,
   type CategoryInfo,
+  type CounterTrackInfo,
   type DomainInfo,
   type LoadIssue,
   type Model,
@@ -81,6 +82,14 @@ export interface CounterRowOptions {
   unit?: string;
   /** Group labels between the process (or thread) node and the row. */
   path?: string[];
+  /** Interpolation, value type and limits of the counter (`Track.counter`). */
+  counter?: CounterTrackInfo;
+}
+
+/** Message and color given at pop/end (nvtxRangePopPayload, nvtxRangeEndPayload): they replace the push/start ones. */
+export interface RangeRename {
+  name?: string;
+  color?: number;
 }
 
 /** Options of a custom range row (API calls, GPU work). */
@@ -119,6 +128,8 @@ class RowEvents {
   // stream, which settles nesting when timestamps tie.
   readonly rankOpen = f64();
   readonly rankClose = f64();
+  // Pop events that rename their range: event index -> new message/color.
+  evRename?: Map<number, RangeRename>;
 }
 
 /**
@@ -154,6 +165,7 @@ interface RowMeta {
   /** Set while a push/pop row is resolved on arrival. */
   online?: OnlineStack;
   unit?: string;
+  counter?: CounterTrackInfo;
   // marks rows
   markT?: Growable<Float64Array>;
   markStyle?: Growable<Uint32Array>;
@@ -423,12 +435,12 @@ export class ModelBuilder {
    * Closes the innermost open push/pop range of the thread's stack in `domain`. An extended
    * `payload` (nvtxRangePopPayload) joins the range's payloads as its pop/end payloads.
    */
-  pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue): void {
+  pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
     const row = this.stackRow(thread, domain);
     const ev = row.events;
     const on = row.online;
     if (on !== undefined) {
-      if (tNs >= on.lastT && on.open.length > 0 && payload === undefined) {
+      if (tNs >= on.lastT && on.open.length > 0 && payload === undefined && rename === undefined) {
         on.lastT = tNs;
         const i = on.open.pop()!;
         ev.end.set(i, tNs);
@@ -438,6 +450,7 @@ export class ModelBuilder {
       }
       this.replayOnline(row);
     }
+    if (rename && (rename.name !== undefined || rename.color !== undefined)) (ev.evRename ??= new Map()).set(ev.evT.length, rename);
     ev.evT.push(tNs);
     ev.evPush.push(0);
     ev.evStyle.push(0);
@@ -499,7 +512,7 @@ export class ModelBuilder {
    * Closes the start/end range `key`; reports an end without a start (or a second end). An
    * extended `payload` (nvtxRangeEndPayload) joins the range's payloads as its end payloads.
    */
-  rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation, payload?: PayloadValue): void {
+  rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
     const open = this.openStartEnd.get(key);
     this.seeTime(tNs);
     if (!open) {
@@ -513,6 +526,7 @@ export class ModelBuilder {
     }
     this.openStartEnd.delete(key);
     if (payload) open.payload = this.joinEndPayload(open.payload, this.payloadOf(payload), where);
+    if (rename) open.style = this.restyle(open.style, rename);
     this.closeStartEnd(open, tNs, thread, 0);
   }
 
@@ -563,6 +577,37 @@ export class ModelBuilder {
     }
   }
 
+  /**
+   * A marks row outside the per-thread ones (e.g. deferred events of an NVTX scope that is not a
+   * thread): under `path` of the process (or thread) node; returns a key for `rowMark()`.
+   */
+  markRow(options: { label: string; process: number; thread?: number; path?: string[] }): number {
+    const key = `marksrow\u0000${options.process}\u0000${options.thread ?? -1}\u0000${(options.path ?? []).join('\u0000')}\u0000${options.label}`;
+    const row = this.row(key, {
+      kind: 'marks',
+      layout: 'stack',
+      label: options.label,
+      process: options.process,
+      thread: options.thread ?? -1,
+      domain: -1,
+      category: -1,
+      path: options.path ?? [],
+    });
+    row.markT ??= f64();
+    row.markStyle ??= u32();
+    row.markPayload ??= i32();
+    return this.rowIds.get(key)!;
+  }
+
+  /** A mark on a row from `markRow()`. */
+  rowMark(row: number, tNs: number, attrs: EventAttrs): void {
+    const r = this.rows[row];
+    r.markT!.push(tNs);
+    r.markStyle!.push(this.styleOf(attrs));
+    r.markPayload!.push(this.payloadOf(attrs.payload));
+    this.seeTime(tNs);
+  }
+
   /** A counter row; returns a key for `counter()`. */
   counterRow(options: CounterRowOptions): number {
     const key = `counter\u0000${options.process}\u0000${options.thread ?? -1}\u0000${(options.path ?? []).join('\u0000')}\u0000${options.label}`;
@@ -576,6 +621,7 @@ export class ModelBuilder {
       category: -1,
       path: options.path ?? [],
       unit: options.unit,
+      counter: options.counter,
     });
     row.counterT ??= f64();
     row.counterV ??= f64();
@@ -703,6 +749,7 @@ export class ModelBuilder {
         counterEnd: c,
         unit: row.unit,
       };
+      if (row.counter) track.counter = row.counter;
       if (row.events.start.length > 0) {
         const laid = row.layout === 'stack' ? this.layoutStack(row) : this.layoutLanes(row);
         const ev = row.events;
@@ -876,6 +923,16 @@ export class ModelBuilder {
     }
     this.styleByName[name] = s + 1;
     return s;
+  }
+
+  /** `style` with the message and/or color replaced (same category and domain: the row stays). */
+  private restyle(style: number, rename: RangeRename): number {
+    return this.styleOf({
+      nameId: rename.name !== undefined ? this.intern(rename.name) : this.styleName.get(style),
+      color: rename.color !== undefined ? rename.color : this.styleColor.get(style),
+      domain: this.styleDomain.get(style),
+      category: this.styleCategoryId.get(style),
+    });
   }
 
   private payloadOf(p: PayloadValue | undefined): number {
@@ -1084,6 +1141,8 @@ export class ModelBuilder {
       if (popPayload >= 0) {
         ev.evPayload.set(open, this.joinEndPayload(ev.evPayload.get(open), popPayload, locOf(ev.evLoc.get(i))));
       }
+      const rename = ev.evRename?.get(i);
+      if (rename) ev.evStyle.set(open, this.restyle(ev.evStyle.get(open), rename));
       this.pushComplete(ev, ev.evT.get(open), t, open, thread, 0);
       ev.rankOpen.push(openRank);
       ev.rankClose.push(k);

@@ -200,6 +200,23 @@ export interface Track {
   counterEnd: number;
   /** Counter unit, if any (e.g. "bytes"). */
   unit?: string;
+  /** How a counter row is drawn and described (NVTX counter semantics), when the capture says. */
+  counter?: CounterTrackInfo;
+}
+
+/** Counter semantics of a counter row (nvToolsExtSemanticsCounters.h), already applied to the values. */
+export interface CounterTrackInfo {
+  /**
+   * How the value runs between samples: 'untilNext' (a step holding until the next sample, the
+   * default), 'sinceLast' (a step back to the previous sample), 'linear', or 'point' (samples only).
+   */
+  interpolation?: 'point' | 'sinceLast' | 'untilNext' | 'linear';
+  /** What a value measures: absolute, change since the previous sample, or change since the start. */
+  valueType?: 'absolute' | 'delta' | 'deltaSinceStart';
+  /** Limits to show (softly: values beyond them still show). */
+  min?: number;
+  max?: number;
+  description?: string;
 }
 
 /** A node of the track tree shown at the left of the timeline. */
