@@ -92,6 +92,8 @@ export class NativeDecoder {
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
   private readonly attrs: EventAttrs = {};
+  /** Reinterprets payload bits as floats. */
+  private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
   private eventsDecoded = 0;
   private incompleteExtBlobs = 0;
@@ -623,7 +625,8 @@ export class NativeDecoder {
     }
     if (mask & Attr.Payload) {
       const type = r.varint();
-      a.payload = this.payloadValue(type, r.raw8(), r);
+      const lo = r.u32();
+      a.payload = this.payloadValue(type, lo, r.u32(), r);
     }
     if (mask & Attr.Message) {
       const type = r.varint();
@@ -655,20 +658,27 @@ export class NativeDecoder {
     return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
   }
 
-  private payloadValue(type: number, raw: DataView, r: ByteReader): PayloadValue | undefined {
+  /** The payload from the low and high 32 bits of its 8 raw bytes (64-bit integers below 2^53 stay numbers). */
+  private payloadValue(type: number, lo: number, hi: number, r: ByteReader): PayloadValue | undefined {
     switch (type) {
       case NvtxPayload.U64:
-        return { type: PayloadType.U64, value: raw.getBigUint64(0, true) };
-      case NvtxPayload.I64:
-        return { type: PayloadType.I64, value: raw.getBigInt64(0, true) };
+        return { type: PayloadType.U64, value: hi < 0x200000 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo) };
+      case NvtxPayload.I64: {
+        const high = hi | 0;
+        const safe = high >= -0x200000 && high < 0x200000;
+        return { type: PayloadType.I64, value: safe ? high * 4294967296 + lo : (BigInt(high) << 32n) | BigInt(lo) };
+      }
       case NvtxPayload.F64:
-        return { type: PayloadType.F64, value: raw.getFloat64(0, true) };
+        this.scratch.setUint32(0, lo, true);
+        this.scratch.setUint32(4, hi, true);
+        return { type: PayloadType.F64, value: this.scratch.getFloat64(0, true) };
       case NvtxPayload.U32:
-        return { type: PayloadType.U32, value: raw.getUint32(0, true) };
+        return { type: PayloadType.U32, value: lo };
       case NvtxPayload.I32:
-        return { type: PayloadType.I32, value: raw.getInt32(0, true) };
+        return { type: PayloadType.I32, value: lo | 0 };
       case NvtxPayload.F32:
-        return { type: PayloadType.F32, value: raw.getFloat32(0, true) };
+        this.scratch.setUint32(0, lo, true);
+        return { type: PayloadType.F32, value: this.scratch.getFloat32(0, true) };
       default:
         this.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;
