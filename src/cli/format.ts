@@ -1,37 +1,4 @@
-/** Text output of the command line: human durations (d3-format), aligned tables, CSV, JSON numbers. */
-import { format } from 'd3-format';
-
-const UNITS: readonly [string, number][] = [
-  ['s', 1e9],
-  ['ms', 1e6],
-  ['µs', 1e3],
-];
-
-const fixed = [format('.0f'), format('.1f'), format('.2f'), format('.3f')];
-const fractionalNs = format('.1~f');
-const grouped = format(',d');
-const percent = format('.1f');
-
-/** "850 ns", "12.5 ns", "1.235 µs", "12.35 ms", "123.4 ms", "2.500 s" (four significant digits). */
-export function formatDuration(ns: number): string {
-  if (!Number.isFinite(ns)) return '-';
-  const abs = Math.abs(ns);
-  for (const [unit, scale] of UNITS) {
-    if (abs < scale) continue;
-    const v = ns / scale;
-    const text = fixed[Math.abs(v) >= 100 ? 1 : Math.abs(v) >= 10 ? 2 : 3](v);
-    return `${text} ${unit}`;
-  }
-  return `${Number.isInteger(ns) ? fixed[0](ns) : fractionalNs(ns)} ns`;
-}
-
-export function formatCount(n: number): string {
-  return grouped(n);
-}
-
-export function formatPercent(p: number): string {
-  return `${percent(p)}%`;
-}
+/** Text output of the command line: aligned tables, CSV, JSON numbers (figures come from src/format/). */
 
 /** A number for JSON/CSV: integers stay exact; fractions are rounded to `decimals` places. */
 export function jsonNumber(x: number, decimals = 3): number | null {

@@ -2,7 +2,9 @@
 import { mergeSpans, rangeStats, type GroupBy, type RangeStatsRow, type SpanMode, type TimeSpan } from '../analysis/index.ts';
 import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
 import type { Model } from '../model/types.ts';
-import { formatCount, formatDuration, formatPercent, jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
+import { formatCount, formatPercent } from '../format/numbers.ts';
+import { formatDuration, formatTimestamp } from '../format/time.ts';
+import { jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 
@@ -100,7 +102,7 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
   const to = request.toNs ?? model.durationNs;
   if (window) {
     spans = [{ startNs: from, endNs: to }];
-    scope = `${formatDuration(from)} to ${formatDuration(to)}`;
+    scope = `${formatTimestamp(from)} to ${formatTimestamp(to)}`;
   }
   if (request.range) {
     const { name, domain } = request.range;
@@ -110,7 +112,7 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
     spans = mergeSpans(instances)
       .map((s) => ({ startNs: Math.max(s.startNs, from), endNs: Math.min(s.endNs, to) }))
       .filter((s) => s.endNs >= s.startNs);
-    scope = `inside ${formatCount(instances.length)} instance(s) of "${label}"${window ? ` between ${formatDuration(from)} and ${formatDuration(to)}` : ''}`;
+    scope = `inside ${formatCount(instances.length)} instance(s) of "${label}"${window ? ` between ${formatTimestamp(from)} and ${formatTimestamp(to)}` : ''}`;
   }
   if (spans) scope += ` (${request.mode === 'clip' ? 'ranges clipped to it' : request.mode === 'overlap' ? 'whole ranges overlapping it' : 'whole ranges inside it'})`;
   const result = rangeStats(model, { spans, mode: request.mode, groupBy: request.groupBy });
@@ -152,7 +154,8 @@ const GROUP_TITLE: Record<GroupBy, string> = {
 };
 
 function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
-  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => formatDuration(pick(r));
+  // Trailing zeros kept so that the figures of a column line up.
+  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => formatDuration(pick(r), { fixedPoint: true });
   return [
     { title: 'Time (%)', value: (r) => formatPercent(r.timePercent), right: true },
     { title: 'Total Time', value: d((r) => r.totalNs), right: true },

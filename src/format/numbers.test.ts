@@ -1,31 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatCount, formatDurationShort, formatPercent } from './format.ts';
+import { formatBytes, formatCount, formatPercent, formatProgress, formatValue } from './numbers.ts';
 
-describe('other formats', () => {
-  it('groups counts, scales bytes and clamps percentages', () => {
+describe('numbers', () => {
+  it('groups counts', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCount(0)).toBe('0');
+  });
+
+  it('scales bytes to three significant digits', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(1536)).toBe('1.50 KiB');
     expect(formatBytes(12.3 * 1024 * 1024)).toBe('12.3 MiB');
-    expect(formatPercent(0.426)).toBe('42%');
-    expect(formatPercent(2)).toBe('100%');
-  });
-});
-
-describe('formatDurationShort', () => {
-  it('keeps three significant digits in the largest fitting unit', () => {
-    expect(formatDurationShort(0)).toBe('0 ns');
-    expect(formatDurationShort(850)).toBe('850 ns');
-    expect(formatDurationShort(5_369_000)).toBe('5.37 ms');
-    expect(formatDurationShort(91_654_000)).toBe('91.7 ms');
-    expect(formatDurationShort(584_412_000)).toBe('584 ms');
-    expect(formatDurationShort(3_000_000)).toBe('3 ms');
-    expect(formatDurationShort(1_500_000_000)).toBe('1.5 s');
-    expect(formatDurationShort(-2_500)).toBe('-2.5 µs');
+    expect(formatBytes(120 * 1024 ** 3)).toBe('120 GiB');
   });
 
-  it('moves to the next unit when rounding reaches 1000', () => {
-    expect(formatDurationShort(999_600)).toBe('1 ms');
-    expect(formatDurationShort(999_400)).toBe('999 µs');
+  it('writes percentages with a fixed number of decimals', () => {
+    expect(formatPercent(76.149)).toBe('76.1%');
+    expect(formatPercent(100)).toBe('100.0%');
+    expect(formatPercent(42.6, 0)).toBe('43%');
+    expect(formatPercent(-0.01)).toBe('0.0%');
+  });
+
+  it('rounds progress down and clamps it, so that 100% means done', () => {
+    expect(formatProgress(0.426)).toBe('42%');
+    expect(formatProgress(0.999)).toBe('99%');
+    expect(formatProgress(2)).toBe('100%');
+    expect(formatProgress(NaN)).toBe('0%');
+  });
+
+  it('formats counter values with SI prefixes', () => {
+    expect(formatValue(1_234_000_000, 'bytes')).toBe('1.234 G bytes');
+    expect(formatValue(12, 'bytes')).toBe('12 bytes');
+    expect(formatValue(0.5)).toBe('0.5');
+    expect(formatValue(-1_500)).toBe('-1.5 k');
+    expect(formatValue(2 / 3)).toBe('0.6667');
+    expect(formatValue(NaN)).toBe('NaN');
   });
 });

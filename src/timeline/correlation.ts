@@ -3,10 +3,10 @@
  * sets it launched, linked by `Model.correlation`): what the hover tooltip says about them, and
  * which boxes the overlay outlines when one side is selected.
  */
+import { formatDuration } from '../format/time.ts';
 import { correlatedRanges, rangeName, trackOfRange } from '../model/query.ts';
 import { threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
-import { formatDuration } from './format.ts';
 
 /** Partners listed in a tooltip; the rest are counted. */
 const TOOLTIP_PARTNERS = 3;

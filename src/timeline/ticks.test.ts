@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatTimestamp, formatValue } from './format.ts';
 import { seededRandom } from './testing/random.ts';
 import { axisTicks } from './ticks.ts';
 import { TimeScale } from './timeScale.ts';
@@ -70,30 +69,5 @@ describe('axisTicks', () => {
       expect(t.xCss).toBeLessThanOrEqual(1280 + 1e-6);
     }
     expect(axis.ticks[1].xCss - axis.ticks[0].xCss).toBeGreaterThanOrEqual(45);
-  });
-});
-
-describe('time text', () => {
-  it('formats durations to about four significant digits', () => {
-    expect(formatDuration(0)).toBe('0 ns');
-    expect(formatDuration(850)).toBe('850 ns');
-    expect(formatDuration(12_345)).toBe('12.35 µs');
-    expect(formatDuration(1_500_000_000)).toBe('1.5 s');
-    expect(formatDuration(1_000_000)).toBe('1 ms');
-    expect(formatDuration(123_456_789)).toBe('123.5 ms');
-  });
-
-  it('formats timestamps exactly to the nanosecond', () => {
-    expect(formatTimestamp(12_345_678)).toBe('12.345678 ms');
-    expect(formatTimestamp(1_500_000_000)).toBe('1.5 s');
-    expect(formatTimestamp(-250)).toBe('-250 ns');
-    expect(formatTimestamp(3_600_000_000_001)).toBe('3600.000000001 s');
-    expect(formatTimestamp(0)).toBe('0 ns');
-  });
-
-  it('formats counter values with SI prefixes', () => {
-    expect(formatValue(1_234_000_000, 'bytes')).toBe('1.234 G bytes');
-    expect(formatValue(12, 'bytes')).toBe('12 bytes');
-    expect(formatValue(0.5)).toBe('0.5');
   });
 });

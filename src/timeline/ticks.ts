@@ -4,7 +4,7 @@
  * like "3214.5123 ms"; there the labels become offsets from a round base time shown once at the
  * left of the ruler ("3.2145 s" then "+12.4 µs", "+12.6 µs", ...).
  */
-import { formatInUnit, formatTimestamp, unitIndexFor, unitNs } from './format.ts';
+import { formatInUnit, formatTimestamp, unitIndexFor, unitNs } from '../format/time.ts';
 import type { TimeScale } from './timeScale.ts';
 import type { CssPx } from './units.ts';
 

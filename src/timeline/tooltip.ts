@@ -1,10 +1,11 @@
 /** What the hover tooltip says about a range, mark or counter sample (pure), and writing it into its HTML element. */
+import { formatValue } from '../format/numbers.ts';
+import { formatDuration, formatTimestamp } from '../format/time.ts';
 import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { RangeFlag, type Model } from '../model/types.ts';
 import { stylePaint } from './colors.ts';
 import { partnerRows } from './correlation.ts';
-import { formatDuration, formatTimestamp, formatValue } from './format.ts';
 import type { Hit } from './renderers/types.ts';
 
 export interface TooltipContent {

@@ -1,7 +1,7 @@
 /** The collapsible load report at the bottom: every problem found while loading, filterable, virtualized. */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
-import { formatCount } from './format.ts';
+import { formatCount } from '../format/numbers.ts';
 import { filterRows, type IssueCounts, type ReportRow, type SeverityFilter } from './loadReport.ts';
 
 export interface LoadReportProps {

@@ -1,7 +1,7 @@
 /** Files being loaded (progress bar, Cancel) and files that could not be loaded at all (dismissable). */
 import { useViewer } from '../state/context.tsx';
 import type { FailedLoad, PendingLoad } from '../state/viewerStore.ts';
-import { formatBytes, formatPercent } from './format.ts';
+import { formatBytes, formatProgress } from '../format/numbers.ts';
 
 export function LoadStrip() {
   const loads = useViewer((s) => s.loads);
@@ -21,7 +21,7 @@ export function LoadStrip() {
 
 function LoadProgress({ load }: { load: PendingLoad }) {
   const fraction = load.bytesTotal > 0 ? load.bytesDone / load.bytesTotal : 0;
-  const percent = formatPercent(fraction);
+  const percent = formatProgress(fraction);
   return (
     <div className="load-entry" data-testid="load-progress">
       <span className="load-name" title={load.name}>

@@ -5,7 +5,7 @@
 import { upperBound } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { nameHash, namePalette, rgbToCss } from '../colors.ts';
-import { formatValue } from '../format.ts';
+import { formatValue } from '../../format/numbers.ts';
 import { MinMaxPyramid } from '../lod.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { CssPx } from '../units.ts';

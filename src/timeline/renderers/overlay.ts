@@ -7,7 +7,7 @@
 import type { Selection } from '../../state/viewerStore.ts';
 import type { Canvas2D } from '../canvas2d.ts';
 import { outlinedPartners } from '../correlation.ts';
-import { formatDuration, formatTimeAtResolution } from '../format.ts';
+import { formatDuration, formatTimeAtResolution } from '../../format/time.ts';
 import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
 import { drawHighlights, type HighlightIndex } from './highlight.ts';
 import { rangeBoxInRow } from './rangeRow.ts';
