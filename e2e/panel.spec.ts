@@ -42,23 +42,28 @@ test('a selected mark shows its time, thread and payload', async ({ page }) => {
 test('a selected span lists the ranges in it by name, sortable', async ({ page }) => {
   // 2 ms .. 5 ms after the capture start: only the part of each range inside counts.
   await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().setSpan({ startNs: 2e6, endNs: 5e6 }));
-  const table = page.getByRole('table', { name: 'Ranges in the span by name' });
-  const rows = table.getByTestId('span-row');
+  const table = page.getByTestId('range-table');
+  const rows = table.getByTestId('stats-row');
   await expect(rows).toHaveCount(5);
-  const names = () => rows.locator('.stats-name').allTextContents();
+  const names = () => rows.locator('.st-name').allTextContents();
   // Default order: total time, descending.
   expect(await names()).toEqual(['frame', 'read assets', 'draw', 'read shaders', 'update']);
   await expect(rows.nth(0)).toContainText('3 ms');
-  await expect(rows.nth(0)).toContainText('100 µs');
 
-  await table.getByRole('columnheader', { name: 'Name' }).click();
+  await table.getByRole('columnheader', { name: /^Range/ }).click();
   expect(await names()).toEqual(['draw', 'frame', 'read assets', 'read shaders', 'update']);
-  await table.getByRole('columnheader', { name: 'Name' }).click();
+  await table.getByRole('columnheader', { name: /^Range/ }).click();
   expect(await names()).toEqual(['update', 'read shaders', 'read assets', 'frame', 'draw']);
-  await table.getByRole('columnheader', { name: 'Self' }).click();
+  // Self time is one of the optional columns: frame keeps 100 µs of its 3 ms.
+  await page.getByRole('button', { name: 'Columns ▾' }).click();
+  await page.getByRole('dialog', { name: 'Columns' }).getByLabel('Self Time').check();
+  await page.keyboard.press('Escape');
+  await table.getByRole('columnheader', { name: /^Self/ }).click();
   expect((await names())[0]).toBe('read assets');
+  await expect(rows.filter({ hasText: 'frame' })).toContainText('100 µs');
 
-  // A row selects its longest instance.
+  // A row opens its distribution; "Slowest" selects its longest instance.
   await rows.filter({ hasText: 'update' }).click();
+  await page.getByTestId('jump-slowest').click();
   await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('update');
 });

@@ -11,7 +11,28 @@ import { isExtPayload, modelPayloadJson } from '../payload/model.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
 import { useEffectiveTheme } from './useTheme.ts';
-import { formatCount, formatDuration, formatTimestamp } from './format.ts';
+import { formatCount, formatDuration, formatDurationShort, formatTimestamp } from './format.ts';
+
+/** One line for the collapsed selection section: the selected event's name and duration or time. */
+export function SelectionSummary() {
+  const text = useViewer((s) => {
+    const sel = s.selection;
+    const c = sel && s.captures.find((x) => x.id === sel.capture);
+    if (!sel || !c) return null;
+    const m = c.model;
+    if (sel.kind === 'range') {
+      if (sel.index < 0 || sel.index >= m.ranges.startNs.length) return null;
+      return `${m.strings[m.styles.name[m.ranges.style[sel.index]]]} · ${formatDuration(m.ranges.endNs[sel.index] - m.ranges.startNs[sel.index])}`;
+    }
+    if (sel.index < 0 || sel.index >= m.marks.timeNs.length) return null;
+    return `${markName(m, sel.index)} · ${formatTimestamp(m.marks.timeNs[sel.index])}`;
+  });
+  return text ? (
+    <span className="section-summary" data-testid="selection-summary">
+      {text}
+    </span>
+  ) : null;
+}
 
 export function SelectionDetails() {
   const selection = useViewer((s) => s.selection);
@@ -145,19 +166,23 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
 }
 
 function ChildBreakdown({ details }: { details: RangeDetailsData }) {
+  const covered = details.children.reduce((sum, c) => sum + c.totalNs, 0);
   return (
-    <table className="child-table">
+    <table className="child-table" data-testid="child-breakdown">
       <caption>Direct children by name</caption>
       <thead>
         <tr>
           <th scope="col">Name</th>
-          <th scope="col" className="num">
+          <th scope="col" className="num" title="Direct children of this name">
             Count
           </th>
-          <th scope="col" className="num">
+          <th scope="col" className="num" title="Their time inside this range">
             Total
           </th>
-          <th scope="col" className="num">
+          <th scope="col" className="num" title="Their time minus their own children">
+            Self
+          </th>
+          <th scope="col" className="num" title="Total as a share of this range">
             Share
           </th>
         </tr>
@@ -167,10 +192,18 @@ function ChildBreakdown({ details }: { details: RangeDetailsData }) {
           <tr key={c.label}>
             <td className="name">{c.label}</td>
             <td className="num">{formatCount(c.count)}</td>
-            <td className="num">{formatDuration(c.totalNs)}</td>
+            <td className="num">{formatDurationShort(c.totalNs)}</td>
+            <td className="num">{formatDurationShort(c.selfNs)}</td>
             <td className="num">{c.percent.toFixed(1)}%</td>
           </tr>
         ))}
+        <tr className="child-self">
+          <td className="name muted">(self)</td>
+          <td />
+          <td className="num">{formatDurationShort(details.selfNs)}</td>
+          <td />
+          <td className="num">{details.durationNs > 0 ? ((100 * Math.max(0, details.durationNs - covered)) / details.durationNs).toFixed(1) : '0.0'}%</td>
+        </tr>
       </tbody>
     </table>
   );

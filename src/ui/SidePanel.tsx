@@ -1,8 +1,7 @@
-/** The resizable panel at the right: the selection's details and the selected span's per-name table. */
+/** The resizable panel at the right: the selection's details (collapsible) and the statistics. */
 import { useCallback, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import { useViewer } from '../state/context.tsx';
-import { SelectionDetails } from './SelectionDetails.tsx';
-import { SpanStats } from './SpanStats.tsx';
+import { SelectionDetails, SelectionSummary } from './SelectionDetails.tsx';
+import { StatsPanel } from './stats/StatsPanel.tsx';
 
 const MIN_WIDTH = 260;
 /** A third of the window within bounds: the timeline keeps most of the room. */
@@ -17,8 +16,8 @@ function clampWidth(width: number): number {
 }
 
 export function SidePanel() {
-  const hasSpan = useViewer((s) => s.span !== null);
   const [width, setWidth] = useState(defaultWidth);
+  const [selectionOpen, setSelectionOpen] = useState(true);
   const drag = useRef<{ x: number; width: number } | null>(null);
   const onPointerDown = useCallback(
     (e: ReactPointerEvent<HTMLDivElement>) => {
@@ -55,14 +54,25 @@ export function SidePanel() {
         }}
         title="Drag to resize; double-click to reset"
       />
-      <aside className={`side-panel${hasSpan ? ' has-span' : ''}`} style={{ width }} aria-label="Range statistics" data-testid="side-panel">
-        <section className="panel-section selection-section">
-          <h2 className="section-title">Selection</h2>
-          <SelectionDetails />
+      <aside className="side-panel" style={{ width }} aria-label="Details and statistics" data-testid="side-panel">
+        <section className={`panel-section selection-section${selectionOpen ? '' : ' collapsed'}`}>
+          <h2 className="section-title">
+            <button
+              type="button"
+              className="section-toggle"
+              aria-expanded={selectionOpen}
+              onClick={() => setSelectionOpen(!selectionOpen)}
+              title={selectionOpen ? 'Collapse the selection details' : 'Expand the selection details'}
+            >
+              <span className="chevron" aria-hidden="true" />
+              Selection
+            </button>
+            {!selectionOpen && <SelectionSummary />}
+          </h2>
+          {selectionOpen && <SelectionDetails />}
         </section>
-        <section className="panel-section span-section">
-          <h2 className="section-title">Time span</h2>
-          <SpanStats />
+        <section className="panel-section stats-section" aria-label="Statistics">
+          <StatsPanel />
         </section>
       </aside>
     </>

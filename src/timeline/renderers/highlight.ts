@@ -89,7 +89,7 @@ export function drawHighlights(ctx: Canvas2D, frame: Frame, index: HighlightInde
     if (y + BOX_HEIGHT_CSS < RULER_HEIGHT_CSS || y > frame.heightCss) continue;
     const x0 = left(r);
     const x1 = right(r, x0);
-    ctx.globalAlpha = 0.3;
+    ctx.globalAlpha = 0.16;
     ctx.fillRect(x0, y, x1 - x0, BOX_HEIGHT_CSS);
     ctx.globalAlpha = 1;
     ctx.strokeRect(x0 - 1, y - 1, x1 - x0 + 2, BOX_HEIGHT_CSS + 2);

@@ -67,6 +67,22 @@ export const DEFAULT_FIGURES: readonly ColumnId[] = ['timePercent', 'totalNs', '
 /** Columns that can be shown as figures (everything but the name). */
 export const FIGURE_COLUMNS: readonly ColumnId[] = COLUMNS.map((c) => c.id).filter((id) => id !== 'label');
 
+/** Relative width of a figure column: shares and counts need less room than durations. */
+const WIDTH: Record<ColumnDef['kind'], number> = { percent: 0.8, count: 0.85, duration: 1, text: 1.25 };
+
+/**
+ * CSS grid columns of the figure columns: `wide` in pixels (one line per row, the name first),
+ * `narrow` as shares of the panel (the name on a line of its own).
+ */
+export function figureTemplate(figures: readonly ColumnId[]): { wide: string; narrow: string; widePx: number } {
+  const wide = figures.map((id) => Math.round(60 * WIDTH[column(id).kind]));
+  return {
+    wide: wide.map((w) => `${w}px`).join(' '),
+    narrow: figures.map((id) => `minmax(0, ${WIDTH[column(id).kind]}fr)`).join(' '),
+    widePx: wide.reduce((a, b) => a + b, 0),
+  };
+}
+
 /** What the name column holds for a grouping ("Range", "Thread"...). */
 export function groupHeader(grouping: Grouping): string {
   if (grouping.by === 'payloadField') return grouping.path;

@@ -1,0 +1,158 @@
+/**
+ * The statistics panel on the demo capture: the range table for a span, sorting, a row's histogram,
+ * a duration band highlighted on the timeline, a jump to the P99 instance, CSV export, marks and
+ * counters. Screenshots in test-results/stats-*.png.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { openApp, waitForCaptures, type HookedWindow } from './support.ts';
+
+/** The store fields this file reads beyond support.ts's typing. */
+interface StatsState {
+  captures: { id: number; offsetNs: number; model: { durationNs: number; strings: string[]; styles: { name: Uint32Array }; ranges: { startNs: Float64Array; endNs: Float64Array; style: Uint32Array } } }[];
+  viewStartNs: number;
+  viewEndNs: number;
+  selection: { kind: string; capture: number; index: number } | null;
+  highlight: { capture: number; ranges: Int32Array } | null;
+}
+
+function state(page: Page): Promise<{ selection: StatsState['selection']; view: [number, number]; highlight: number | null; selected: { name: string; startNs: number; endNs: number } | null }> {
+  return page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as StatsState;
+    const sel = s.selection;
+    let selected = null;
+    if (sel && sel.kind === 'range') {
+      const c = s.captures.find((x) => x.id === sel.capture)!;
+      const m = c.model;
+      selected = { name: m.strings[m.styles.name[m.ranges.style[sel.index]]], startNs: m.ranges.startNs[sel.index] + c.offsetNs, endNs: m.ranges.endNs[sel.index] + c.offsetNs };
+    }
+    return { selection: sel, view: [s.viewStartNs, s.viewEndNs] as [number, number], highlight: s.highlight ? s.highlight.ranges.length : null, selected };
+  });
+}
+
+/** "1.25 ms" -> 1250000. */
+function parseShortDuration(text: string): number {
+  const m = /^(-?[\d.]+) (ns|µs|ms|s)$/.exec(text.trim());
+  if (!m) throw new Error(`not a duration: ${text}`);
+  return Number(m[1]) * { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }[m[2] as 'ns']!;
+}
+
+async function columnTexts(page: Page, index: number): Promise<string[]> {
+  return page.getByTestId('range-table').getByTestId('stats-row').evaluateAll((rows, i) => rows.map((r) => r.querySelectorAll('[role=cell]')[i]?.textContent ?? ''), index);
+}
+
+test.beforeEach(async ({ page }) => {
+  await openApp(page, '?demo');
+  await waitForCaptures(page, 1);
+});
+
+test('span table, sorting, histogram band, P99 jump and CSV export', async ({ page }) => {
+  const panel = page.getByTestId('stats-panel');
+  const table = page.getByTestId('range-table');
+  // Whole capture by default.
+  await expect(table.getByTestId('stats-row').first()).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Capture' })).toHaveAttribute('aria-pressed', 'true');
+  const wholeStatus = await panel.locator('.st-status').textContent();
+  await page.screenshot({ path: 'test-results/stats-capture.png' });
+
+  // A span: the scope follows it and the table changes.
+  await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as StatsState & { setSpan(x: unknown): void };
+    const d = s.captures[0].model.durationNs;
+    s.setSpan({ startNs: s.captures[0].offsetNs + d * 0.2, endNs: s.captures[0].offsetNs + d * 0.6 });
+  });
+  await expect(panel.getByRole('button', { name: 'Span' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(panel.locator('.st-status')).not.toHaveText(wholeStatus!);
+
+  // Sort by Total: the first click flips the default (descending) order, the second restores it.
+  const totalHeader = table.getByRole('columnheader', { name: /^Total/ });
+  await totalHeader.click();
+  await expect(totalHeader).toHaveAttribute('aria-sort', 'ascending');
+  const ascending = (await columnTexts(page, 2)).map(parseShortDuration);
+  expect(ascending.length).toBeGreaterThan(3);
+  for (let i = 1; i < ascending.length; i++) expect(ascending[i]).toBeGreaterThanOrEqual(ascending[i - 1]);
+  await totalHeader.click();
+  await expect(totalHeader).toHaveAttribute('aria-sort', 'descending');
+  const descending = (await columnTexts(page, 2)).map(parseShortDuration);
+  for (let i = 1; i < descending.length; i++) expect(descending[i]).toBeLessThanOrEqual(descending[i - 1]);
+  await page.screenshot({ path: 'test-results/stats-span-sorted.png' });
+
+  // The row with the most instances: open its histogram.
+  await table.getByRole('columnheader', { name: /^Inst/ }).click();
+  const first = table.getByTestId('stats-row').first();
+  const name = (await first.locator('.st-name').textContent())!;
+  await first.click();
+  const detail = page.getByTestId('range-detail');
+  await expect(detail.getByTestId('detail-title')).toHaveText(name);
+  const histogram = detail.getByTestId('histogram');
+  await expect(histogram).toBeVisible();
+  const count = Number((await detail.getByTestId('summary-Instances').textContent())!.replace(/,/g, ''));
+  expect(count).toBeGreaterThan(10);
+  await expect(detail.getByTestId('instance-list')).toHaveAttribute('aria-rowcount', String(count + 1));
+
+  // Drag a band over the right half of the histogram: its instances are listed and highlighted.
+  const box = (await histogram.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.8, box.y + box.height * 0.5, { steps: 4 });
+  await page.mouse.move(box.x + box.width - 1, box.y + box.height * 0.5, { steps: 2 });
+  await page.mouse.up();
+  const bandLine = detail.getByTestId('band-line');
+  await expect(bandLine).toContainText('highlighted');
+  const inBand = Number((await bandLine.locator('strong').textContent())!.replace(/,/g, ''));
+  expect(inBand).toBeGreaterThan(0);
+  expect(inBand).toBeLessThan(count);
+  expect((await state(page)).highlight).toBe(inBand);
+  await expect(detail.getByTestId('instance-list')).toHaveAttribute('aria-rowcount', String(inBand + 1));
+  await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
+  await page.screenshot({ path: 'test-results/stats-band.png' });
+
+  // Jump to the P99 instance: it is selected, the timeline zooms to it and draws it.
+  const before = await state(page);
+  await detail.getByTestId('jump-p99').click();
+  await expect.poll(async () => (await state(page)).selected?.name).toBe(name);
+  const after = await state(page);
+  expect(after.selection).not.toEqual(before.selection);
+  const { startNs, endNs } = after.selected!;
+  const [v0, v1] = after.view;
+  expect(v0).toBeLessThanOrEqual(startNs);
+  expect(v1).toBeGreaterThanOrEqual(endNs);
+  // With context: the instance fills a good part of the view, not all of it.
+  expect((endNs - startNs) / (v1 - v0)).toBeGreaterThan(0.2);
+  expect((endNs - startNs) / (v1 - v0)).toBeLessThan(0.9);
+  await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
+  const onCanvas = await page.evaluate((sel) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(sel!.capture, sel!.index), after.selection);
+  expect(onCanvas).not.toBeNull();
+  // The list marks it as selected when it is in the band.
+  await page.screenshot({ path: 'test-results/stats-p99.png' });
+
+  // Back to the table; export it as CSV.
+  await detail.getByTestId('detail-back').click();
+  expect(await state(page).then((s) => s.highlight)).toBeNull();
+  // The table is virtualized: its row count is in aria-rowcount (header included).
+  const rows = Number(await table.getAttribute('aria-rowcount')) - 1;
+  await panel.getByTestId('table-export').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('download-csv').click()]);
+  const csv = readFileSync((await download.path())!, 'utf8');
+  const lines = csv.trimEnd().split('\r\n');
+  expect(lines[0]).toBe('Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range,Self Time (ns),P90 (ns),P99 (ns)');
+  expect(lines).toHaveLength(rows + 1);
+  // Sorted as on screen (by instances), and the opened row is there with its count.
+  const opened = lines.find((l) => l.split(',')[9] === name || l.includes(`"${name}"`))!;
+  expect(Number(opened.split(',')[2])).toBe(count);
+});
+
+test('marks and counters tabs; a mark row reveals its first mark', async ({ page }) => {
+  const panel = page.getByTestId('stats-panel');
+  await panel.getByRole('tab', { name: 'Marks' }).click();
+  const marks = page.getByTestId('mark-table');
+  await expect(marks.getByRole('row').nth(1)).toBeVisible();
+  await marks.getByRole('row').nth(1).click();
+  await expect.poll(async () => (await state(page)).selection?.kind).toBe('mark');
+  await page.screenshot({ path: 'test-results/stats-marks.png' });
+  await panel.getByRole('tab', { name: 'Counters' }).click();
+  await expect(panel.getByText('No counters in scope.').or(page.getByTestId('counter-table'))).toBeVisible();
+  // The ranges tab kept its state.
+  await panel.getByRole('tab', { name: 'Ranges' }).click();
+  await expect(page.getByTestId('range-table')).toBeVisible();
+});

@@ -1,0 +1,85 @@
+/** The counters tab: per counter row in the scope, min, max, time-weighted average, first, last, delta and rate. */
+import { useCallback, useMemo } from 'react';
+import { useViewer } from '../../state/context.tsx';
+import type { LoadedCapture } from '../../state/viewerStore.ts';
+import { formatValue } from '../../timeline/format.ts';
+import { formatCount } from '../format.ts';
+import { counterTableCsv, counterTableJson, type CounterExportRow } from './exportTable.ts';
+import { FigureTable, type FigureColumn } from './FigureTable.tsx';
+import { captureScope, type PanelScope } from './panelScope.ts';
+import { exportScope } from './RangeTab.tsx';
+import type { StatsService } from './statsService.ts';
+import { TableExport } from './TableExport.tsx';
+import { useStatsQuery } from './useStatsQuery.ts';
+
+interface CounterRow extends CounterExportRow {
+  capture: number;
+}
+
+const NAME: FigureColumn<CounterRow> = { id: 'label', header: 'Counter', title: 'Counter row', value: (r) => r.label, text: (r) => r.label };
+
+const figure = (id: keyof CounterRow & string, header: string, title: string, unit = true): FigureColumn<CounterRow> => ({
+  id,
+  header,
+  title,
+  value: (r) => r[id] as number,
+  text: (r) => formatValue(r[id] as number, unit ? r.unit : undefined),
+});
+
+const FIGURES: FigureColumn<CounterRow>[] = [
+  figure('min', 'Min', 'Smallest value in effect in the scope'),
+  figure('max', 'Max', 'Largest value in effect in the scope'),
+  figure('average', 'Avg', 'Time-weighted average (each value holds until the next sample)'),
+  figure('first', 'First', 'Value at the start of the scope'),
+  figure('last', 'Last', 'Value at the end of the scope'),
+  figure('delta', 'Δ', 'Last minus first'),
+  { ...figure('ratePerSecond', 'Rate/s', 'Delta per second between the first and the last value'), text: (r) => `${formatValue(r.ratePerSecond, r.unit)}/s` },
+];
+
+export function CounterTable({ service, scope, scopeKey }: { service: StatsService; scope: PanelScope; scopeKey: string }) {
+  const captures = useViewer((s) => s.captures);
+  const requestFor = useCallback((c: LoadedCapture) => ({ kind: 'counters' as const, scope: captureScope(scope, c) }), [scopeKey]);
+  const query = useStatsQuery(service, captures, 'counters', requestFor, scopeKey);
+  const multi = captures.length > 1;
+  const rows = useMemo(() => {
+    const out: CounterRow[] = [];
+    for (const c of captures) {
+      for (const r of query.results?.get(c.id) ?? []) out.push({ ...r, capture: c.id, file: c.model.capture.displayName });
+    }
+    return out;
+  }, [captures, query.results]);
+  const name = useMemo(
+    () => ({ ...NAME, detail: (r: CounterRow) => [multi ? r.file : '', `${formatCount(r.samples)} samples`].filter(Boolean).join(' · ') }),
+    [multi],
+  );
+  return (
+    <div className="st-ranges">
+      <div className="st-toolbar">
+        <span className="muted">Counter rows in the scope</span>
+        <div className="st-toolbar-end">
+          <TableExport
+            what="counter table"
+            rows={rows.length}
+            fileStem="nvtx-counters"
+            csv={() => counterTableCsv(rows, multi)}
+            json={() => counterTableJson(rows, exportScope(scope, captures))}
+          />
+        </div>
+      </div>
+      {rows.length === 0 && query.results ? (
+        <p className="panel-hint">No counters in scope.</p>
+      ) : (
+        <FigureTable
+          label="Counters"
+          rows={rows}
+          rowKey={(r) => `${r.capture}|${r.track}`}
+          name={name}
+          figures={FIGURES}
+          defaultSort={{ id: 'label', descending: false }}
+          busy={query.pending}
+          testId="counter-table"
+        />
+      )}
+    </div>
+  );
+}

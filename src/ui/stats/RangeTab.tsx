@@ -1,0 +1,319 @@
+/**
+ * The range table (nsys `nvtx_sum` columns plus self time and P90/P99) for the scope, grouped by
+ * name or another key, and the drill-down detail of one of its rows.
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
+import { useViewer } from '../../state/context.tsx';
+import type { LoadedCapture } from '../../state/viewerStore.ts';
+import { formatCount, formatDuration } from '../format.ts';
+import { usePopover } from '../usePopover.ts';
+import type { Grouping } from './compute.ts';
+import { TableExport } from './TableExport.tsx';
+import { rangeTableCsv, rangeTableJson, type ExportScope } from './exportTable.ts';
+import { captureScope, selectedTrackCount, type PanelScope } from './panelScope.ts';
+import { RangeDetail } from './RangeDetail.tsx';
+import { cellText } from './cells.ts';
+import type { StatsService } from './statsService.ts';
+import {
+  column,
+  DEFAULT_FIGURES,
+  figureTemplate,
+  DEFAULT_SORT,
+  FIGURE_COLUMNS,
+  groupHeader,
+  nextSort,
+  sortRows,
+  tableRows,
+  tableTotals,
+  type ColumnId,
+  type StatsRow,
+  type TableSort,
+} from './tableModel.ts';
+import { useStatsQuery } from './useStatsQuery.ts';
+
+const GROUP_LABELS: Record<GroupBy, string> = {
+  name: 'Name',
+  thread: 'Thread',
+  process: 'Process',
+  category: 'Category',
+  domain: 'Domain',
+  parent: 'Parent range',
+  payload: 'Payload value',
+};
+
+function groupingValue(g: Grouping): string {
+  return g.by === 'payloadField' ? `field:${g.path}` : g.by;
+}
+
+function parseGrouping(value: string): Grouping {
+  return value.startsWith('field:') ? { by: 'payloadField', path: value.slice(6) } : { by: value as GroupBy };
+}
+
+export function exportScope(scope: PanelScope, captures: readonly LoadedCapture[]): ExportScope {
+  const tracks = selectedTrackCount(scope.tracks, captures);
+  if (scope.kind === 'span' && scope.span) return { kind: 'span', startNs: scope.span.startNs, endNs: scope.span.endNs, mode: scope.mode, tracks };
+  return { kind: 'capture', tracks };
+}
+
+export function RangeTab({ service, scope, scopeKey }: { service: StatsService; scope: PanelScope; scopeKey: string }) {
+  const captures = useViewer((s) => s.captures);
+  const [grouping, setGrouping] = useState<Grouping>({ by: 'name' });
+  const [sort, setSort] = useState<TableSort>(DEFAULT_SORT);
+  const [figures, setFigures] = useState<readonly ColumnId[]>(DEFAULT_FIGURES);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  const choices = useStatsQuery(service, captures, 'payloadChoices', () => ({ kind: 'payloadChoices' }), '');
+  const fields = useMemo(() => {
+    const all = new Set<string>();
+    for (const c of choices.results?.values() ?? []) for (const f of c.fields) all.add(f);
+    return [...all];
+  }, [choices.results]);
+  const hasValues = [...(choices.results?.values() ?? [])].some((c) => c.values);
+
+  const groupingKey = groupingValue(grouping);
+  const requestFor = useCallback(
+    (c: LoadedCapture) => ({ kind: 'ranges' as const, scope: captureScope(scope, c), grouping }),
+    // scopeKey and groupingKey stand for scope and grouping.
+    [scopeKey, groupingKey],
+  );
+  const table = useStatsQuery(service, captures, 'ranges', requestFor, `${scopeKey}|${groupingKey}`);
+  const rows = useMemo(() => {
+    const out: StatsRow[] = [];
+    for (const c of captures) {
+      const result = table.results?.get(c.id);
+      if (result) out.push(...tableRows({ id: c.id, file: c.model.capture.displayName }, result));
+    }
+    return out;
+  }, [captures, table.results]);
+  const sorted = useMemo(() => sortRows(rows, sort), [rows, sort]);
+  const multi = captures.length > 1;
+
+  const open = openId === null ? null : { id: openId, row: sorted.find((r) => r.id === openId) };
+  if (open) {
+    const index = sorted.findIndex((r) => r.id === open.id);
+    return (
+      <RangeDetail
+        key={`${open.id}|${groupingKey}`}
+        rowId={open.id}
+        row={open.row}
+        grouping={grouping}
+        scope={scope}
+        scopeKey={scopeKey}
+        service={service}
+        onBack={() => setOpenId(null)}
+        position={index >= 0 ? { index, count: sorted.length } : null}
+        onStep={(delta) => {
+          if (index < 0) return;
+          const next = sorted[index + delta];
+          if (next) setOpenId(next.id);
+        }}
+      />
+    );
+  }
+
+  const totals = tableTotals(rows);
+  return (
+    <div className="st-ranges">
+      <div className="st-toolbar">
+        <label className="st-field">
+          <span>Group by</span>
+          <select value={groupingKey} onChange={(e) => setGrouping(parseGrouping(e.target.value))} data-testid="group-by">
+            {GROUP_BY_VALUES.filter((g) => g !== 'payload' || hasValues).map((g) => (
+              <option key={g} value={g}>
+                {GROUP_LABELS[g]}
+              </option>
+            ))}
+            {fields.length > 0 && (
+              <optgroup label="Payload field">
+                {fields.map((f) => (
+                  <option key={f} value={`field:${f}`}>
+                    {f}
+                  </option>
+                ))}
+              </optgroup>
+            )}
+          </select>
+        </label>
+        <div className="st-toolbar-end">
+          <ColumnMenu figures={figures} onChange={setFigures} />
+          <TableExport
+            what="range table"
+            rows={sorted.length}
+            fileStem={`nvtx-ranges-by-${grouping.by === 'payloadField' ? 'payload-field' : grouping.by}`}
+            csv={() => rangeTableCsv(sorted, grouping, multi)}
+            json={() => rangeTableJson(sorted, grouping, exportScope(scope, captures))}
+          />
+        </div>
+      </div>
+      {table.error && (
+        <p className="st-error" role="alert">
+          {table.error}
+        </p>
+      )}
+      {sorted.length === 0 && table.results ? (
+        <p className="panel-hint">{scope.kind === 'span' ? 'No ranges in this span.' : 'No ranges in scope.'}</p>
+      ) : (
+        <RangeGrid
+          rows={sorted}
+          grouping={grouping}
+          sort={sort}
+          figures={figures}
+          busy={table.pending}
+          multi={multi}
+          onSort={(id) => setSort(nextSort(sort, id))}
+          onOpen={(row) => setOpenId(row.id)}
+        />
+      )}
+      <p className="st-status" aria-live="polite">
+        <span>
+          {formatCount(sorted.length)} {sorted.length === 1 ? 'row' : 'rows'} · {formatCount(totals.instances)} instances · {formatDuration(totals.totalNs)}
+        </span>
+        <span className={`st-busy${table.pending ? ' on' : ''}`} title={table.where ? `computed in ${table.ms.toFixed(0)} ms (${table.where === 'worker' ? 'statistics worker' : 'page'})` : undefined}>
+          {table.pending ? 'computing…' : table.where === 'worker' ? `${table.ms.toFixed(0)} ms in worker` : ''}
+        </span>
+      </p>
+    </div>
+  );
+}
+
+function RangeGrid({
+  rows,
+  grouping,
+  sort,
+  figures,
+  busy,
+  multi,
+  onSort,
+  onOpen,
+}: {
+  rows: StatsRow[];
+  grouping: Grouping;
+  sort: TableSort;
+  figures: readonly ColumnId[];
+  busy: boolean;
+  multi: boolean;
+  onSort(id: ColumnId): void;
+  onOpen(row: StatsRow): void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 40,
+    overscan: 8,
+  });
+  // Same-named ranges of two kinds (push/pop and start/end) get a style tag to tell them apart.
+  const labels = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const r of rows) m.set(r.label, (m.get(r.label) ?? 0) + 1);
+    return m;
+  }, [rows]);
+  const columns: ColumnId[] = ['label', ...figures];
+  const template = figureTemplate(figures);
+  const style = { '--st-wide': template.wide, '--st-narrow': template.narrow, '--st-min': `${template.widePx}px` } as CSSProperties;
+  // Share bars are relative to the largest share listed, so small shares still read.
+  const maxShare = rows.reduce((m, r) => Math.max(m, r.timePercent), 0) || 1;
+  const onKey = (e: KeyboardEvent<HTMLDivElement>, row: StatsRow) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      onOpen(row);
+    }
+  };
+  return (
+    <div className={`st-grid${busy ? ' busy' : ''}`} role="table" aria-label="Range statistics" aria-rowcount={rows.length + 1} style={style} data-testid="range-table">
+      <div className="st-row st-head" role="row">
+        {columns.map((id) => {
+          const c = column(id);
+          const active = sort.column === id;
+          return (
+            <button
+              key={id}
+              type="button"
+              role="columnheader"
+              className={`st-cell${id === 'label' ? ' name' : ''}${c.kind === 'text' ? '' : ' num'}${active ? ' active' : ''}`}
+              aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+              title={`${c.title}. Click to sort.`}
+              onClick={() => onSort(id)}
+            >
+              {id === 'label' ? groupHeader(grouping) : c.header}
+              <span className="sort-arrow" aria-hidden="true">
+                {active ? (sort.descending ? '▼' : '▲') : ''}
+              </span>
+            </button>
+          );
+        })}
+      </div>
+      <div className="st-body" ref={scrollRef}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const r = rows[item.index];
+            return (
+              <div
+                key={r.id}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className="st-row"
+                role="row"
+                tabIndex={0}
+                style={{ transform: `translateY(${item.start}px)` }}
+                onClick={() => onOpen(r)}
+                onKeyDown={(e) => onKey(e, r)}
+                title="Open the distribution of this row"
+                data-testid="stats-row"
+              >
+                <span className="st-cell name" role="cell">
+                  <span className="st-name" title={r.label}>
+                    {r.label}
+                  </span>
+                  {(labels.get(r.label) ?? 0) > 1 && !figures.includes('style') && <span className="tag">{r.style}</span>}
+                  {multi && <span className="st-file">{r.file}</span>}
+                </span>
+                {figures.map((id) => (
+                  <span
+                    key={id}
+                    className={`st-cell${column(id).kind === 'text' ? '' : ' num'}${id === 'timePercent' ? ' pct' : ''}`}
+                    role="cell"
+                    style={id === 'timePercent' ? ({ '--pct': `${(100 * r.timePercent) / maxShare}%` } as CSSProperties) : undefined}
+                  >
+                    {cellText(r, id)}
+                  </span>
+                ))}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function ColumnMenu({ figures, onChange }: { figures: readonly ColumnId[]; onChange(next: readonly ColumnId[]): void }) {
+  const { open, setOpen, ref } = usePopover();
+  const toggle = (id: ColumnId) => {
+    const on = figures.includes(id);
+    // Keep the table's column order (nsys order) whatever the clicking order.
+    onChange(FIGURE_COLUMNS.filter((c) => (c === id ? !on : figures.includes(c))));
+  };
+  return (
+    <div className="popover-anchor" ref={ref}>
+      <button type="button" className="button small" aria-expanded={open} aria-haspopup="dialog" onClick={() => setOpen(!open)} title="Choose the columns">
+        Columns ▾
+      </button>
+      {open && (
+        <div className="popover st-columns" role="dialog" aria-label="Columns">
+          {FIGURE_COLUMNS.map((id) => (
+            <label key={id} className="st-check" title={column(id).title}>
+              <input type="checkbox" checked={figures.includes(id)} onChange={() => toggle(id)} />
+              {column(id).csvHeader.replace(' (ns)', '')}
+            </label>
+          ))}
+          <button type="button" className="link" onClick={() => onChange(DEFAULT_FIGURES)}>
+            Defaults
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
