@@ -121,7 +121,7 @@ test('an API call shows its GPU work in the tooltip and the panel', async ({ pag
 
 test('Export → Chrome JSON downloads a trace that loads back with the same events', async ({ page }) => {
   await openFixture(page);
-  await page.getByRole('button', { name: 'Export' }).click();
+  await page.getByTestId('export-menu').click();
   const download = page.waitForEvent('download');
   await page.getByTestId('export-chrome-json').click();
   const file = await download;

@@ -12,7 +12,7 @@ export function ExportMenu() {
   if (captures.length === 0) return null;
   return (
     <div className="popover-anchor" ref={ref}>
-      <button type="button" className="button" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)} title="Export the loaded captures">
+      <button type="button" className="button" aria-expanded={open} aria-haspopup="menu" onClick={() => setOpen(!open)} title="Export the loaded captures" data-testid="export-menu">
         Export
       </button>
       {open && (
