@@ -221,6 +221,7 @@ export class ModelBuilder {
   private readonly rows: RowMeta[] = [];
   private readonly rowIds = new Map<string, number>();
   private readonly stackRowCache = new Map<number, RowMeta>();
+  private readonly defaultStackRows: RowMeta[] = [];
   private readonly marksRowCache = new Map<number, number>();
   private readonly categoryRowCache = new Map<number, RowMeta>();
   private readonly categoryCache = new Map<number, number>();
@@ -979,7 +980,12 @@ export class ModelBuilder {
   }
 
   private stackRow(thread: number, domain: number): RowMeta {
-    // Numeric cache in front of the string-keyed row table: this runs once per event.
+    // Caches in front of the string-keyed row table, which this runs once per event: an array for
+    // the default domain, a numeric map for the others.
+    if (domain === 0) {
+      const row = this.defaultStackRows[thread];
+      if (row !== undefined) return row;
+    }
     const cacheKey = domain * 4294967296 + thread;
     const cached = this.stackRowCache.get(cacheKey);
     if (cached) return cached;
@@ -996,6 +1002,7 @@ export class ModelBuilder {
     });
     if (row.events.start.length === 0 && row.events.evT.length === 0) row.online ??= new OnlineStack();
     this.stackRowCache.set(cacheKey, row);
+    if (domain === 0) this.defaultStackRows[thread] = row;
     return row;
   }
 
