@@ -26,10 +26,10 @@
  *     the range is not a meaningful reference for GPU time.
  *   A percentage whose reference is 0 is 0.
  */
+import { CUDA_GROUP, SYNC_ROW_LABEL } from '../../model/cudaRows.ts';
 import { childrenOf, correlatedRanges, levelCount, levelWindow, trackOfRange } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
 import { coverage } from './intervals.ts';
-import { CUDA_GROUP, SYNC_ROW_LABEL } from './labels.ts';
 
 export interface StatValue {
   total: number;

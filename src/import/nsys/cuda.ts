@@ -6,12 +6,12 @@
  * model's id is (process index, correlationId).
  */
 import type { PayloadValue } from '../../model/builder.ts';
+import { CUDA_GROUP, SYNC_ROW_LABEL } from '../../model/cudaRows.ts';
 import { f64, u32 } from '../../model/growable.ts';
 import { PayloadType, type StringId } from '../../model/types.ts';
-import { CUDA_GROUP, SYNC_ROW_LABEL } from '../../analysis/cuda/labels.ts';
-import { launchTable, type LaunchTable } from '../../analysis/cuda/projection.ts';
 import { num, type NsysContext, type Row } from './context.ts';
 import type { ResourceNames } from './nvtx.ts';
+import { launchTable, type LaunchTable } from './projection.ts';
 import { pidOf, quoteId, tidOf } from './schema.ts';
 
 /** API tables and the event class their rows have when the table has no eventClass column. */

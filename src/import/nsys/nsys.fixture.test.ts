@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PROJECTION_ROW_LABEL } from '../../analysis/cuda/labels.ts';
+import { PROJECTION_ROW_LABEL } from '../../model/cudaRows.ts';
 import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
 import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';

@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { PROJECTION_ROW_LABEL } from '../../analysis/cuda/labels.ts';
+import { PROJECTION_ROW_LABEL } from '../../model/cudaRows.ts';
 import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
 import { payloadValue } from '../../model/payload.ts';
 import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';

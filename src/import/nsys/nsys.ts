@@ -6,13 +6,13 @@
  * 2026 differ), a missing table or column is named in the load report, and everything else loads.
  * Rows are read one at a time through prepared statements.
  */
-import { PROJECTION_ROW_LABEL } from '../../analysis/cuda/labels.ts';
-import { projectRange } from '../../analysis/cuda/projection.ts';
+import { PROJECTION_ROW_LABEL } from '../../model/cudaRows.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
 import { NsysContext } from './context.ts';
 import { decodeCuda, type CudaResult } from './cuda.ts';
 import { decodeNvtx, type NvtxResult } from './nvtx.ts';
+import { projectRange } from './projection.ts';
 import { Schema } from './schema.ts';
 import { openDatabase, type Database } from './sqlite.ts';
 
@@ -214,7 +214,7 @@ function describeCapture(schema: Schema, meta: Map<string, string[]>): Record<st
 
 /**
  * One 'gpu' row per thread, "NVTX (GPU projection)": each range that starts and ends on the thread
- * and contains GPU work, drawn over the GPU time span of that work (see analysis/cuda/projection.ts).
+ * and contains GPU work, drawn over the GPU time span of that work (see projection.ts).
  */
 function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult): void {
   const b = ctx.builder;

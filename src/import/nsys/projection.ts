@@ -6,8 +6,8 @@
  * start of the first contained GPU operation to the end of the last one, whatever the device or
  * stream. A range that contains no GPU operation has no projection.
  *
- * Pure functions over plain arrays, so the importer can make projection rows before the model exists
- * and the statistics can use the same rule on a finished model.
+ * Pure functions over plain arrays, so the importer can make projection rows before the model exists;
+ * the CUDA statistics (src/analysis/cuda/statistics.ts) apply the same rule to a finished model.
  */
 
 /** The CUDA API calls of one thread that launched GPU work, ordered by start time. */
