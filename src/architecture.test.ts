@@ -129,9 +129,10 @@ describe('import boundaries', () => {
 /** Backticked spans of a Markdown text that name repo paths (a slash, or a file name with an extension). */
 export function namedPaths(markdown: string): string[] {
   const out = new Set<string>();
-  for (const m of markdown.matchAll(/`([^`\s]+)`/g)) {
+  // Code spans pair up backticks in order, so `a b`/`c` is two spans, not a span "/".
+  for (const m of markdown.matchAll(/`([^`]*)`/g)) {
     const span = m[1];
-    if (!/^[\w.@/-]+$/.test(span) || /^\.+$/.test(span)) continue;
+    if (!/^[\w.@/-]+$/.test(span) || /^[./]+$/.test(span)) continue;
     if (span.includes('/') || /^[\w.-]+\.(ts|tsx|mjs|js|json|md|c|h|css|html)$/.test(span)) out.add(span);
   }
   return [...out];
@@ -139,16 +140,24 @@ export function namedPaths(markdown: string): string[] {
 
 describe('docs/ARCHITECTURE.md', () => {
   it('reads paths out of backticks', () => {
-    expect(namedPaths('`src/model/` and `scripts/nvtxview.mjs`, not `levelWindow`, `npm test`, `src/import/<format>/` or `README.md`')).toEqual([
+    expect(namedPaths('`src/model/` and `scripts/nvtxview.mjs`, not `levelWindow`, `npm test`/`npm start`, `src/import/<format>/` or `README.md`')).toEqual([
       'src/model/',
       'scripts/nvtxview.mjs',
       'README.md',
     ]);
   });
 
+  const doc = readFileSync(ROOT + 'docs/ARCHITECTURE.md', 'utf8');
+
   it('names only paths that exist', () => {
-    const paths = namedPaths(readFileSync(ROOT + 'docs/ARCHITECTURE.md', 'utf8'));
+    const paths = namedPaths(doc);
     expect(paths.length).toBeGreaterThan(10);
     expect(paths.filter((p) => !existsSync(ROOT + p))).toEqual([]);
+  });
+
+  it('links only to files that exist', () => {
+    const links = [...doc.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/.test(l));
+    expect(links.length).toBeGreaterThan(3);
+    expect(links.filter((l) => !existsSync(ROOT + posix.join('docs', l)))).toEqual([]);
   });
 });
