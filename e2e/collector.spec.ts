@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { expect, test } from '@playwright/test';
+import { dropBinary, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 const collector = resolve('collector');
 
@@ -37,23 +37,6 @@ function recordCapture(): Capture {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** Drops a binary file on the page the way a file manager does. */
-async function dropBinary(page: Page, name: string, bytes: Uint8Array): Promise<void> {
-  await page.evaluate(
-    ([fileName, base64]) => {
-      const raw = atob(base64);
-      const data = new Uint8Array(raw.length);
-      for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([data], fileName, { type: 'application/octet-stream' }));
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        document.body.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }
-    },
-    [name, Buffer.from(bytes).toString('base64')] as const,
-  );
 }
 
 test('a collector capture opens with the threads named by nvtxNameOsThread', async ({ page }) => {

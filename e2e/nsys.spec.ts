@@ -5,26 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropBinary, findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 const FIXTURE = '../shared/fixtures/nsys/fuser-report1.sqlite';
-
-/** Drops a binary file on the page the way a file manager does. */
-async function dropBinary(page: Page, name: string, bytes: Uint8Array): Promise<void> {
-  await page.evaluate(
-    ([fileName, base64]) => {
-      const raw = atob(base64);
-      const data = new Uint8Array(raw.length);
-      for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([data], fileName, { type: 'application/octet-stream' }));
-      for (const type of ['dragenter', 'dragover', 'drop']) {
-        document.body.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      }
-    },
-    [name, Buffer.from(bytes).toString('base64')] as const,
-  );
-}
 
 interface RowSummary {
   kind: string;

@@ -49,6 +49,23 @@ export async function dropFiles(page: Page, files: TextFile[]): Promise<void> {
   }, files);
 }
 
+/** Drops a binary file on the page the way a file manager does. */
+export async function dropBinary(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  await page.evaluate(
+    ([fileName, base64]) => {
+      const raw = atob(base64);
+      const data = new Uint8Array(raw.length);
+      for (let i = 0; i < raw.length; i++) data[i] = raw.charCodeAt(i);
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([data], fileName, { type: 'application/octet-stream' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        document.body.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }
+    },
+    [name, Buffer.from(bytes).toString('base64')] as const,
+  );
+}
+
 /** Names of the captures in the store, in load order. */
 export async function captureNames(page: Page): Promise<string[]> {
   return page.evaluate(() =>
