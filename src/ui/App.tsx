@@ -7,12 +7,14 @@ import { useViewer } from '../state/context.tsx';
 import { TIMELINE_SHORTCUTS } from '../timeline/shortcuts.ts';
 import { Timeline } from '../timeline/Timeline.tsx';
 import { EmptyState } from './EmptyState.tsx';
+import { AnalysisPanel } from './events/AnalysisPanel.tsx';
 import { Header } from './Header.tsx';
 import { LoadReport } from './LoadReport.tsx';
 import { LoadStrip } from './LoadStrip.tsx';
 import type { LoadController } from './loadController.ts';
 import { countBySeverity, reportRows } from './loadReport.ts';
 import { ShareNotices } from './share/ShareNotices.tsx';
+import { SearchBar } from './search/SearchBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
 import { useFileDrop } from './useFileDrop.ts';
@@ -93,10 +95,16 @@ export function App({ controller }: { controller: LoadController }) {
       <main className="app-main">
         <div className="timeline-cell">
           {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <Timeline />}
+          {!empty && <SearchBar />}
         </div>
         {!empty && <SidePanel />}
       </main>
-      {reportOpen && <LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />}
+      {empty ? (
+        reportOpen && <LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />
+      ) : (
+        // With captures, the load report is a tab of the bottom panel (events, hierarchy, health).
+        <AnalysisPanel report={<LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />} reportCounts={counts} />
+      )}
       {dragging && (
         <div className="drop-overlay" data-testid="drop-overlay">
           <div className="drop-overlay-box">Drop to open</div>

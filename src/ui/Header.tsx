@@ -2,6 +2,8 @@
 import { useViewer } from '../state/context.tsx';
 import type { ThemeChoice } from '../state/viewerStore.ts';
 import type { IssueCounts } from './loadReport.ts';
+import { FilterMenu } from './search/FilterMenu.tsx';
+import { SearchButton } from './search/SearchBar.tsx';
 import { ExportMenu } from './share/ExportMenu.tsx';
 import { TickRateSettings } from './TickRateSettings.tsx';
 
@@ -16,6 +18,7 @@ export interface HeaderProps {
 
 export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport }: HeaderProps) {
   const setShowShortcuts = useViewer((s) => s.setShowShortcuts);
+  const loaded = useViewer((s) => s.captures.length > 0);
   return (
     <header className="app-header">
       <div className="brand" title="nvtxview: NVTX timeline viewer">
@@ -27,6 +30,8 @@ export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport 
       </button>
       <CaptureChips />
       <div className="header-spacer" />
+      {loaded && <SearchButton />}
+      {loaded && <FilterMenu />}
       {showReport && <ReportButton counts={counts} open={reportOpen} onToggle={onToggleReport} />}
       <ExportMenu />
       <TickRateSettings />

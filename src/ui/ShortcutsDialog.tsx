@@ -12,6 +12,12 @@ export const APP_SHORTCUTS: readonly Shortcut[] = [
   { keys: 'Ctrl+O', action: 'Open capture files' },
   { keys: '?', action: 'Show this list of shortcuts' },
   { keys: 'Esc', action: 'Close a dialog or popover' },
+  { keys: '/ / Ctrl+F', action: 'Search range and mark names' },
+  { keys: 'Enter / Shift+Enter', action: 'In the search box: select the next / previous match' },
+  { keys: '↑ / ↓', action: 'Events table: select the previous / next event' },
+  { keys: '→ / ←', action: 'Hierarchy: open a range (or go to its first child) / close it (or go to its parent)' },
+  { keys: '* / /', action: 'Hierarchy: open / close the whole subtree' },
+  { keys: 'Enter', action: 'Hierarchy: zoom the timeline to the focused range' },
 ];
 
 export function ShortcutsDialog({ timelineShortcuts }: { timelineShortcuts: readonly Shortcut[] }) {
@@ -63,7 +69,7 @@ function ShortcutTable({ title, shortcuts }: { title: string; shortcuts: readonl
         {shortcuts.map((s) => (
           <tr key={s.keys + s.action}>
             <th scope="row">
-              {s.keys.split(/\s*\/\s*/).map((k, i) => (
+              {s.keys.split(/\s+\/\s+/).map((k, i) => (
                 <span key={k}>
                   {i > 0 && <span className="key-sep">/</span>}
                   <kbd>{k}</kbd>

@@ -58,7 +58,8 @@ export function StatsPanel() {
     });
   }, [captures]);
 
-  const scope: PanelScope = useMemo(() => ({ kind, span, mode, tracks }), [kind, span, mode, tracks]);
+  const filters = useViewer((s) => s.filters);
+  const scope: PanelScope = useMemo(() => ({ kind, span, mode, tracks, filters }), [kind, span, mode, tracks, filters]);
   const key = scopeKey(scope);
 
   return (

@@ -18,6 +18,9 @@ export interface StatsScope {
   mode: SpanMode;
   /** Track indices of the capture to look at, or null for all of them. */
   tracks: number[] | null;
+  /** The event filters (src/state/filters.ts `captureFilter`): per style / per thread, 0 = hidden. */
+  includeStyles?: Uint8Array;
+  includeThreads?: Uint8Array;
 }
 
 /** How the range table groups: an engine grouping, or a field of the extended payloads. */
@@ -42,6 +45,8 @@ export function engineInput(model: Model, scope: StatsScope, grouping: Grouping)
   const options: RangeStatsOptions = { mode: scope.mode, groupBy: grouping.by === 'payloadField' ? 'payload' : grouping.by };
   if (scope.span) options.spans = [scope.span];
   if (scope.tracks) options.tracks = scope.tracks;
+  if (scope.includeStyles) options.includeStyles = scope.includeStyles;
+  if (scope.includeThreads) options.includeThreads = scope.includeThreads;
   return { model: grouping.by === 'payloadField' ? projectPayloadField(model, grouping.path) : model, options };
 }
 
@@ -55,6 +60,7 @@ export function computeStats(model: Model, request: StatsRequest): StatsResult {
   const scope = missesCapture(model, request.scope) ? { ...request.scope, tracks: [] } : request.scope;
   const spans = scope.span ? [scope.span] : undefined;
   const tracks = scope.tracks ?? undefined;
+  const { includeStyles, includeThreads } = scope;
   switch (request.kind) {
     case 'ranges': {
       const input = engineInput(model, scope, request.grouping);
@@ -65,7 +71,7 @@ export function computeStats(model: Model, request: StatsRequest): StatsResult {
       return { kind: 'instances', result: rangeInstances(input.model, input.options, request.key) };
     }
     case 'marks':
-      return { kind: 'marks', result: markStats(model, { spans, tracks }) };
+      return { kind: 'marks', result: markStats(model, { spans, tracks, includeStyles, includeThreads }) };
     case 'counters':
       return { kind: 'counters', result: counterStats(model, { spans, tracks }) };
   }

@@ -3,6 +3,7 @@
  * capture), and its translation into one capture's `StatsScope`.
  */
 import type { SpanMode } from '../../analysis/scope.ts';
+import { captureFilter, encodeFilters, type EventFilters } from '../../state/filters.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import type { StatsScope } from './compute.ts';
 
@@ -15,6 +16,8 @@ export interface PanelScope {
   span: { startNs: number; endNs: number } | null;
   mode: SpanMode;
   tracks: TrackSelection;
+  /** The store's event filters: hidden events leave every statistic. */
+  filters?: EventFilters;
 }
 
 export function trackKey(captureId: number, track: number): string {
@@ -29,14 +32,18 @@ export function captureScope(scope: PanelScope, capture: LoadedCapture): StatsSc
     tracks = [];
     for (let t = 0; t < capture.model.tracks.length; t++) if (scope.tracks.has(trackKey(capture.id, t))) tracks.push(t);
   }
-  return { span, mode: scope.mode, tracks };
+  const filter = scope.filters ? captureFilter(capture.model, scope.filters) : null;
+  if (!filter) return { span, mode: scope.mode, tracks };
+  // Rows the filters hide leave the scope; events hidden on shown rows go through the masks.
+  const shown = tracks ? tracks.filter((t) => filter.hiddenTracks[t] === 0) : filter.shownTracks;
+  return { span, mode: scope.mode, tracks: shown, includeStyles: filter.includeStyles, includeThreads: filter.includeThreads };
 }
 
 /** A key that changes whenever the scope of any capture does (for effects). */
 export function scopeKey(scope: PanelScope): string {
   const span = scope.kind === 'span' && scope.span ? `${scope.span.startNs}:${scope.span.endNs}` : 'all';
   const tracks = scope.tracks ? [...scope.tracks].sort().join(',') : '*';
-  return `${span}|${scope.mode}|${tracks}`;
+  return `${span}|${scope.mode}|${tracks}|${scope.filters ? encodeFilters(scope.filters) : ''}`;
 }
 
 /** Every track of a thread (its push/pop rows, marks, and the category rows of its ranges are process-wide). */

@@ -1,0 +1,36 @@
+/** The bottom panel's tabs: the events table, the push/pop hierarchy, instrumentation health and the load report. */
+import { useMemo, type ReactNode } from 'react';
+import { useViewer } from '../../state/context.tsx';
+import { healthList } from '../health/health.ts';
+import { HealthPanel } from '../health/HealthPanel.tsx';
+import { HierarchyPanel } from '../hierarchy/HierarchyPanel.tsx';
+import type { IssueCounts } from '../loadReport.ts';
+import { BottomPanel, type TabSpec } from './BottomPanel.tsx';
+import { EventsPanel } from './EventsPanel.tsx';
+
+export function AnalysisPanel({ report, reportCounts }: { report: ReactNode; reportCounts: IssueCounts }) {
+  const captures = useViewer((s) => s.captures);
+  const health = useMemo(() => healthList(captures), [captures]);
+  const problems = Object.values(health.counts).reduce((a, b) => a + b, 0);
+  const tabs: TabSpec[] = [
+    { id: 'events', label: 'Events', title: 'Every range and mark: sort, filter, select', render: () => <EventsPanel /> },
+    { id: 'hierarchy', label: 'Hierarchy', title: 'Push/pop ranges of a thread as a tree (nsys pushpop_trace)', render: () => <HierarchyPanel /> },
+    {
+      id: 'health',
+      label: 'Health',
+      badge: problems,
+      tone: 'warning',
+      title: 'Instrumentation problems: unbalanced push/pop, ranges never ended or ended twice, cross-thread ends',
+      render: () => <HealthPanel list={health} />,
+    },
+    {
+      id: 'report',
+      label: 'Load report',
+      badge: reportCounts.error + reportCounts.warning,
+      tone: reportCounts.error > 0 ? 'error' : 'warning',
+      title: 'Every problem found while loading',
+      render: () => report,
+    },
+  ];
+  return <BottomPanel tabs={tabs} />;
+}
