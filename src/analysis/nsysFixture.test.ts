@@ -4,40 +4,21 @@
  * file for counts, totals, extremes, means and clipped span totals; sort-based quantiles, a
  * two-pass deviation and a plain nesting stack over the SQL rows for the rest.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../import/nsys/sqlite.ts';
-import { loadModel, memorySource } from '../import/pipeline.ts';
+import { openNsysFixture, type NsysFixture } from '../import/nsys/testing.ts';
 import type { Model } from '../model/types.ts';
 import { rangeStats, type RangeStatsRow } from './rangeStats.ts';
 import { referenceQuantile } from './testing/reference.ts';
 
-const FIXTURE = '../shared/fixtures/nsys/fuser-report1.sqlite';
-
 let model: Model;
-let db: Database;
-/** Model time of an nsys timestamp. */
-let toModel: (t: number) => number;
-
-function rows(sql: string, params: Record<string, number> = {}): unknown[][] {
-  const st = db.prepare(sql);
-  st.bind(params);
-  const out: unknown[][] = [];
-  while (st.step()) out.push(st.get());
-  st.free();
-  return out;
-}
+let rows: NsysFixture['rows'];
+let toModel: NsysFixture['toModel'];
 
 const RANGES = `SELECT COALESCE(n.text, s.value) AS name, n.start AS s, n."end" AS e, n.globalTid AS tid, COALESCE(n.domainId, 0) AS dom
   FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType = 59 AND n."end" IS NOT NULL`;
 
 beforeAll(async () => {
-  const bytes = new Uint8Array(readFileSync(FIXTURE));
-  model = await loadModel(memorySource('fuser-report1.sqlite', bytes));
-  db = await openDatabase(bytes);
-  const [[utc]] = rows('SELECT CAST(utcEpochNs AS TEXT) FROM TARGET_INFO_SESSION_START_TIME');
-  const zero = Number(BigInt(model.capture.originNs) - BigInt(utc as string));
-  toModel = (t) => t - zero;
+  ({ model, rows, toModel } = await openNsysFixture());
 });
 
 function byName(result: { rows: RangeStatsRow[] }): Map<string, RangeStatsRow> {

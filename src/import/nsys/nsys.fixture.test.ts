@@ -2,43 +2,25 @@
  * The nsys importer against a real export (Nsight Systems 2025.1.1, see ../shared/fixtures/README.md),
  * with expected values computed independently by SQL over the same file.
  */
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECTION_ROW_LABEL } from '../../model/cudaRows.ts';
 import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
 import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { detectFormat } from '../formats.ts';
-import { loadModel, memorySource } from '../pipeline.ts';
-import { openDatabase, type Database } from './sqlite.ts';
-
-const FIXTURE = '../shared/fixtures/nsys/fuser-report1.sqlite';
+import { openNsysFixture, type NsysFixture } from './testing.ts';
 
 let bytes: Uint8Array;
 let m: Model;
-let db: Database;
-/** Model time of an nsys timestamp. */
-let toModel: (t: number) => number;
-
-function rows(sql: string, params: Record<string, number> = {}): unknown[][] {
-  const st = db.prepare(sql);
-  st.bind(params);
-  const out: unknown[][] = [];
-  while (st.step()) out.push(st.get());
-  st.free();
-  return out;
-}
+let rows: NsysFixture['rows'];
+let toModel: NsysFixture['toModel'];
 
 beforeAll(async () => {
-  bytes = new Uint8Array(readFileSync(FIXTURE));
-  m = await loadModel(memorySource('fuser-report1.sqlite', bytes));
-  db = await openDatabase(bytes);
+  const fixture = await openNsysFixture();
+  ({ bytes, model: m, rows, toModel } = fixture);
   // Only for the speed of the reference queries (this copy of the file lives in memory).
-  db.run('CREATE INDEX nvtx_thread ON NVTX_EVENTS (globalTid, start)');
-  db.run('CREATE INDEX api_thread ON CUPTI_ACTIVITY_KIND_RUNTIME (globalTid, start)');
-  const [[utc]] = rows('SELECT CAST(utcEpochNs AS TEXT) FROM TARGET_INFO_SESSION_START_TIME');
-  const zero = Number(BigInt(m.capture.originNs) - BigInt(utc as string));
-  toModel = (t) => t - zero;
+  fixture.db.run('CREATE INDEX nvtx_thread ON NVTX_EVENTS (globalTid, start)');
+  fixture.db.run('CREATE INDEX api_thread ON CUPTI_ACTIVITY_KIND_RUNTIME (globalTid, start)');
 });
 
 const trackOf = (r: number) => m.tracks[trackOfRange(m, r)];
