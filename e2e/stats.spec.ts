@@ -3,8 +3,11 @@
  * a duration band highlighted on the timeline, a jump to the P99 instance, CSV export, marks and
  * counters. Screenshots in test-results/stats-*.png.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { generateFile } from '../scripts/gen/main.ts';
 import { openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 /** The store fields this file reads beyond support.ts's typing. */
@@ -155,4 +158,49 @@ test('marks and counters tabs; a mark row reveals its first mark', async ({ page
   // The ranges tab kept its state.
   await panel.getByRole('tab', { name: 'Ranges' }).click();
   await expect(page.getByTestId('range-table')).toBeVisible();
+});
+
+test('a large capture is computed in the statistics worker, the page stays responsive', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dir = mkdtempSync(join(tmpdir(), 'nvtxview-stats-e2e-'));
+  try {
+    const path = join(dir, 'large.nvtxt');
+    // Above WORKER_MIN_EVENTS (100,000 events).
+    await generateFile(path, 'nvtxt', { events: 150_000, seed: 3 });
+    await page.getByTestId('open-input').setInputFiles({ name: 'large.nvtxt', mimeType: 'text/plain', buffer: readFileSync(path) });
+    await waitForCaptures(page, 2, 90_000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const status = page.getByTestId('stats-panel').locator('.st-status');
+  await expect(status).toContainText('in worker', { timeout: 30_000 });
+  // A span over both captures: the table is recomputed in the worker while frames keep coming.
+  const gap = await page.evaluate(async () => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as StatsState & { setSpan(x: unknown): void };
+    const large = s.captures[1];
+    let last = performance.now();
+    let longest = 0;
+    let running = true;
+    const tick = (now: number) => {
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    const before = document.querySelector('.st-status')?.textContent;
+    s.setSpan({ startNs: large.offsetNs + large.model.durationNs * 0.1, endNs: large.offsetNs + large.model.durationNs * 0.9 });
+    const deadline = performance.now() + 20_000;
+    const done = () => {
+      const text = document.querySelector('.st-status')?.textContent ?? '';
+      return text !== before && text.includes('in worker');
+    };
+    while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    running = false;
+    return longest;
+  });
+  await expect(page.getByTestId('stats-panel').getByRole('button', { name: 'Span' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(status).toContainText('in worker');
+  await expect(page.getByTestId('range-table').getByTestId('stats-row').first()).toBeVisible();
+  // Generous: the machine running the tests is shared; a freeze of the page would be seconds.
+  expect(gap).toBeLessThan(1000);
 });

@@ -44,6 +44,9 @@ class FakeWorker {
   }
 }
 
+/** Lets the model copy (which yields to the event loop) finish. */
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
 const WHOLE = { span: null, mode: 'clip', tracks: null } as const;
 const TABLE: StatsRequest = { kind: 'ranges', scope: WHOLE, grouping: { by: 'name' } };
 const spanTable = (endNs: number): StatsRequest => ({ kind: 'ranges', scope: { ...WHOLE, span: { startNs: 0, endNs } }, grouping: { by: 'name' } });
@@ -66,12 +69,14 @@ describe('StatsService', () => {
     // Queued while the first runs: the second is replaced by the third.
     const second = service.run(big, spanTable(200), 'table');
     const third = service.run(big, spanTable(100), 'table');
+    await settle();
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'run']);
     worker.answer();
     const a = await first;
     expect(a?.where).toBe('worker');
     expect(a?.result.kind === 'ranges' && a.result.result.rangeCount).toBe(100);
     expect(await second).toBeNull();
+    await settle();
     worker.answer();
     const c = await third;
     expect(c?.result.kind === 'ranges' && c.result.result.rangeCount).toBe(10);
@@ -87,8 +92,10 @@ describe('StatsService', () => {
     const big = capture(1, 100);
     const table = service.run(big, TABLE, 'table');
     const marks = service.run(big, { kind: 'marks', scope: WHOLE }, 'marks');
+    await settle();
     worker.answer();
     await table;
+    await settle();
     worker.answer();
     expect((await marks)?.result.kind).toBe('marks');
 
@@ -96,6 +103,7 @@ describe('StatsService', () => {
     service.sync([reloaded]);
     expect(worker.received.at(-1)).toEqual({ type: 'drop', capture: 1 });
     const again = service.run(reloaded, TABLE, 'table');
+    await settle();
     expect(worker.received.at(-2)?.type).toBe('model');
     worker.answer();
     const r = await again;
@@ -112,12 +120,34 @@ describe('StatsService', () => {
     }, 50);
     const big = capture(1, 100);
     const running = service.run(big, TABLE, 'table');
+    await settle();
     workers[0].onerror?.({ message: 'out of memory', preventDefault() {} } as ErrorEvent);
     await expect(running).rejects.toThrow(/out of memory/);
     const next = service.run(big, TABLE, 'table');
+    await settle();
     expect(workers).toHaveLength(2);
     expect(workers[1].received.map((m) => m.type)).toEqual(['model', 'run']);
     workers[1].answer();
     expect((await next)?.where).toBe('worker');
+  });
+
+  it("copies the model columns (never the page's own buffers) and drops a copy that went stale", async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const big = capture(1, 100);
+    const pending = service.run(big, TABLE, 'table');
+    // Closed while its copy is made: the request resolves to nothing and no model is sent.
+    service.sync([]);
+    expect(await pending).toBeNull();
+    expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(0);
+    const again = service.run(big, TABLE, 'table');
+    await settle();
+    const sent = worker.received.find((m) => m.type === 'model');
+    if (sent?.type !== 'model') throw new Error('no model sent');
+    expect(sent.model.ranges.startNs).not.toBe(big.model.ranges.startNs);
+    expect(Array.from(sent.model.ranges.startNs)).toEqual(Array.from(big.model.ranges.startNs));
+    expect(big.model.ranges.startNs.length).toBe(100);
+    worker.answer();
+    expect((await again)?.where).toBe('worker');
   });
 });
