@@ -15,22 +15,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from './gen/random.ts';
 
 /** The demo capture as text (same bytes on every call). */
 export function demoNvtxt(seed = 20240607): string {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   /** A duration around `ms` milliseconds (±spread), in ns. */
   const dur = (ms: number, spread = 0.15): number => Math.round(ms * 1e6 * (1 + (random() * 2 - 1) * spread));
 

@@ -68,3 +68,18 @@ export class Random {
     return median * Math.exp(sigma * z);
   }
 }
+
+/**
+ * A lighter seeded generator of uniform numbers in [0, 1) (mulberry32), for property tests and the
+ * demo capture, whose committed bytes depend on this exact sequence.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
