@@ -90,11 +90,18 @@ struct nvtxc_regstr *regstr_get(uint32_t domain, const char *text, size_t n)
     r->text[n] = 0;
     r->next = *bucket;
     *bucket = r;
-    uint8_t body[META_FIXED_MAX];
-    uint8_t *p = meta_head(body);
-    p = put_varint(p, domain);
-    p = put_varint(p, r->id);
-    meta_add_with_text(NVTXC_META_REGISTERED_STRING, body, (size_t)(p - body), text, n);
+    /* The handle's value follows the text (format 1.1): payload entries of type
+       NVTX_REGISTERED_STRING_HANDLE hold it. */
+    uint8_t *body = malloc(META_FIXED_MAX + n + 2 * VARINT_MAX);
+    if (body) {
+        uint8_t *p = meta_head(body);
+        p = put_varint(p, domain);
+        p = put_varint(p, r->id);
+        p = put_str(p, text, n);
+        p = put_varint(p, (uintptr_t)r);
+        meta_add(NVTXC_META_REGISTERED_STRING, body, (size_t)(p - body));
+        free(body);
+    }
     pthread_mutex_unlock(&handles_lock);
     return r;
 }

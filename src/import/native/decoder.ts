@@ -5,8 +5,8 @@
  * a capture of any size decodes in one pass; only open start/end ranges and sync-object events
  * wait for the end.
  */
-import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
-import type { ExtPayloadInput } from '../../model/extPayloads.ts';
+import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
+import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { Frame } from './chunks.ts';
 import {
@@ -25,6 +25,7 @@ import {
   StringFlag,
   SyncOp,
 } from './format.ts';
+import { ExtensionRecords, type ExtensionHost } from './extensions.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
 
@@ -87,7 +88,12 @@ export class NativeDecoder {
   private readonly syncs = new Map<number, SyncObject>();
   private readonly nvtxNamedThreads = new Set<number>();
   private readonly openRanges = new Set<number>();
-  private readonly earlyEnds = new Map<number, { thread: number; t: number; offset: number }>();
+  private readonly earlyEnds = new Map<number, { thread: number; t: number; offset: number; payload?: PayloadValue; rename?: RangeRename }>();
+  /** The payload and counters extensions (format 1.1); created with the PROCESS chunk. */
+  private ext: ExtensionRecords | undefined;
+  /** The latest clock pair (tick, ns): the tick rate for timestamps placed at the end. */
+  private pairTick = 0n;
+  private pairNs = 0n;
   private readonly warnedOps = new Set<string>();
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
@@ -150,6 +156,7 @@ export class NativeDecoder {
       this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
     }
     this.finishSyncObjects();
+    this.ext?.finish();
     if (this.haveProcess) {
       const start = Math.round(this.captureStartRel * this.defaultRate);
       this.b.setCaptureSpan(Math.min(start, this.lastNs), Math.max(this.endNs ?? this.lastNs, this.lastNs));
@@ -242,6 +249,7 @@ export class NativeDecoder {
     this.b.setProperty('pid', String(this.pid));
     if (name) this.b.setDisplayName(name);
     this.b.setClock('CLOCK_MONOTONIC_RAW', this.n0);
+    this.ext = new ExtensionRecords(this.extensionHost(), (tick) => Number(tick - this.t0) * this.finalRate(), this.n0, clockKind === ClockKind.Tsc);
     const clockName =
       clockKind === ClockKind.Tsc ? 'CPU TSC' : clockKind === ClockKind.Cntvct ? 'Arm generic timer' : 'CLOCK_MONOTONIC_RAW';
     this.b.setProperty(
@@ -257,8 +265,10 @@ export class NativeDecoder {
       const v = new ByteReader(value, 0, value.length, r.offset - value.length);
       switch (tag) {
         case EndTag.Pair: {
-          v.varintBig();
-          this.endNs = Number(v.varintBig() - this.n0);
+          const tick = v.varintBig();
+          const ns = v.varintBig();
+          this.endNs = Number(ns - this.n0);
+          this.seePair(tick, ns);
           break;
         }
         case EndTag.Reason: {
@@ -295,6 +305,36 @@ export class NativeDecoder {
     const tc = r.varintBig();
     const nc = r.varintBig();
     this.rate = tc > this.t0 && nc >= this.n0 ? Number(nc - this.n0) / Number(tc - this.t0) : this.defaultRate;
+    this.seePair(tc, nc);
+  }
+
+  private seePair(tick: bigint, ns: bigint): void {
+    if (tick > this.pairTick && ns >= this.n0) {
+      this.pairTick = tick;
+      this.pairNs = ns;
+    }
+  }
+
+  /** ns per tick over the whole capture (start pair to the latest pair). */
+  private finalRate(): number {
+    return this.pairTick > this.t0 ? Number(this.pairNs - this.n0) / Number(this.pairTick - this.t0) : this.defaultRate;
+  }
+
+  private extensionHost(): ExtensionHost {
+    return {
+      b: this.b,
+      pid: this.pid,
+      process: this.process,
+      domainIndex: (id, offset) => this.domainIndex(id, offset),
+      tickNs: (rel) => {
+        const t = Math.round(rel * this.rate);
+        if (t > this.lastNs) this.lastNs = t;
+        return t;
+      },
+      start: (id, thread, t, attrs, offset) => this.start(id, thread, t, attrs, offset),
+      end: (id, thread, t, offset, payload, rename) => this.end(id, thread, t, offset, payload, rename),
+      warnOnce: (key, message, offset) => this.warnOnce(key, message, offset),
+    };
   }
 
   private time(st: StreamState, dt: number): number {
@@ -327,7 +367,7 @@ export class NativeDecoder {
   }
 
   private metaRecord(op: number, m: ByteReader, recordOffset: number): void {
-    m.svarint(); // tick: metadata is not drawn on the timeline
+    const dt = m.svarint(); // the record's tick: metadata is not drawn, but clock readings need it
     m.varint(); // calling thread
     switch (op) {
       case MetaOp.Init:
@@ -343,9 +383,12 @@ export class NativeDecoder {
       case MetaOp.DomainDestroy:
         break;
       case MetaOp.RegisteredString: {
-        m.varint(); // domain
+        const domain = m.varint();
         const id = m.varint();
-        this.registered.set(id, this.b.intern(m.str()));
+        const text = m.str();
+        this.registered.set(id, this.b.intern(text));
+        // Format 1.1: the handle value, which payload entries of type REGISTERED_STRING_HANDLE hold.
+        if (!m.done) this.ext?.registeredString(this.domainIndex(domain, recordOffset), m.varint(), text);
         break;
       }
       case MetaOp.CategoryName: {
@@ -389,6 +432,7 @@ export class NativeDecoder {
       case MetaOp.SyncDestroy:
         break;
       default:
+        if (this.ext?.meta(op, m, dt, recordOffset, this.t0)) break;
         this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
     }
   }
@@ -604,11 +648,27 @@ export class NativeDecoder {
         default: {
           if (op < Op.FirstLengthPrefixed) r.fail(`unknown record kind 0x${op.toString(16)} in thread stream ${st.id}`, r.pos - 1);
           const n = r.varint();
-          r.bytesOf(n);
+          const bodyOffset = r.offset;
+          const body = r.bytesOf(n);
+          if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
           this.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
         }
       }
     }
+  }
+
+  /** A length-prefixed extension record: damage inside it is reported and the stream goes on after it. */
+  private extensionRecord(op: number, body: ByteReader, st: StreamState, at: number): boolean {
+    if (!this.ext) return false;
+    try {
+      if (!this.ext.record(op, body, { thread: this.threadOf(st, body) }, at)) return false;
+    } catch (e) {
+      if (!(e instanceof FormatError)) throw e;
+      this.b.report('error', `${e.message} (thread record of kind 0x${op.toString(16)}); the record is skipped`, { offset: e.offset });
+      return true;
+    }
+    this.eventsDecoded++;
+    return true;
   }
 
   private readAttrs(r: ByteReader, st: StreamState, domain: number): EventAttrs {
@@ -635,7 +695,7 @@ export class NativeDecoder {
     }
     if (mask & Attr.ExtPayloads) {
       const count = r.varint();
-      const blobs: ExtPayloadInput[] = [];
+      const blobs = [];
       for (let i = 0; i < count; i++) {
         const schemaId = r.varint();
         const flags = r.varint();
@@ -644,7 +704,10 @@ export class NativeDecoder {
         if (flags & (ExtFlag.SizeUnknown | ExtFlag.Cut)) this.incompleteExtBlobs++;
         blobs.push({ schemaId, bytes, address });
       }
-      a.payload = this.b.extPayload(domain, blobs);
+      // Format 1.1: memory the payloads point to.
+      const memory: ExtMemoryInput[] = mask & Attr.Memory ? ExtensionRecords.readMemory(r) : [];
+      a.payload = this.b.extPayload(domain, blobs, memory);
+      this.ext?.coreAttributes(a, domain, blobs, memory);
     }
     if (r.pos > end) r.fail('event attributes are longer than their stated length');
     r.pos = end; // fields added by later versions
@@ -692,23 +755,28 @@ export class NativeDecoder {
     const early = this.earlyEnds.get(id);
     if (early) {
       this.earlyEnds.delete(id);
-      this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
+      if (early.payload || early.rename) {
+        this.b.rangeStart(id, thread, t, attrs, { offset });
+        this.b.rangeEnd(id, early.thread, early.t, { offset: early.offset }, early.payload, early.rename);
+      } else {
+        this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
+      }
       return;
     }
     this.openRanges.add(id);
     this.b.rangeStart(id, thread, t, attrs, { offset });
   }
 
-  private end(id: number, thread: number, t: number, offset: number): void {
+  private end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void {
     if (this.openRanges.delete(id)) {
-      this.b.rangeEnd(id, thread, t, { offset });
+      this.b.rangeEnd(id, thread, t, { offset }, payload, rename);
       return;
     }
     if (this.earlyEnds.has(id)) {
       this.b.report('warning', `range id ${id} ended twice; the second end is ignored`, { offset });
       return;
     }
-    this.earlyEnds.set(id, { thread, t, offset });
+    this.earlyEnds.set(id, { thread, t, offset, payload, rename });
   }
 
   // ---------------------------------------------------------------- sync objects

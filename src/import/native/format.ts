@@ -3,7 +3,7 @@
 /** `\x89NVTXC\r\n` */
 export const MAGIC = Uint8Array.of(0x89, 0x4e, 0x56, 0x54, 0x58, 0x43, 0x0d, 0x0a);
 export const MAJOR_VERSION = 1;
-export const MINOR_VERSION = 0;
+export const MINOR_VERSION = 1;
 export const FILE_HEADER_SIZE = 16;
 export const CHUNK_HEADER_SIZE = 12;
 /** Chunk bodies above this are treated as damage. */
@@ -55,6 +55,17 @@ export const MetaOp = {
   ResourceDestroy: 9,
   SyncCreate: 10,
   SyncDestroy: 11,
+  // Version 1.1: the payload and counters extensions (section 6.1).
+  PayloadTypes: 12,
+  Schema: 13,
+  Enum: 14,
+  Scope: 15,
+  TimeDomain: 16,
+  TimerSource: 17,
+  SyncPoints: 18,
+  ConversionFactor: 19,
+  Counter: 20,
+  Clocks: 21,
 } as const;
 
 export const Op = {
@@ -74,7 +85,21 @@ export const Op = {
   Sync: 0x1a,
   /** Ops from here on are `op length body` and can be skipped. */
   FirstLengthPrefixed: 0x40,
+  // Version 1.1 (section 7.2): with their own tick, relative to T0.
+  PayloadEvent: 0x40,
+  CounterSample: 0x41,
+  CounterBatch: 0x42,
+  EventBatch: 0x43,
 } as const;
+
+/** `kind` of a PAYLOAD_EVENT record. */
+export const PayloadEventKind = { Mark: 1, Push: 2, Pop: 3, Start: 4, End: 5, Submit: 6 } as const;
+
+/** Value kinds of a COUNTER_SAMPLE record. */
+export const SampleKind = { Int64: 1, Float64: 2, Bytes: 3, NoValue: 4 } as const;
+
+/** `nvtxCounterSampleNoValue` reasons. */
+export const NoValueReason = { Zero: 0, Unchanged: 1, Unavailable: 2 } as const;
 
 export const SyncOp = { AcquireStart: 1, AcquireFailed: 2, AcquireSuccess: 3, Releasing: 4 } as const;
 
@@ -84,6 +109,7 @@ export const Attr = {
   Payload: 1 << 2,
   Message: 1 << 3,
   ExtPayloads: 1 << 4,
+  Memory: 1 << 5,
 } as const;
 
 export const MessageType = { Ascii: 1, Unicode: 2, Registered: 3 } as const;

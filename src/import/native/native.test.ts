@@ -260,7 +260,7 @@ describe('native importer', () => {
   });
 
   it('skips unknown chunk kinds, TLV tags and length-prefixed records with a warning', async () => {
-    const s = new StreamRecords().thread(1, 'a').push(10, 'before').unknown(0x41, Uint8Array.of(9, 9, 9)).pop(20);
+    const s = new StreamRecords().thread(1, 'a').push(10, 'before').unknown(0x5a, Uint8Array.of(9, 9, 9)).pop(20);
     const w = new CaptureWriter()
       .process({ pid: 1, t0: T0, n0: N0, extra: [{ tag: 99, value: Uint8Array.of(1, 2) }] })
       .chunk(77, Uint8Array.of(1, 2, 3))
@@ -269,7 +269,7 @@ describe('native importer', () => {
     expect(model.ranges.startNs.length).toBe(1);
     const messages = model.issues.map((i) => `${i.severity}: ${i.message}`);
     expect(messages).toEqual([
-      expect.stringMatching(/^warning: skipped thread records of unknown kind 0x41/),
+      expect.stringMatching(/^warning: skipped thread records of unknown kind 0x5a/),
       expect.stringMatching(/^warning: skipped 1 chunk of unknown kind 77/),
     ]);
     expect(model.issues.find((i) => /kind 77/.test(i.message))?.offset).toBe(w.chunkOffsets[1]);

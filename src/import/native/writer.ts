@@ -3,7 +3,7 @@
  * writer; this one builds exact inputs for tests and capture generators (including damaged ones).
  */
 import { crc32c } from './crc32c.ts';
-import { Chunk, MAGIC, MAJOR_VERSION, MINOR_VERSION, Op, ProcessTag, EndTag } from './format.ts';
+import { Chunk, MAGIC, MAJOR_VERSION, MetaOp, MINOR_VERSION, Op, ProcessTag, EndTag } from './format.ts';
 
 /** Growable byte buffer with the format's primitive encoders. */
 export class ByteWriter {
@@ -100,6 +100,8 @@ export interface EventAttrsSpec {
   payload?: { type: number; bits: Uint8Array };
   message?: { type: number; id: number };
   ext?: { schemaId: number; flags?: number; address?: bigint; data: Uint8Array }[];
+  /** Deep-copied memory (attrs bit 5, format 1.1). */
+  memory?: MemorySpec[];
   /** Bytes appended after the known fields (a later version's fields). */
   trailing?: Uint8Array;
 }
@@ -196,6 +198,7 @@ export class StreamRecords {
       if (attrs.payload) mask |= 4;
       if (attrs.message) mask |= 8;
       if (attrs.ext) mask |= 16;
+      if (attrs.memory) mask |= 32;
       a.varint(mask);
       if (attrs.category !== undefined) a.varint(attrs.category);
       if (attrs.color !== undefined) a.varint(1).u32(attrs.color);
@@ -205,6 +208,7 @@ export class StreamRecords {
         a.varint(attrs.ext.length);
         for (const e of attrs.ext) a.varint(e.schemaId).varint(e.flags ?? 0).varint(e.address ?? 0n).varint(e.data.length).bytes(e.data);
       }
+      if (attrs.memory) writeMemory(a, attrs.memory);
       if (attrs.trailing) a.bytes(attrs.trailing);
     });
     this.events++;
@@ -215,6 +219,55 @@ export class StreamRecords {
     this.w.u8(Op.Sync);
     this.dt(tick);
     this.w.u8(op).varint(id);
+    this.events++;
+    return this;
+  }
+
+  /** PAYLOAD_EVENT (format 1.1): `tick` relative to T0; it does not move the delta chain. */
+  payloadEvent(tick: number, kind: number, domain: number, payloads: PayloadSpec[], options: { range?: number | bigint; memory?: MemorySpec[] } = {}): this {
+    return this.extRecord(Op.PayloadEvent, (w) => {
+      w.svarint(tick).u8(kind).varint(domain).varint(options.range ?? 0);
+      w.varint(payloads.length);
+      for (const p of payloads) w.varint(p.schemaId).varint(p.flags ?? 0).varint(p.address ?? 0n).varint(p.data.length).bytes(p.data);
+      writeMemory(w, options.memory ?? []);
+    });
+  }
+
+  /** COUNTER_SAMPLE: an int64, a float64, the bytes of a group sample, or no value (a reason). */
+  counterSample(tick: number, domain: number, counter: number | bigint, value: CounterValueSpec): this {
+    return this.extRecord(Op.CounterSample, (w) => {
+      w.svarint(tick).varint(domain).varint(counter);
+      if ('int64' in value) w.u8(1).svarint(value.int64);
+      else if ('float64' in value) {
+        const b = new Uint8Array(8);
+        new DataView(b.buffer).setFloat64(0, value.float64, true);
+        w.u8(2).bytes(b);
+      } else if ('bytes' in value) w.u8(3).varint(value.bytes.length).bytes(value.bytes);
+      else w.u8(4).u8(value.none);
+    });
+  }
+
+  /** COUNTER_BATCH: samples as laid out by the program, int64 timestamps. */
+  counterBatch(tick: number, domain: number, counter: number | bigint, samples: Uint8Array, timestamps: readonly (number | bigint)[], flags: number | bigint = 0, cut = 0): this {
+    return this.extRecord(Op.CounterBatch, (w) => {
+      w.svarint(tick).varint(domain).varint(counter).varint(flags).varint(cut).varint(samples.length).bytes(samples);
+      w.varint(timestamps.length * 8);
+      for (const t of timestamps) w.u64(BigInt(t));
+    });
+  }
+
+  /** EVENT_BATCH: the events array and the flex data with their addresses. */
+  eventBatch(tick: number, domain: number, batch: EventBatchSpec): this {
+    return this.extRecord(Op.EventBatch, (w) => {
+      w.svarint(tick).varint(domain).varint(batch.schemaId).varint(batch.scope ?? 0).varint(batch.flags ?? 0).varint(batch.cut ?? 0);
+      w.varint(batch.address ?? 0n).varint(batch.events.length).bytes(batch.events);
+      const flex = batch.flex ?? new Uint8Array(0);
+      w.varint(batch.flexAddress ?? 0n).varint(batch.flexOffset ?? 0).varint(flex.length).bytes(flex);
+    });
+  }
+
+  private extRecord(op: number, fill: (w: ByteWriter) => void): this {
+    this.w.u8(op).sized(fill);
     this.events++;
     return this;
   }
@@ -232,6 +285,61 @@ export class StreamRecords {
   }
 }
 
+/** A deep-copied memory region (attrs bit 5, PAYLOAD_EVENT). */
+export interface MemorySpec {
+  address: bigint;
+  flags?: number;
+  data: Uint8Array;
+}
+
+/** One `nvtxPayloadData_t` with its bytes. */
+export interface PayloadSpec {
+  schemaId: number | bigint;
+  flags?: number;
+  address?: bigint;
+  data: Uint8Array;
+}
+
+export type CounterValueSpec = { int64: number | bigint } | { float64: number } | { bytes: Uint8Array } | { none: number };
+
+export interface EventBatchSpec {
+  schemaId: number | bigint;
+  scope?: number | bigint;
+  flags?: number;
+  cut?: number;
+  address?: bigint;
+  events: Uint8Array;
+  flexAddress?: bigint;
+  flexOffset?: number;
+  flex?: Uint8Array;
+}
+
+function writeMemory(w: ByteWriter, memory: readonly MemorySpec[]): void {
+  w.varint(memory.length);
+  for (const m of memory) w.varint(m.address).varint(m.data.length).varint(m.flags ?? 0).bytes(m.data);
+}
+
+/** A semantics struct as the collector copies it (header included), with a counter's unit. */
+export interface SemanticsSpec {
+  bytes: Uint8Array;
+  unit?: string;
+}
+
+export interface EntrySpec {
+  flags?: number;
+  type: number | bigint;
+  name?: string;
+  description?: string;
+  detail?: number;
+  offset?: number;
+  semantics?: SemanticsSpec[];
+}
+
+function writeSemantics(w: ByteWriter, chain: readonly SemanticsSpec[] = []): void {
+  w.varint(chain.length);
+  for (const s of chain) w.varint(s.bytes.length).bytes(s.bytes).str(s.unit ?? '');
+}
+
 /** Metadata records: `op length body`, body starting with `dt tid`. */
 export class MetaRecords {
   readonly w = new ByteWriter();
@@ -244,9 +352,99 @@ export class MetaRecords {
     return this;
   }
 
+  /** SCHEMA (format 1.1). */
+  schema(domain: number, id: number | bigint, s: { name?: string; type: number; flags?: number; staticSize?: number; packAlign?: number; entries: EntrySpec[] }): this {
+    return this.record(MetaOp.Schema, (w) => {
+      w.varint(domain).varint(id).varint(0x3fe).str(s.name ?? '').varint(s.type).varint(s.flags ?? 0).varint(s.staticSize ?? 0).varint(s.packAlign ?? 0);
+      w.varint(s.entries.length);
+      for (const e of s.entries) {
+        w.varint(e.flags ?? 0).varint(e.type).str(e.name ?? '').str(e.description ?? '').varint(e.detail ?? 0).varint(e.offset ?? 0);
+        writeSemantics(w, e.semantics);
+      }
+    });
+  }
+
+  enumDef(domain: number, id: number | bigint, e: { name?: string; size?: number; entries: { name: string; value: number | bigint; isFlag?: boolean }[] }): this {
+    return this.record(MetaOp.Enum, (w) => {
+      w.varint(domain).varint(id).varint(0x7e).str(e.name ?? '').varint(e.size ?? 4).varint(e.entries.length);
+      for (const x of e.entries) w.str(x.name).varint(x.value).u8(x.isFlag ? 1 : 0);
+    });
+  }
+
+  scope(domain: number, id: number | bigint, parent: number | bigint, path: string): this {
+    return this.record(MetaOp.Scope, (w) => w.varint(domain).varint(id).varint(parent).str(path));
+  }
+
+  timeDomain(domain: number, id: number | bigint, t: { scope?: number; timestampType?: number; flags?: number; resolution?: number; start?: number } = {}): this {
+    return this.record(MetaOp.TimeDomain, (w) =>
+      w.varint(domain).varint(id).varint(t.scope ?? 0).varint(t.timestampType ?? 0).varint(t.flags ?? 0).svarint(t.resolution ?? 0).varint(t.start ?? 0),
+    );
+  }
+
+  syncPoints(domain: number, src: number | bigint, dst: number | bigint, points: [number | bigint, number | bigint][]): this {
+    return this.record(MetaOp.SyncPoints, (w) => {
+      w.varint(domain).varint(src).varint(dst).varint(points.length);
+      for (const [a, b] of points) w.svarint(a).svarint(b);
+    });
+  }
+
+  conversionFactor(domain: number, src: number | bigint, dst: number | bigint, slope: number, a: number | bigint, b: number | bigint): this {
+    return this.record(MetaOp.ConversionFactor, (w) => {
+      const f = new Uint8Array(8);
+      new DataView(f.buffer).setFloat64(0, slope, true);
+      w.varint(domain).varint(src).varint(dst).bytes(f).svarint(a).svarint(b);
+    });
+  }
+
+  counter(domain: number, id: number | bigint, c: { schemaId: number | bigint; scope?: number | bigint; name?: string; description?: string; semantics?: SemanticsSpec[] }): this {
+    return this.record(MetaOp.Counter, (w) => {
+      w.varint(domain).varint(id).varint(c.schemaId).varint(c.scope ?? 0).str(c.name ?? '').str(c.description ?? '');
+      writeSemantics(w, c.semantics);
+    });
+  }
+
+  /** CLOCKS taken at `tick` (relative to T0): [timestamp type, value]. */
+  clocks(tick: number, readings: [number, number | bigint][]): this {
+    return this.record(
+      MetaOp.Clocks,
+      (w) => {
+        w.varint(readings.length);
+        for (const [type, value] of readings) w.varint(type).svarint(value);
+      },
+      tick,
+    );
+  }
+
   bytes(): Uint8Array {
     return this.w.done();
   }
+}
+
+/** Semantics structs laid out as nvToolsExtSemantics*.h on x86-64, for tests. */
+export const semanticsBytes = {
+  scope(scopeId: number | bigint): Uint8Array {
+    return header(24, 1, 1).u64(BigInt(scopeId)).done();
+  },
+  time(timeDomainId: number | bigint): Uint8Array {
+    return header(24, 2, 1).u64(BigInt(timeDomainId)).done();
+  },
+  counter(c: { flags?: number; scaleNumerator?: number; scaleDenominator?: number; limitType?: number; min?: number; max?: number }): Uint8Array {
+    const w = header(72, 5, 2).u64(BigInt(c.flags ?? 0)).u64(0n).u64(BigInt(c.scaleNumerator ?? 1)).u64(BigInt(c.scaleDenominator ?? 1)).u64(BigInt(c.limitType ?? 0));
+    const limit = (v: number | undefined) => {
+      const b = new Uint8Array(8);
+      const view = new DataView(b.buffer);
+      if (v !== undefined) {
+        if (c.limitType === 3) view.setFloat64(0, v, true);
+        else view.setBigInt64(0, BigInt(v), true);
+      }
+      return b;
+    };
+    return w.bytes(limit(c.min)).bytes(limit(c.max)).done();
+  },
+};
+
+function header(size: number, id: number, version: number): ByteWriter {
+  return new ByteWriter().u32(size).u16(id).u16(version).u64(0n);
 }
 
 export class CaptureWriter {

@@ -1,0 +1,141 @@
+/**
+ * The payload and counters extensions end to end: C programs register schemas for real C structs
+ * (laid out by gcc), counters and time domains, make payload events, counter samples and deferred
+ * event batches, and print as JSON what they passed (collector/tests/json.h). Each runs under
+ * nvtx-capture; the capture is decoded by the viewer's pipeline and every decoded value is compared
+ * with what the program printed.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileSource } from '../../src/import/nodeSource.ts';
+import { loadModel } from '../../src/import/pipeline.ts';
+import type { Model, Track } from '../../src/model/types.ts';
+import { payloadJson } from '../../src/payload/format.ts';
+import { decodeModelPayload } from '../../src/payload/model.ts';
+
+const collector = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const build = join(collector, 'build');
+let work = '';
+
+interface Line {
+  type: string;
+  pid: number;
+  tid: number;
+  name: string;
+  [key: string]: unknown;
+}
+
+async function capture(program: string, args: string[] = []): Promise<{ lines: Line[]; model: Model; status: number | null }> {
+  const path = join(work, `${program}.nvtxc`);
+  const run = spawnSync(join(build, 'nvtx-capture'), ['-q', '-o', path, '--', join(build, 'tests', program), ...args], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  const lines = run.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Line);
+  const source = await fileSource(path);
+  try {
+    return { lines, model: await loadModel(source), status: run.status };
+  } finally {
+    await source.close();
+  }
+}
+
+/** The payloads of an event as the viewer prints them, one object per payload (referenced blobs left out). */
+function eventPayloads(model: Model, payload: number): { begin: unknown[]; end: unknown[] } {
+  const p = decodeModelPayload(model, payload);
+  if (!p) return { begin: [], end: [] };
+  const json = (list: typeof p.decodedBegin) => list.filter((x) => x.kind !== 'referenced').map((x) => payloadJson(x));
+  return { begin: json(p.decodedBegin), end: json(p.decodedEnd) };
+}
+
+const nameOf = (model: Model, style: number) => model.strings[model.styles.name[style]];
+const categoryOf = (model: Model, style: number) => {
+  const c = model.styles.category[style];
+  return c >= 0 ? model.categories[c].id : 0;
+};
+const rowOf = (t: Track) => [...t.path, t.label].join(' > ');
+
+beforeAll(() => {
+  const made = spawnSync('make', ['-s', '-C', collector, 'tests'], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`make -C collector tests failed:\n${made.stdout}\n${made.stderr}`);
+  work = mkdtempSync(join(tmpdir(), 'nvtxcapture-payload-'));
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('payload schemas of real C structs', () => {
+  let lines: Line[];
+  let model: Model;
+
+  beforeAll(async () => {
+    ({ lines, model } = await capture('payload_schemas'));
+  });
+
+  it('follows the registration rules: static ids, generated ids, refusals', () => {
+    const checks = lines.filter((l) => l.type === 'check');
+    expect(checks.length).toBeGreaterThan(10);
+    for (const c of checks) expect(c.ok, c.name).toBe(true);
+  });
+
+  it('decodes the capture cleanly, with every event call', () => {
+    expect(model.issues).toEqual([]);
+    expect(model.capture.properties.events).toBe(String(lines.find((l) => l.type === 'events')!.count));
+  });
+
+  it('decodes every value of every payload as the program passed it, names events by their message entries', () => {
+    const expected = lines.filter((l) => l.type === 'payload');
+    expect(expected.length).toBe(9);
+    for (const line of expected) {
+      let style: number;
+      let payload: number;
+      let tid: number;
+      if (line.layout === 'mark') {
+        const i = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === line.name);
+        expect(i, `mark "${line.name}"`).toBeGreaterThanOrEqual(0);
+        style = model.marks.style[i];
+        payload = model.marks.payload[i];
+        tid = model.threads[model.marks.thread[i]].tid;
+      } else {
+        const i = Array.from(model.ranges.style).findIndex((s) => nameOf(model, s) === line.name);
+        expect(i, `range "${line.name}"`).toBeGreaterThanOrEqual(0);
+        style = model.ranges.style[i];
+        payload = model.ranges.payload[i];
+        tid = model.threads[model.ranges.thread[i]].tid;
+        const track = model.tracks.find((t) => i >= t.rangeBegin && i < t.rangeEnd)!;
+        expect(track.kind).toBe(line.layout === 'pushpop' ? 'pushpop' : 'category');
+      }
+      expect(tid).toBe(line.tid);
+      if (line.color !== undefined) expect(model.styles.color[style], `color of "${line.name}"`).toBe(line.color);
+      if (line.category !== undefined) expect(categoryOf(model, style), `category of "${line.name}"`).toBe(line.category);
+      const decoded = eventPayloads(model, payload);
+      expect(decoded.begin, `payloads of "${line.name}"`).toEqual(line.payloads);
+      expect(decoded.end, `end payloads of "${line.name}"`).toEqual(line.end ?? []);
+    }
+  });
+
+  it('keeps the program type table and the registered strings with their handles', () => {
+    const registry = model.payloadRegistry!;
+    expect(registry.typeInfo?.[0]).toEqual({ size: 28, align: 4 });
+    expect(registry.typeInfo?.[21]).toEqual({ size: 16, align: 16 }); // long double
+    expect(registry.strings?.some((s) => s.text === 'registered text' && s.handle > 0)).toBe(true);
+    expect(registry.schemas.find((s) => s.name === 'outer')?.entries[1].description).toBe('a nested struct');
+  });
+
+  it('shows the hidden entries as hidden', () => {
+    const i = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === 'dynamic');
+    const decoded = decodeModelPayload(model, model.marks.payload[i])!;
+    const secret = decoded.decodedBegin[0].fields.find((f) => f.name === 'secret')!;
+    expect(secret.hidden).toBe(true);
+  });
+});
+
+void rowOf;
