@@ -14,8 +14,8 @@ import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 
 /**
  * Events (ranges + marks + counter samples) from which a capture's statistics run in the worker.
- * A whole-capture table costs about 0.3-0.4 µs per range on the page's thread (README.md), so from
- * here on one computation takes several frames.
+ * A whole-capture table costs about 0.1 µs per range on the page's thread (README.md), so from
+ * here on one computation takes a frame or more.
  */
 export const WORKER_MIN_EVENTS = 100_000;
 
