@@ -138,4 +138,102 @@ describe('payload schemas of real C structs', () => {
   });
 });
 
-void rowOf;
+describe('deferred events in custom time domains', () => {
+  let lines: Line[];
+  let model: Model;
+
+  beforeAll(async () => {
+    ({ lines, model } = await capture('deferred_batch'));
+  });
+
+  it('reports the events of the domain no sync point relates to the capture, and nothing else', () => {
+    const unplaced = lines.find((l) => l.type === 'unplaced')!;
+    expect(model.issues).toHaveLength(1);
+    expect(model.issues[0].message).toMatch(new RegExp(`^${unplaced.count} deferred events with timestamps in time domain \\d+ are not shown: no sync point`));
+    expect(model.capture.properties.events).toBe(String(lines.find((l) => l.type === 'events')!.count));
+  });
+
+  it('places each event at the time its domain maps to, on the row of its scope or thread, sorted', () => {
+    const expected = lines.filter((l) => l.type === 'deferred');
+    expect(expected.length).toBe(9);
+    const origin = BigInt(model.capture.originNs);
+    const abs = (t: number) => origin + BigInt(Math.round(t));
+    const near = (t: number, ns: number, what: string) => {
+      const error = Number(abs(t) - BigInt(ns));
+      expect(Math.abs(error), `${what} off by ${error} ns`).toBeLessThan(200_000);
+    };
+    for (const line of expected) {
+      let track: Track | undefined;
+      if (line.kind === 'range') {
+        const i = Array.from(model.ranges.style).findIndex((s) => nameOf(model, s) === line.name);
+        expect(i, line.name).toBeGreaterThanOrEqual(0);
+        track = model.tracks.find((t) => i >= t.rangeBegin && i < t.rangeEnd);
+        near(model.ranges.startNs[i], line.start as number, `${line.name} start`);
+        near(model.ranges.endNs[i], line.end as number, `${line.name} end`);
+      } else {
+        const i = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === line.name);
+        expect(i, line.name).toBeGreaterThanOrEqual(0);
+        track = model.tracks.find((t) => i >= t.markBegin && i < t.markEnd);
+        near(model.marks.timeNs[i], line.start as number, line.name);
+      }
+      expect(rowOf(track!), line.name).toBe(line.row);
+      expect(track!.thread === -1 ? -1 : model.threads[track!.thread].tid, line.name).toBe(line.tid);
+    }
+    // The unsorted batch comes out in time order on its row.
+    const kernels = model.tracks.find((t) => rowOf(t) === 'GPU 0 > stream 1 > Ranges')!;
+    const names = [];
+    for (let i = kernels.rangeBegin; i < kernels.rangeEnd; i++) names.push(nameOf(model, model.ranges.style[i]));
+    expect(names).toEqual(['kernel 0', 'kernel 1', 'kernel 2', 'kernel 3', 'kernel 4']);
+  });
+});
+
+describe('counters', () => {
+  let lines: Line[];
+  let model: Model;
+
+  beforeAll(async () => {
+    ({ lines, model } = await capture('counters_kinds'));
+  });
+
+  it('follows the registration rules of counters, scopes and time domains', () => {
+    const checks = lines.filter((l) => l.type === 'check');
+    expect(checks.length).toBeGreaterThanOrEqual(10);
+    for (const c of checks) expect(c.ok, c.name).toBe(true);
+  });
+
+  it('reports the unavailable sample and nothing else', () => {
+    expect(model.issues.map((i) => i.severity)).toEqual(['info']);
+    expect(model.issues[0].message).toMatch(/1 counter sample\(s\) were marked unavailable/);
+    expect(model.capture.properties.events).toBe(String(lines.find((l) => l.type === 'events')!.count));
+  });
+
+  it('has a row per counter (per thread for thread-scoped groups) with units, scaled values, limits, interpolation and times', () => {
+    const expected = lines.filter((l) => l.type === 'counter');
+    expect(expected.length).toBe(9);
+    const origin = BigInt(model.capture.originNs);
+    const rows = model.tracks.filter((t) => t.kind === 'counter');
+    expect(rows.length).toBe(expected.length);
+    for (const line of expected) {
+      const track = rows.find((t) => rowOf(t) === line.row && (line.tid === -1 ? t.thread === -1 : model.threads[t.thread]?.tid === line.tid));
+      expect(track, `counter row ${line.row} (tid ${line.tid})`).toBeDefined();
+      const t = track!;
+      expect(t.unit ?? null).toBe(line.unit);
+      expect(t.counter?.interpolation ?? null).toBe(line.interpolation);
+      expect(t.counter?.min ?? null).toBe(line.min);
+      expect(t.counter?.max ?? null).toBe(line.max);
+      const values = Array.from(model.counters.value.subarray(t.counterBegin, t.counterEnd));
+      const want = line.values as number[];
+      expect(values.length, line.row).toBe(want.length);
+      values.forEach((v, k) => expect(v, `${line.row}[${k}]`).toBeCloseTo(want[k], 9));
+      const times = Array.from(model.counters.timeNs.subarray(t.counterBegin, t.counterEnd));
+      for (let k = 1; k < times.length; k++) expect(times[k]).toBeGreaterThanOrEqual(times[k - 1]);
+      if (line.times) {
+        // Batched timestamps (nvtxTimestampGet ticks) land where CLOCK_MONOTONIC_RAW was read next to them.
+        (line.times as number[]).forEach((ns, k) => {
+          const error = Number(origin + BigInt(Math.round(times[k])) - BigInt(ns));
+          expect(Math.abs(error), `${line.row}[${k}] off by ${error} ns`).toBeLessThan(200_000);
+        });
+      }
+    }
+  });
+});

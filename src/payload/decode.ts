@@ -287,6 +287,13 @@ function decodeWholeBlob(ctx: Ctx, result: DecodedPayload, buf: Buf, elem: ElemT
   fill(field, data);
   field.size = size;
   result.fields.push(field);
+  // One value of an attribute type (category, color, scope, pid, tid) given as a whole payload is
+  // that attribute of the event, as the same entry in a schema would be.
+  const role = t?.role;
+  if (role && count === 1 && !field.error && (typeof field.value === 'number' || typeof field.value === 'bigint')) {
+    if (role === 'category' || role === 'color') ctx.attrs[role] = Number(field.value);
+    else ctx.attrs[role] = field.value;
+  }
   if (size % fp.size !== 0) {
     result.error = `payload is ${size} bytes, not a multiple of the ${fp.size}-byte ${name}`;
   }

@@ -460,7 +460,8 @@ export class ExtensionRecords {
     const reader = c.reader as CounterReader;
     const group = reader.fields.length > 1 || indexRegistry(this.registry).schema(c.domain, c.schemaId) !== undefined;
     const name = c.name || `counter ${c.id}`;
-    const base = perThread ? [] : this.scopePath(c.domain, c.scope) ?? [];
+    // Under "Counters" of the process or thread, or under the path of a registered scope.
+    const base = (perThread ? undefined : this.scopePath(c.domain, c.scope)) ?? ['Counters'];
     const path = group ? [...base, name] : base;
     const rows = reader.fields.map((f) =>
       this.host.b.counterRow({
@@ -468,7 +469,7 @@ export class ExtensionRecords {
         process: this.host.process,
         thread: perThread ? thread : undefined,
         unit: f.unit,
-        path: path.length > 0 ? path : ['Counters'],
+        path,
         counter: trackInfo(f.semantics, counterScaling(f.semantics, f.type), c.description),
       }),
     );
@@ -649,7 +650,7 @@ export class ExtensionRecords {
     let stop: number | undefined;
     if (begin && end) {
       const s0 = convert(begin);
-      const s1 = convert(end);
+      const s1 = s0 === null ? null : convert(end);
       if (s0 === null || s1 === null) return;
       start = s0;
       stop = s1;
