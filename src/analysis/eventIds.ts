@@ -3,6 +3,7 @@
  * in one typed array: event e < rangeCount is range e, event e >= rangeCount is mark e - rangeCount.
  */
 import type { Model } from '../model/types.ts';
+import { identityOrder, sortOrder } from './sortOrder.ts';
 
 export function eventCount(model: Model): number {
   return model.ranges.startNs.length + model.marks.timeNs.length;
@@ -41,6 +42,24 @@ export function eventThread(model: Model, e: number): number {
 export function eventPayload(model: Model, e: number): number {
   const r = model.ranges.startNs.length;
   return e < r ? model.ranges.payload[e] : model.marks.payload[e - r];
+}
+
+const byStartCache = new WeakMap<Model, Uint32Array>();
+
+/**
+ * Every event by start time (a mark's time), ties by index: computed once per model (a radix
+ * sort), so tables and match lists in time order are one filtering pass over it.
+ */
+export function eventsByStart(model: Model): Uint32Array {
+  const cached = byStartCache.get(model);
+  if (cached) return cached;
+  const r = model.ranges.startNs.length;
+  const starts = new Float64Array(r + model.marks.timeNs.length);
+  starts.set(model.ranges.startNs, 0);
+  starts.set(model.marks.timeNs, r);
+  const order = sortOrder(identityOrder(starts.length), starts);
+  byStartCache.set(model, order);
+  return order;
 }
 
 /** The store's selection form of an event. */

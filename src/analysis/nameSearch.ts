@@ -7,7 +7,7 @@
 import { lowerBound } from '../model/query.ts';
 import type { Model } from '../model/types.ts';
 import type { CaptureFilter } from '../state/filters.ts';
-import { eventCount } from './eventIds.ts';
+import { eventsByStart } from './eventIds.ts';
 import { sortOrder } from './sortOrder.ts';
 
 export interface SearchQuery {
@@ -76,15 +76,20 @@ export function searchStyleMask(model: Model, query: SearchQuery | null): Uint8A
   return styles;
 }
 
-/** The matching events of one capture (see eventIds.ts), in index order. */
+/** The matching events of one capture (see eventIds.ts), by start time (ties by index). */
 export function matchingEvents(model: Model, styles: Uint8Array, filter: CaptureFilter | null): Uint32Array {
   const rangeStyle = model.ranges.style;
   const markStyle = model.marks.style;
   const r = rangeStyle.length;
+  const byStart = eventsByStart(model);
   let n = 0;
-  const out = new Uint32Array(eventCount(model));
-  for (let i = 0; i < r; i++) if (styles[rangeStyle[i]] && (!filter || filter.ranges.shown(i))) out[n++] = i;
-  for (let i = 0; i < markStyle.length; i++) if (styles[markStyle[i]] && (!filter || filter.marks.shown(i))) out[n++] = r + i;
+  const out = new Uint32Array(byStart.length);
+  for (let k = 0; k < byStart.length; k++) {
+    const e = byStart[k];
+    if (e < r) {
+      if (styles[rangeStyle[e]] && (filter === null || filter.ranges.shown(e))) out[n++] = e;
+    } else if (styles[markStyle[e - r]] && (filter === null || filter.marks.shown(e - r))) out[n++] = e;
+  }
   return out.slice(0, n);
 }
 
@@ -113,24 +118,33 @@ export function buildMatchList(captures: readonly SearchCapture[]): MatchList {
   const event = new Uint32Array(count);
   const time = new Float64Array(count);
   let k = 0;
-  captures.forEach((c, ci) => {
-    const r = c.model.ranges.startNs.length;
-    for (const e of parts[ci]) {
+  for (let ci = 0; ci < captures.length; ci++) {
+    const c = captures[ci];
+    const part = parts[ci];
+    const { startNs } = c.model.ranges;
+    const { timeNs } = c.model.marks;
+    const r = startNs.length;
+    for (let j = 0; j < part.length; j++) {
+      const e = part[j];
       captureId[k] = c.id;
       event[k] = e;
-      time[k] = (e < r ? c.model.ranges.startNs[e] : c.model.marks.timeNs[e - r]) + c.offsetNs;
+      time[k] = (e < r ? startNs[e] : timeNs[e - r]) + c.offsetNs;
       k++;
     }
-  });
+  }
+  // Each capture's part is in time order already; several captures interleave on the shared axis.
+  if (parts.filter((p) => p.length > 0).length <= 1) return { count, captureId, event, timeNs: time };
   const order = new Uint32Array(count);
   for (let i = 0; i < count; i++) order[i] = i;
   const sorted = sortOrder(order, time);
-  return {
-    count,
-    captureId: Int32Array.from(sorted, (i) => captureId[i]),
-    event: Uint32Array.from(sorted, (i) => event[i]),
-    timeNs: Float64Array.from(sorted, (i) => time[i]),
-  };
+  const out = { count, captureId: new Int32Array(count), event: new Uint32Array(count), timeNs: new Float64Array(count) };
+  for (let i = 0; i < count; i++) {
+    const from = sorted[i];
+    out.captureId[i] = captureId[from];
+    out.event[i] = event[from];
+    out.timeNs[i] = time[from];
+  }
+  return out;
 }
 
 /** Position of a match in the list, or -1. */

@@ -12,42 +12,38 @@ export type SortKeys = ArrayLike<number> | ((id: number) => number);
 
 /**
  * The keys of `order[k]` as two unsigned 32-bit halves (per position k) whose unsigned order is the
- * numeric order. Non-negative integer keys below 2^53 split exactly into (floor(v / 2^32),
- * v mod 2^32), whose high half is small, so the top passes are usually skipped. Anything else goes
- * through the IEEE bits: positive doubles order like their bit patterns, negative ones with all
- * bits flipped.
+ * numeric order. Non-negative integer keys below 2^53 (times, durations, ranks) split exactly into
+ * (floor(v / 2^32), v mod 2^32), whose high half is small, so the top passes are usually skipped.
+ * Anything else goes through the IEEE bits: positive doubles order like their bit patterns,
+ * negative ones with all bits flipped.
  */
 function splitKeys(order: Uint32Array, keys: SortKeys, descending: boolean): { hi: Uint32Array; lo: Uint32Array } {
   const n = order.length;
-  const values = new Float64Array(n);
-  if (typeof keys === 'function') for (let k = 0; k < n; k++) values[k] = keys(order[k]);
-  else for (let k = 0; k < n; k++) values[k] = keys[order[k]];
   const hi = new Uint32Array(n);
   const lo = new Uint32Array(n);
+  const key = typeof keys === 'function' ? keys : (id: number) => keys[id];
   let integral = true;
   for (let k = 0; k < n; k++) {
-    const v = values[k];
+    const v = key(order[k]);
     if (!(v >= 0 && v <= Number.MAX_SAFE_INTEGER && Math.floor(v) === v)) {
       integral = false;
       break;
     }
+    const h = Math.floor(v / TWO_32);
+    hi[k] = h;
+    lo[k] = v - h * TWO_32;
   }
-  if (integral) {
-    for (let k = 0; k < n; k++) {
-      const v = values[k];
-      const h = Math.floor(v / TWO_32);
-      hi[k] = h;
-      lo[k] = v - h * TWO_32;
-    }
-  } else {
-    // -0 sorts with +0; every NaN after +Infinity.
-    for (let k = 0; k < n; k++) if (values[k] === 0 || Number.isNaN(values[k])) values[k] = values[k] === 0 ? 0 : NaN;
-    const words = new Uint32Array(values.buffer);
+  if (!integral) {
+    const f = new Float64Array(1);
+    const words = new Uint32Array(f.buffer);
     // Little-endian hosts (every browser and Node platform in use) keep the low word first.
     const L = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
     for (let k = 0; k < n; k++) {
-      let h = words[2 * k + 1 - L];
-      let l = words[2 * k + L];
+      const v = key(order[k]);
+      // -0 sorts with +0; every NaN after +Infinity.
+      f[0] = v === 0 ? 0 : Number.isNaN(v) ? NaN : v;
+      let h = words[1 - L];
+      let l = words[L];
       if (h & 0x80000000) {
         h = ~h >>> 0;
         l = ~l >>> 0;
@@ -79,41 +75,61 @@ const SMALL = 1024;
 export function sortOrder(order: Uint32Array, keys: SortKeys, descending = false): Uint32Array {
   const n = order.length;
   if (n < 2) return order.slice();
-  const { hi, lo } = splitKeys(order, keys, descending);
+  let { hi, lo } = splitKeys(order, keys, descending);
   if (n < SMALL) {
     // Array.prototype.sort is stable.
     const positions = Array.from({ length: n }, (_, k) => k);
     positions.sort((a, b) => (hi[a] !== hi[b] ? (hi[a] < hi[b] ? -1 : 1) : lo[a] !== lo[b] ? (lo[a] < lo[b] ? -1 : 1) : 0));
     return Uint32Array.from(positions, (k) => order[k]);
   }
-  // Positions 0..n-1 are sorted (their keys sit at the same positions), then mapped to row ids.
-  let src = new Uint32Array(n);
-  for (let k = 0; k < n; k++) src[k] = k;
-  let dst = new Uint32Array(n);
-  const count = new Uint32Array(RADIX);
-  for (let pass = 0; pass < 4; pass++) {
-    const words = pass < 2 ? lo : hi;
-    const shift = pass % 2 === 0 ? 0 : 16;
-    count.fill(0);
-    for (let k = 0; k < n; k++) count[(words[k] >>> shift) & 0xffff]++;
-    // A digit all rows share orders nothing: skip the pass.
-    if (count[(words[0] >>> shift) & 0xffff] === n) continue;
+  // All four digit histograms in one read of the keys; a digit every row shares orders nothing.
+  const count = new Uint32Array(4 * RADIX);
+  for (let k = 0; k < n; k++) {
+    const l = lo[k];
+    const h = hi[k];
+    count[l & 0xffff]++;
+    count[RADIX + (l >>> 16)]++;
+    count[2 * RADIX + (h & 0xffff)]++;
+    count[3 * RADIX + (h >>> 16)]++;
+  }
+  const passes: number[] = [];
+  for (let d = 0; d < 4; d++) {
+    const word = d < 2 ? lo[0] : hi[0];
+    const digit = d % 2 === 0 ? word & 0xffff : word >>> 16;
+    if (count[d * RADIX + digit] !== n) passes.push(d);
+  }
+  // Row ids move with their keys, so every pass reads sequentially; only the key words later
+  // passes still need are carried.
+  let ids = order.slice();
+  let idsOut = new Uint32Array(n);
+  let loOut = passes.some((d, i) => d < 2 && i > 0) ? new Uint32Array(n) : lo;
+  let hiOut = passes.some((d) => d >= 2) ? new Uint32Array(n) : hi;
+  for (let p = 0; p < passes.length; p++) {
+    const d = passes[p];
+    const base = d * RADIX;
     let sum = 0;
-    for (let d = 0; d < RADIX; d++) {
-      const c = count[d];
-      count[d] = sum;
+    for (let b = base; b < base + RADIX; b++) {
+      const c = count[b];
+      count[b] = sum;
       sum += c;
     }
+    const words = d < 2 ? lo : hi;
+    const shift = d % 2 === 0 ? 0 : 16;
+    const later = passes.slice(p + 1);
+    const carryLo = later.some((x) => x < 2);
+    const carryHi = later.some((x) => x >= 2);
     for (let k = 0; k < n; k++) {
-      const pos = src[k];
-      dst[count[(words[pos] >>> shift) & 0xffff]++] = pos;
+      const at = base + ((words[k] >>> shift) & 0xffff);
+      const to = count[at]++;
+      idsOut[to] = ids[k];
+      if (carryLo) loOut[to] = lo[k];
+      if (carryHi) hiOut[to] = hi[k];
     }
-    const t = src;
-    src = dst;
-    dst = t;
+    [ids, idsOut] = [idsOut, ids];
+    if (carryLo) [lo, loOut] = [loOut, lo];
+    if (carryHi) [hi, hiOut] = [hiOut, hi];
   }
-  for (let k = 0; k < n; k++) src[k] = order[src[k]];
-  return src;
+  return ids;
 }
 
 /** 0, 1, ..., n - 1. */

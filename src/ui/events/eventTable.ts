@@ -6,7 +6,7 @@
  * the column's numeric key (text columns sort by the rank of their text), so ties stay in start
  * order. Cell text is made only for the rows on screen.
  */
-import { eventCount } from '../../analysis/eventIds.ts';
+import { eventCount, eventsByStart } from '../../analysis/eventIds.ts';
 import { kindClass } from '../../analysis/groups.ts';
 import { identityOrder, sortOrder, textRanks } from '../../analysis/sortOrder.ts';
 import { payloadNumber } from '../../model/payload.ts';
@@ -64,10 +64,7 @@ export function eventTableData(model: Model): EventTableData {
     const th = model.marks.thread[m];
     process[rangeCount + m] = th >= 0 ? threadProcess[th] : -1;
   }
-  const starts = new Float64Array(count);
-  starts.set(model.ranges.startNs, 0);
-  starts.set(model.marks.timeNs, rangeCount);
-  const byStart = sortOrder(identityOrder(count), starts);
+  const byStart = eventsByStart(model);
   const endThread = new Map<number, number>();
   const cross = model.crossThreadEnds;
   for (let k = 0; k < cross.range.length; k++) endThread.set(cross.range[k], cross.thread[k]);

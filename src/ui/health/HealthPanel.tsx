@@ -36,13 +36,12 @@ export function HealthPanel({ list }: { list: HealthList }) {
           <button type="button" className="health-kind" aria-pressed={kind === 'all'} onClick={() => setKind('all')}>
             All <span className="value-count">{formatCount(total)}</span>
           </button>
-          {HEALTH_KINDS.map((k) => (
+          {HEALTH_KINDS.filter((k) => list.counts[k.kind] > 0).map((k) => (
             <button
               key={k.kind}
               type="button"
               className="health-kind"
               aria-pressed={kind === k.kind}
-              disabled={list.counts[k.kind] === 0}
               title={k.title}
               onClick={() => setKind(k.kind)}
             >
@@ -57,7 +56,7 @@ export function HealthPanel({ list }: { list: HealthList }) {
   );
 }
 
-const TEMPLATE = '150px 118px minmax(120px, 0.8fr) minmax(260px, 3fr) minmax(140px, 1fr)';
+const TEMPLATE = '176px 118px minmax(120px, 0.8fr) minmax(260px, 3fr) minmax(140px, 1fr)';
 
 function HealthRows({ entries, captures }: { entries: readonly HealthEntry[]; captures: readonly LoadedCapture[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);

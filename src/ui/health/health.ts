@@ -119,7 +119,9 @@ export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model'
           continue;
         }
       }
-      add({ kind, captureId: id, range: -1, timeNs, thread: th, message: issue.message, file: issue.file, where });
+      // The builder's pop message names the decoder's raw time; the Time column has the model's.
+      const message = kind === 'pop-without-push' && th >= 0 ? `pop on ${threadText(model, th)} with no range open; ignored` : issue.message;
+      add({ kind, captureId: id, range: -1, timeNs, thread: th, message, file: issue.file, where });
     }
   }
   const order = new Map(HEALTH_KINDS.map((k, i) => [k.kind, i]));

@@ -75,20 +75,18 @@ function FilterPopover() {
           onToggle={toggle}
           onMany={(_, hidden) => setMany(names, hidden)}
           extra={
-            <>
-              {choices.names.length > 8 && (
-                <input
-                  className="text-input"
-                  type="search"
-                  placeholder="Find a name…"
-                  aria-label="Find a name"
-                  value={nameText}
-                  onChange={(e) => setNameText(e.target.value)}
-                />
-              )}
-              {names.length > NAME_LIMIT && <p className="value-more">{formatCount(names.length - NAME_LIMIT)} more: narrow the search</p>}
-            </>
+            choices.names.length > 8 && (
+              <input
+                className="text-input"
+                type="search"
+                placeholder="Find a name…"
+                aria-label="Find a name"
+                value={nameText}
+                onChange={(e) => setNameText(e.target.value)}
+              />
+            )
           }
+          footer={names.length > NAME_LIMIT && <p className="value-more">{formatCount(names.length - NAME_LIMIT)} more: narrow the search</p>}
         />
       </div>
     </div>
@@ -102,9 +100,10 @@ interface SectionProps {
   onToggle(c: Choice): void;
   onMany(list: readonly Choice[], hidden: boolean): void;
   extra?: ReactNode;
+  footer?: ReactNode;
 }
 
-function FilterSection({ title, choices, filters, onToggle, onMany, extra }: SectionProps) {
+function FilterSection({ title, choices, filters, onToggle, onMany, extra, footer }: SectionProps) {
   // Hidden through a parent (a process, a parent category): shown unchecked and disabled.
   const hiddenKeys = new Set(choices.filter((c) => isHidden(filters, c.item)).map((c) => c.key));
   const byKey = new Map(choices.map((c) => [c.key, c]));
@@ -141,6 +140,7 @@ function FilterSection({ title, choices, filters, onToggle, onMany, extra }: Sec
           );
         })}
       </ul>
+      {footer}
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { eventOf, eventSelection } from '../../analysis/eventIds.ts';
 import { buildMatchList, compileSearch, matchPosition, searchStyleMask, stepMatch, type SearchQuery } from '../../analysis/nameSearch.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import { captureFilter } from '../../state/filters.ts';
+import { RULER_HEIGHT_CSS } from '../../timeline/renderers/ruler.ts';
 import { formatCount } from '../format.ts';
 import './search.css';
 
@@ -114,7 +115,8 @@ export function SearchBar() {
   else status = current >= 0 ? `${formatCount(current + 1)} of ${formatCount(list.count)}` : `${formatCount(list.count)} match${list.count === 1 ? '' : 'es'}`;
 
   return (
-    <div className="search-bar" role="search" aria-label="Search names" data-testid="search-bar">
+    // Under the time axis, whose labels matter most while stepping through matches.
+    <div className="search-bar" role="search" aria-label="Search names" data-testid="search-bar" style={{ top: RULER_HEIGHT_CSS + 6 }}>
       <input
         ref={inputRef}
         className="text-input search-input"

@@ -22,7 +22,7 @@ function capture(file: string, pid: number, extraThread: boolean): Model {
 describe('filterChoices', () => {
   it('merges captures by identity and counts events', () => {
     const choices = filterChoices([capture('a', 7, false), capture('b', 7, true)]);
-    expect(choices.threads.map((c) => `${'  '.repeat(c.depth)}${c.label}:${c.count}`)).toEqual(['app (7):9', '  io (2):1', '  main (1):8']);
+    expect(choices.threads.map((c) => `${'  '.repeat(c.depth)}${c.label}:${c.count}`)).toEqual(['app (7):9', '  main (1):8', '  io (2):1']);
     expect(choices.names.map((c) => `${c.label}:${c.count}`)).toEqual(['gemm:4', 'net:send:2', 'read:1', 'tick:2']);
     expect(choices.domains.map((c) => c.label)).toEqual(['default domain', 'net']);
   });

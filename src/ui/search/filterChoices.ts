@@ -129,9 +129,11 @@ export function filterChoices(models: readonly Model[]): FilterChoices {
   }
 
   const threadChoices: Choice[] = [];
-  for (const p of [...processes.list].sort(byLabel)) {
+  // Processes by pid, threads by tid: the order of the track tree.
+  const byId = (a: Choice, b: Choice) => idOf(a) - idOf(b);
+  for (const p of [...processes.list].sort(byId)) {
     threadChoices.push(p);
-    threadChoices.push(...[...(threads.get(p.key)?.list ?? [])].sort(byLabel));
+    threadChoices.push(...[...(threads.get(p.key)?.list ?? [])].sort(byId));
   }
 
   const categoryChoices: Choice[] = [];
@@ -173,6 +175,10 @@ export function filterChoices(models: readonly Model[]): FilterChoices {
     categories: categoryChoices,
     names: [...names.list].sort(byLabel),
   };
+}
+
+function idOf(c: Choice): number {
+  return c.item.kind === 'thread' ? c.item.tid : c.item.kind === 'process' ? c.item.pid : 0;
 }
 
 function qualified(domain: string, name: string): string {
