@@ -11,6 +11,17 @@ export type GroupBy = 'name' | 'thread' | 'process' | 'category' | 'domain' | 'p
 
 export const GROUP_BY_VALUES: readonly GroupBy[] = ['name', 'thread', 'process', 'category', 'domain', 'parent', 'payload'];
 
+/** Title of the group column of a statistics table (CLI and panel alike). */
+export const GROUP_BY_TITLE: Readonly<Record<GroupBy, string>> = {
+  name: 'Range',
+  thread: 'Thread',
+  process: 'Process',
+  category: 'Category',
+  domain: 'Domain',
+  parent: 'Parent range',
+  payload: 'Payload',
+};
+
 /** nsys "Style" of a range, from the kind of its row. */
 export type RangeStyle = 'PushPop' | 'StartEnd' | 'API' | 'GPU';
 

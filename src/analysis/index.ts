@@ -41,7 +41,7 @@
  * and typed arrays, so they can be posted from a worker.
  */
 export { counterStats, type CounterStatsOptions, type CounterStatsRow } from './counterStats.ts';
-export { GROUP_BY_VALUES, qualifiedName, type GroupBy, type GroupInfo, type RangeStyle } from './groups.ts';
+export { GROUP_BY_TITLE, GROUP_BY_VALUES, qualifiedName, type GroupBy, type GroupInfo, type RangeStyle } from './groups.ts';
 export {
   durationBand,
   durationHistogram,

@@ -126,6 +126,8 @@ describe('nvtxview stats', () => {
   it('groups by thread and reads gzip files', async () => {
     const rows = JSON.parse((await run('stats', '--json', '--group-by', 'thread', file('small.nvtxt.gz'))).out) as StatsRecord[];
     expect(rows.map((r) => [r.name, r.count, r.domain])).toEqual([['main (1)', 3, null], ['io (2)', 1, null]]);
+    const table = (await run('stats', '--group-by', 'thread', file('small.nvtxt.gz'))).out.split('\n');
+    expect(table[1]).toMatch(/\sStyle\s+Thread$/);
   });
 
   it('fails clearly on unreadable or undecodable files and keeps going with the others', async () => {

@@ -1,5 +1,5 @@
 /** `nvtxview stats`: the per-name (or per-group) range table of `nsys stats nvtx_sum`, and more. */
-import { mergeSpans, rangeStats, type GroupBy, type RangeStatsRow, type SpanMode, type TimeSpan } from '../analysis/index.ts';
+import { GROUP_BY_TITLE, mergeSpans, rangeStats, type GroupBy, type RangeStatsRow, type SpanMode, type TimeSpan } from '../analysis/index.ts';
 import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
 import type { Model } from '../model/types.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
@@ -143,16 +143,6 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
   };
 }
 
-const GROUP_TITLE: Record<GroupBy, string> = {
-  name: 'Range',
-  thread: 'Thread',
-  process: 'Process',
-  category: 'Category',
-  domain: 'Domain',
-  parent: 'Parent range',
-  payload: 'Payload',
-};
-
 function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
   // Trailing zeros kept so that the figures of a column line up.
   const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => formatDuration(pick(r), { fixedPoint: true });
@@ -169,7 +159,7 @@ function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
     { title: 'P99', value: d((r) => r.p99Ns), right: true },
     { title: 'Self', value: d((r) => r.selfNs), right: true },
     { title: 'Style', value: (r) => r.style },
-    { title: GROUP_TITLE[groupBy], value: (r) => r.label },
+    { title: GROUP_BY_TITLE[groupBy], value: (r) => r.label },
   ];
 }
 
