@@ -3,9 +3,10 @@ import { formatValue } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
 import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
-import { RangeFlag, type Model } from '../model/types.ts';
+import { RangeFlag, type Model, type Track } from '../model/types.ts';
 import { stylePaint } from './colors.ts';
 import { partnerRows } from './correlation.ts';
+import { counterValueAt } from './renderers/counterRow.ts';
 import type { Hit } from './renderers/types.ts';
 
 export interface TooltipContent {
@@ -46,14 +47,38 @@ export function tooltipContent(hit: Hit, dark: boolean): TooltipContent {
   }
   const track = model.tracks[hit.row.track];
   return {
-    key: `c${captureId}:${hit.sample}`,
+    key: `c${captureId}:${hit.sample}${track.counter?.interpolation === 'linear' ? `@${Math.round(hit.tNs)}` : ''}`,
     title: track.label,
     swatch: null,
-    rows: [
-      ['Value', formatValue(model.counters.value[hit.sample], track.unit)],
-      ['Since', formatTimestamp(model.counters.timeNs[hit.sample])],
-    ],
+    rows: counterRows(model, track, hit.sample, hit.tNs),
   };
+}
+
+/** Value and time of a counter sample, worded by how the value runs between samples. */
+function counterRows(model: Model, track: Track, sample: number, tNs: number): [string, string][] {
+  const info = track.counter;
+  const sampleTime = formatTimestamp(model.counters.timeNs[sample]);
+  const rows: [string, string][] = [['Value', formatValue(counterValueAt(model, track, sample, tNs), track.unit)]];
+  switch (info?.interpolation) {
+    case 'linear':
+      rows.push(['At', formatTimestamp(tNs)], ['Nearest sample', `${formatValue(model.counters.value[sample], track.unit)} at ${sampleTime}`]);
+      break;
+    case 'sinceLast':
+      rows.push(['Until', sampleTime]);
+      break;
+    case 'point':
+      rows.push(['Time', sampleTime]);
+      break;
+    default:
+      rows.push(['Since', sampleTime]);
+  }
+  if (info?.valueType === 'delta') rows.push(['Kind', 'change since the previous sample']);
+  else if (info?.valueType === 'deltaSinceStart') rows.push(['Kind', 'change since the start']);
+  if (info?.min !== undefined || info?.max !== undefined) {
+    rows.push(['Limits', `${info.min !== undefined ? formatValue(info.min, track.unit) : '–'} … ${info.max !== undefined ? formatValue(info.max, track.unit) : '–'}`]);
+  }
+  if (info?.description) rows.push(['About', info.description]);
+  return rows;
 }
 
 function nameOf(model: Model, style: number): string {

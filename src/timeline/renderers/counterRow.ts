@@ -1,9 +1,12 @@
 /**
  * Counter rows: a step chart (a value holds until the next sample) with its area filled, drawn
- * from one min-max segment per pixel column (`MinMaxPyramid`), so the cost follows pixels.
+ * from one min-max segment per pixel column (`MinMaxPyramid`), so the cost follows pixels. The
+ * track's counter semantics (`Track.counter`, NVTX counters) choose the drawing: a step back to the
+ * previous sample ('sinceLast'), straight lines ('linear') or the samples alone ('point'); limits
+ * widen the value scale and are drawn as dashed lines.
  */
 import { upperBound } from '../../model/query.ts';
-import type { Model } from '../../model/types.ts';
+import type { Model, Track } from '../../model/types.ts';
 import { nameHash, namePalette, rgbToCss } from '../colors.ts';
 import { formatValue } from '../../format/numbers.ts';
 import { MinMaxPyramid } from '../lod.ts';
@@ -28,12 +31,13 @@ function pyramidOf(model: Model, trackIndex: number): MinMaxPyramid {
   return pyramid;
 }
 
-/** Vertical mapping of a counter row: the whole capture's value range, including zero. */
+/** Vertical mapping of a counter row: the whole capture's value range, including zero and the track's limits. */
 export function counterValueScale(model: Model, trackIndex: number, heightCss: CssPx): { yOf(value: number): CssPx; top: number } {
   const track = model.tracks[trackIndex];
   const [min, max] = pyramidOf(model, trackIndex).query(0, track.counterEnd - track.counterBegin);
-  const base = Math.min(0, min);
-  const top = Math.max(0, max) === base ? base + 1 : Math.max(0, max);
+  const base = Math.min(0, min, track.counter?.min ?? 0);
+  const high = Math.max(0, max, track.counter?.max ?? 0);
+  const top = high === base ? base + 1 : high;
   const plot = heightCss - PAD_TOP_CSS - PAD_BOTTOM_CSS;
   return { yOf: (v) => PAD_TOP_CSS + (1 - (v - base) / (top - base)) * plot, top };
 }
@@ -54,6 +58,15 @@ export const counterRowRenderer: TrackRenderer = {
     const { yOf, top } = counterValueScale(model, row.track, row.heightCss);
     const palette = namePalette(env.theme.dark);
     const color = rgbToCss(palette[nameHash(track.label) % palette.length]);
+    drawLimits(env, track, yOf);
+    const interpolation = track.counter?.interpolation;
+    if (interpolation === 'linear' || interpolation === 'sinceLast' || interpolation === 'point') {
+      // These need the sample after the view too (a line or step reaches back from it).
+      drawMode(env, interpolation, pyramid, first, Math.min(last + 1, hi), yOf, color);
+      ctx.fillStyle = env.theme.fgMuted;
+      ctx.fillText(formatValue(top, track.unit), 4, PAD_TOP_CSS + 1);
+      return;
+    }
 
     const xStart = Math.max(scale.toX(times[first]), -1);
     let v = values[first];
@@ -94,8 +107,133 @@ export const counterRowRenderer: TrackRenderer = {
     const model = env.row.model;
     const track = model.tracks[env.row.track];
     const t = env.scale.toNs(xCss);
-    const k = upperBound(model.counters.timeNs, t, track.counterBegin, track.counterEnd) - 1;
-    if (k < track.counterBegin || t > Math.max(model.durationNs, model.counters.timeNs[track.counterEnd - 1])) return null;
-    return { kind: 'counter', row: env.row, sample: k, tNs: t };
+    const times = model.counters.timeNs;
+    const lo = track.counterBegin;
+    const hi = track.counterEnd;
+    const k = upperBound(times, t, lo, hi) - 1;
+    switch (track.counter?.interpolation) {
+      case 'sinceLast':
+        // The sample that ends the step under the pointer.
+        if (k + 1 >= hi && (k < lo || times[k] !== t)) return null;
+        return { kind: 'counter', row: env.row, sample: k >= lo && times[k] === t ? k : k + 1, tNs: t };
+      case 'linear':
+        if (k < lo || k + 1 >= hi) return k >= lo && times[k] === t ? { kind: 'counter', row: env.row, sample: k, tNs: t } : null;
+        return { kind: 'counter', row: env.row, sample: t - times[k] <= times[k + 1] - t ? k : k + 1, tNs: t };
+      case 'point': {
+        // The nearest sample within a few pixels.
+        const tolerance = env.scale.toNs(xCss + 4) - t;
+        let best = -1;
+        for (const c of [k, k + 1]) {
+          if (c >= lo && c < hi && Math.abs(times[c] - t) <= tolerance && (best < 0 || Math.abs(times[c] - t) < Math.abs(times[best] - t))) best = c;
+        }
+        return best < 0 ? null : { kind: 'counter', row: env.row, sample: best, tNs: t };
+      }
+      default:
+        if (k < lo || t > Math.max(model.durationNs, times[hi - 1])) return null;
+        return { kind: 'counter', row: env.row, sample: k, tNs: t };
+    }
   },
 };
+
+/** The value a counter shows at `tNs` (interpolated on linear rows), given the sample a hit found. */
+export function counterValueAt(model: Model, track: Track, sample: number, tNs: number): number {
+  const times = model.counters.timeNs;
+  const values = model.counters.value;
+  if (track.counter?.interpolation !== 'linear') return values[sample];
+  const a = times[sample] <= tNs ? sample : sample - 1;
+  const b = a + 1;
+  if (a < track.counterBegin || b >= track.counterEnd || times[b] === times[a]) return values[sample];
+  return values[a] + ((values[b] - values[a]) * (tNs - times[a])) / (times[b] - times[a]);
+}
+
+/** Dashed lines at the counter's limits (NVTX counter semantics: applied "softly"). */
+function drawLimits(env: RowDrawEnv, track: Track, yOf: (v: number) => number): void {
+  const limits = [track.counter?.min, track.counter?.max].filter((v): v is number => v !== undefined);
+  if (limits.length === 0) return;
+  const { ctx, scale } = env;
+  ctx.save();
+  ctx.strokeStyle = env.theme.fgMuted;
+  ctx.globalAlpha = 0.6;
+  ctx.setLineDash([3, 3]);
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (const v of limits) {
+    const y = Math.round(yOf(v)) + 0.5;
+    ctx.moveTo(0, y);
+    ctx.lineTo(scale.widthCss, y);
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
+/**
+ * Linear, since-last and point drawings over samples [first, last), one min-max segment per pixel
+ * column as for steps.
+ */
+function drawMode(
+  env: RowDrawEnv,
+  mode: 'linear' | 'sinceLast' | 'point',
+  pyramid: MinMaxPyramid,
+  first: number,
+  last: number,
+  yOf: (v: number) => number,
+  color: string,
+): void {
+  const { row, ctx, scale } = env;
+  const model = row.model;
+  const lo = model.tracks[row.track].counterBegin;
+  const times = model.counters.timeNs;
+  const values = model.counters.value;
+  const xOf = (k: number) => Math.min(Math.max(scale.toX(times[k]), -1), scale.widthCss + 1);
+  if (mode === 'point') {
+    ctx.fillStyle = color;
+    for (let k = first; k < last; ) {
+      const x = xOf(k);
+      const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
+      const [min, max] = next - k > 1 ? pyramid.query(k - lo, next - lo) : [values[k], values[k]];
+      ctx.fillRect(Math.round(x) - 1, yOf(max) - 1, 3, yOf(min) - yOf(max) + 3);
+      k = next;
+    }
+    return;
+  }
+  const xStart = xOf(first);
+  ctx.beginPath();
+  // Since-last: a sample's value holds back to the previous sample, so the first one only marks a start.
+  ctx.moveTo(xStart, yOf(mode === 'linear' ? values[first] : values[Math.min(first + 1, last - 1)]));
+  let xLast = xStart;
+  for (let k = first; k < last; ) {
+    const x = xOf(k);
+    const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
+    if (mode === 'linear') {
+      ctx.lineTo(x, yOf(values[k]));
+      if (next - k > 1) {
+        const [min, max] = pyramid.query(k - lo, next - lo);
+        ctx.lineTo(x, yOf(max));
+        ctx.lineTo(x, yOf(min));
+      }
+      ctx.lineTo(x, yOf(values[next - 1]));
+    } else {
+      // The step reaching x ends at sample k: its value is v[k]; then the next value starts.
+      ctx.lineTo(x, yOf(values[k]));
+      if (next - k > 1) {
+        const [min, max] = pyramid.query(k - lo, next - lo);
+        ctx.lineTo(x, yOf(max));
+        ctx.lineTo(x, yOf(min));
+      }
+      if (next < last) ctx.lineTo(x, yOf(values[next]));
+    }
+    xLast = x;
+    k = next;
+  }
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+  const yBase = yOf(0);
+  ctx.lineTo(xLast, yBase);
+  ctx.lineTo(xStart, yBase);
+  ctx.closePath();
+  ctx.globalAlpha = 0.22;
+  ctx.fillStyle = color;
+  ctx.fill();
+  ctx.globalAlpha = 1;
+}
