@@ -3,6 +3,7 @@
  * counting instances or summing their time, and a summary (mean, sigma, P50/P90/P99/P99.9 and the
  * instances to jump to) of durations already sorted (as `rangeInstances` returns them).
  */
+import { lowerBound, upperBound } from '../model/query.ts';
 import { nearestRankIndex, percentileSorted } from './quantiles.ts';
 
 export interface HistogramOptions {
@@ -116,19 +117,6 @@ export function summarizeSorted(sorted: ArrayLike<number>): DistributionSummary 
 export function durationBand(sorted: ArrayLike<number>, fromNs: number, toNs: number): [number, number] {
   const lo = Math.min(fromNs, toNs);
   const hi = Math.max(fromNs, toNs);
-  let a = 0;
-  let b = sorted.length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (sorted[mid] < lo) a = mid + 1;
-    else b = mid;
-  }
-  const first = a;
-  b = sorted.length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (sorted[mid] <= hi) a = mid + 1;
-    else b = mid;
-  }
-  return [first, a];
+  const first = lowerBound(sorted, lo, 0, sorted.length);
+  return [first, upperBound(sorted, hi, first, sorted.length)];
 }

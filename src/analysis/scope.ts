@@ -4,6 +4,7 @@
  * options into a form the hot loops read without allocation, and answers per-range questions
  * ("is it in scope, how much of it counts") in O(1) for one span, O(log k) for k spans.
  */
+import { upperBound } from '../model/query.ts';
 import type { Model, Nanoseconds, Track, TrackKind } from '../model/types.ts';
 
 export interface TimeSpan {
@@ -93,14 +94,7 @@ export class ResolvedScope {
 
   /** Index of the last span starting at or before t, or -1. */
   private spanAt(t: number): number {
-    let lo = 0;
-    let hi = this.from.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.from[mid] <= t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo - 1;
+    return upperBound(this.from, t, 0, this.from.length) - 1;
   }
 
   /** Covered time in (-inf, t]. */

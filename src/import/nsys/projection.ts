@@ -9,6 +9,7 @@
  * Pure functions over plain arrays, so the importer can make projection rows before the model exists;
  * the CUDA statistics (src/analysis/cuda/statistics.ts) apply the same rule to a finished model.
  */
+import { lowerBound } from '../../model/query.ts';
 
 /** The CUDA API calls of one thread that launched GPU work, ordered by start time. */
 export interface LaunchTable {
@@ -62,13 +63,7 @@ export function launchTable(
 /** The projection of the range [startNs, endNs] of the table's thread, or undefined if it has none. */
 export function projectRange(table: LaunchTable, startNs: number, endNs: number): Projection | undefined {
   const { start, end } = table;
-  let lo = 0;
-  let hi = start.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (start[mid] < startNs) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBound(start, startNs, 0, start.length);
   let first = Infinity;
   let last = -Infinity;
   let workCount = 0;
