@@ -7,9 +7,10 @@ import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
-import { isExtPayload, modelPayloadJson } from '../payload/model.ts';
+import { isExtPayload } from '../payload/model.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
+import { PayloadTree } from './PayloadTree.tsx';
 import { useEffectiveTheme } from './useTheme.ts';
 import { formatCount, formatDuration, formatDurationShort, formatTimestamp } from './format.ts';
 
@@ -70,16 +71,12 @@ function Swatch({ model, style }: { model: Model; style: number }) {
   return <span className="swatch" style={{ background: css }} aria-hidden="true" />;
 }
 
-/** A core payload as its value; an extended payload decoded against the capture's schemas, as JSON. */
+/** A core payload as its value; extended payloads decoded against the capture's schemas, as a tree. */
 function PayloadValue({ model, payload }: { model: Model; payload: number }) {
-  const text = useMemo(() => {
-    if (payload < 0) return null;
-    if (!isExtPayload(model, payload)) return { block: false, text: formatPayload(model, payload) };
-    const json = modelPayloadJson(model, payload);
-    return { block: true, text: JSON.stringify(json, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2) };
-  }, [model, payload]);
-  if (!text) return <span className="muted">none</span>;
-  return text.block ? <pre className="payload-json">{text.text}</pre> : <code>{text.text}</code>;
+  const text = useMemo(() => (payload < 0 || isExtPayload(model, payload) ? null : formatPayload(model, payload)), [model, payload]);
+  if (payload < 0) return <span className="muted">none</span>;
+  if (isExtPayload(model, payload)) return <PayloadTree model={model} payload={payload} />;
+  return <code>{text}</code>;
 }
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
