@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { useViewer } from '../../state/context.tsx';
-import { formatCount } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
 import './panels.css';
 
 export type BottomTab = 'events' | 'hierarchy' | 'health' | 'report';

@@ -8,7 +8,8 @@ import { eventOf, eventSelection } from '../../analysis/eventIds.ts';
 import { parseDuration } from '../../analysis/units.ts';
 import { useViewer } from '../../state/context.tsx';
 import { captureFilter } from '../../state/filters.ts';
-import { formatCount, formatDuration, formatTimestamp } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatDuration, formatTimestamp } from '../../format/time.ts';
 import {
   cellText,
   columnValues,

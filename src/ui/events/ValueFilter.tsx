@@ -1,6 +1,6 @@
 /** The value filter of a column: a popover listing the column's values with check boxes and counts. */
 import { useMemo, useState } from 'react';
-import { formatCount } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
 import { usePopover } from '../usePopover.ts';
 import type { ColumnValue } from './eventTable.ts';
 

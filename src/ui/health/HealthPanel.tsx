@@ -8,7 +8,8 @@ import { useMemo, useRef, useState } from 'react';
 import { threadLabel } from '../../model/trackTree.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatCount, formatTimestamp } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatTimestamp } from '../../format/time.ts';
 import { HEALTH_KINDS, type HealthEntry, type HealthKind, type HealthList } from './health.ts';
 
 const KIND_LABEL = new Map(HEALTH_KINDS.map((k) => [k.kind, k.label]));

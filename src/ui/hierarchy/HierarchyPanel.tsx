@@ -10,8 +10,10 @@ import { rangeName, trackOfRange } from '../../model/query.ts';
 import { domainLabel, processLabel, threadLabel } from '../../model/trackTree.ts';
 import { useViewer } from '../../state/context.tsx';
 import { captureFilter } from '../../state/filters.ts';
+import type { Track } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatCount, formatDuration, formatTimestamp } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatDuration, formatTimestamp } from '../../format/time.ts';
 import { useVirtualRows } from '../events/useVirtualRows.ts';
 import {
   ancestors,
@@ -32,7 +34,7 @@ import {
 const ROW_PX = 22;
 const INDENT_PX = 14;
 
-const TEMPLATE = 'minmax(240px, 2.2fr) 112px 112px 84px 84px 92px 40px 70px minmax(160px, 1.5fr)';
+const TEMPLATE = 'minmax(240px, 2.2fr) 112px 112px 84px 84px 96px 40px 80px minmax(160px, 1.5fr)';
 const HEADERS: { label: string; title: string; num?: boolean }[] = [
   { label: 'Name', title: 'Range name, nested by the push/pop stack' },
   { label: 'Start', title: 'Start time from the capture start', num: true },
@@ -55,7 +57,13 @@ function threadRows(captures: readonly LoadedCapture[], hidden: (c: LoadedCaptur
   const out: ThreadRow[] = [];
   for (const c of captures) {
     const m = c.model;
-    m.tracks.forEach((t, track) => {
+    // The order of the track tree: by process, thread, then domain.
+    const pid = (t: Track) => (t.process >= 0 ? m.processes[t.process].pid : -1);
+    const tid = (t: Track) => (t.thread >= 0 ? m.threads[t.thread].tid : -1);
+    const tracks = m.tracks
+      .map((t, track) => ({ t, track }))
+      .sort((a, b) => pid(a.t) - pid(b.t) || tid(a.t) - tid(b.t) || a.t.domain - b.t.domain || a.track - b.track);
+    tracks.forEach(({ t, track }) => {
       if (t.kind !== 'pushpop' || t.rangeEnd === t.rangeBegin || hidden(c, track)) return;
       const parts = [t.process >= 0 ? processLabel(m, t.process) : '', t.thread >= 0 ? threadLabel(m, t.thread) : t.label].filter(Boolean);
       const domain = t.domain > 0 ? ` · ${domainLabel(m, t.domain)}` : '';

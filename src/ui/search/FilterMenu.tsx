@@ -6,7 +6,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import { isHidden, NO_FILTERS, withHidden, type EventFilters } from '../../state/filters.ts';
-import { formatCount } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
 import { usePopover } from '../usePopover.ts';
 import { filterChoices, type Choice } from './filterChoices.ts';
 import '../events/panels.css';

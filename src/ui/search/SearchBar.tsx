@@ -11,7 +11,7 @@ import { buildMatchList, compileSearch, matchPosition, searchStyleMask, stepMatc
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import { captureFilter } from '../../state/filters.ts';
 import { RULER_HEIGHT_CSS } from '../../timeline/renderers/ruler.ts';
-import { formatCount } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
 import './search.css';
 
 function isTyping(target: EventTarget | null): boolean {
