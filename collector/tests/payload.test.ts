@@ -16,6 +16,15 @@ import { loadModel } from '../../src/import/pipeline.ts';
 import type { Model, Track } from '../../src/model/types.ts';
 import { payloadJson } from '../../src/payload/format.ts';
 import { decodeModelPayload } from '../../src/payload/model.ts';
+import { main } from '../../src/cli/main.ts';
+
+/** `nvtxview events --json` of a capture, parsed. */
+async function eventsJson(path: string): Promise<Record<string, unknown>[]> {
+  let out = '';
+  const io = { stdout: { write: (t: string) => void (out += t) }, stderr: { write: () => undefined } };
+  expect(await main(['events', '--json', path], io)).toBe(0);
+  return JSON.parse(out) as Record<string, unknown>[];
+}
 
 const collector = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const build = join(collector, 'build');
@@ -29,7 +38,7 @@ interface Line {
   [key: string]: unknown;
 }
 
-async function capture(program: string, args: string[] = []): Promise<{ lines: Line[]; model: Model; status: number | null }> {
+async function capture(program: string, args: string[] = []): Promise<{ lines: Line[]; model: Model; status: number | null; path: string }> {
   const path = join(work, `${program}.nvtxc`);
   const run = spawnSync(join(build, 'nvtx-capture'), ['-q', '-o', path, '--', join(build, 'tests', program), ...args], {
     encoding: 'utf8',
@@ -41,7 +50,7 @@ async function capture(program: string, args: string[] = []): Promise<{ lines: L
     .map((l) => JSON.parse(l) as Line);
   const source = await fileSource(path);
   try {
-    return { lines, model: await loadModel(source), status: run.status };
+    return { lines, model: await loadModel(source), status: run.status, path };
   } finally {
     await source.close();
   }
@@ -75,9 +84,10 @@ afterAll(() => {
 describe('payload schemas of real C structs', () => {
   let lines: Line[];
   let model: Model;
+  let path: string;
 
   beforeAll(async () => {
-    ({ lines, model } = await capture('payload_schemas'));
+    ({ lines, model, path } = await capture('payload_schemas'));
   });
 
   it('follows the registration rules: static ids, generated ids, refusals', () => {
@@ -128,6 +138,20 @@ describe('payload schemas of real C structs', () => {
     expect(registry.typeInfo?.[21]).toEqual({ size: 16, align: 16 }); // long double
     expect(registry.strings?.some((s) => s.text === 'registered text' && s.handle > 0)).toBe(true);
     expect(registry.schemas.find((s) => s.name === 'outer')?.entries[1].description).toBe('a nested struct');
+  });
+
+  it('prints the decoded fields in nvtxview events --json', async () => {
+    const events = await eventsJson(path);
+    const line = lines.find((l) => l.type === 'payload' && l.name === 'deep copies')!;
+    const event = events.find((e) => e.name === 'deep copies')!;
+    expect(event.kind).toBe('mark');
+    // All payloads' fields in one object (later duplicates renamed), as the program passed them.
+    const fields = Object.assign({}, ...(line.payloads as object[]));
+    expect(event.payload).toEqual(fields);
+    // Pop payloads under "@end".
+    const renamed = events.find((e) => e.name === 'renamed at pop')!;
+    const renamedLine = lines.find((l) => l.type === 'payload' && l.name === 'renamed at pop')!;
+    expect((renamed.payload as Record<string, unknown>)['@end']).toEqual((renamedLine.end as unknown[])[0]);
   });
 
   it('shows the hidden entries as hidden', () => {
@@ -190,9 +214,19 @@ describe('deferred events in custom time domains', () => {
 describe('counters', () => {
   let lines: Line[];
   let model: Model;
+  let path: string;
 
   beforeAll(async () => {
-    ({ lines, model } = await capture('counters_kinds'));
+    ({ lines, model, path } = await capture('counters_kinds'));
+  });
+
+  it('prints every counter sample under its counter in nvtxview events --json', async () => {
+    const events = (await eventsJson(path)).filter((e) => e.kind === 'counter');
+    const depth = events.filter((e) => e.name === 'queue depth');
+    const line = lines.find((l) => l.type === 'counter' && l.row === 'Counters > queue depth')!;
+    expect(depth.map((e) => e.value)).toEqual(line.values);
+    expect(depth[0]).toMatchObject({ unit: 'items', counter: 'Counters > queue depth', durationNs: 0, pid: line.pid });
+    expect(events.length).toBe(model.counters.value.length);
   });
 
   it('follows the registration rules of counters, scopes and time domains', () => {

@@ -1,18 +1,21 @@
 /**
- * `nvtxview events`: every range and mark of a capture as JSON objects (for scripts and for
- * checking decoders), written as a stream so millions of events do not build one huge string.
+ * `nvtxview events`: every range, mark and counter sample of a capture as JSON objects (for
+ * scripts and for checking decoders), written as a stream so millions of events do not build one
+ * huge string. Extended payloads (NVTX payload extension) are decoded: field name -> value.
  */
 import { kindClass } from '../analysis/groups.ts';
-import { payloadJson } from '../model/payload.ts';
+import { modelPayloadJson } from '../payload/model.ts';
 import { RangeFlag, type Model, type TrackKind } from '../model/types.ts';
 
 /**
- * One event. Times are integer ns from the capture start (`start` = `end` for marks). `endTid` /
- * `endThreadName` only appear on start/end ranges that ended on another thread.
+ * One event. Times are integer ns from the capture start (`start` = `end` for marks and counter
+ * samples). `endTid` / `endThreadName` only appear on start/end ranges that ended on another
+ * thread; `value`, `unit` and `counter` (the counter's track path) only on counter samples, whose
+ * `name` is the counter's.
  */
 export interface EventRecord {
   file: string;
-  kind: 'pushpop' | 'startend' | 'api' | 'gpu' | 'mark';
+  kind: 'pushpop' | 'startend' | 'api' | 'gpu' | 'mark' | 'counter';
   name: string;
   domain: string;
   startNs: number;
@@ -31,6 +34,9 @@ export interface EventRecord {
   unterminated?: true;
   endTid?: number;
   endThreadName?: string | null;
+  value?: number;
+  unit?: string | null;
+  counter?: string;
 }
 
 const RANGE_KIND: readonly EventRecord['kind'][] = ['pushpop', 'startend', 'api', 'gpu'];
@@ -52,11 +58,16 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
   const crossEnd = new Map<number, number>();
   for (let k = 0; k < model.crossThreadEnds.range.length; k++) crossEnd.set(model.crossThreadEnds.range[k], model.crossThreadEnds.thread[k]);
 
-  // Ranges are 0..R-1, marks R..R+M-1 in one ordering.
+  // Ranges are 0..R-1, marks R..R+M-1, counter samples R+M.. in one ordering.
   const nr = r.startNs.length;
-  const order = Uint32Array.from({ length: nr + m.timeNs.length }, (_, i) => i);
-  const time = (i: number) => (i < nr ? r.startNs[i] : m.timeNs[i - nr]);
-  order.sort((a, b) => time(a) - time(b) || (a < nr ? 0 : 1) - (b < nr ? 0 : 1) || (a < nr && b < nr ? r.depth[a] - r.depth[b] : 0) || a - b);
+  const nrm = nr + m.timeNs.length;
+  const c = model.counters;
+  const counterTrack = new Int32Array(c.timeNs.length);
+  model.tracks.forEach((t, k) => counterTrack.fill(k, t.counterBegin, t.counterEnd));
+  const order = Uint32Array.from({ length: nrm + c.timeNs.length }, (_, i) => i);
+  const time = (i: number) => (i < nr ? r.startNs[i] : i < nrm ? m.timeNs[i - nr] : c.timeNs[i - nrm]);
+  const group = (i: number) => (i < nr ? 0 : i < nrm ? 1 : 2);
+  order.sort((a, b) => time(a) - time(b) || group(a) - group(b) || (a < nr && b < nr ? r.depth[a] - r.depth[b] : 0) || a - b);
 
   /** The fields every event has, in output order. */
   const record = (kind: EventRecord['kind'], style: number, thread: number, start: number, end: number, payload: number): EventRecord => {
@@ -78,11 +89,38 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
       category: category >= 0 ? model.categories[category].id : null,
       categoryName: category >= 0 ? model.categories[category].name || null : null,
       color: colorText(model.styles.color[style]),
-      payload: payloadJson(model, payload),
+      payload: modelPayloadJson(model, payload),
     };
   };
 
   for (const i of order) {
+    if (i >= nrm) {
+      const k = i - nrm;
+      const track = model.tracks[counterTrack[k]];
+      const process = track.process >= 0 ? track.process : track.thread >= 0 ? model.threads[track.thread].process : -1;
+      yield {
+        file,
+        kind: 'counter',
+        name: track.label,
+        domain: '',
+        startNs: c.timeNs[k],
+        endNs: c.timeNs[k],
+        durationNs: 0,
+        depth: null,
+        tid: track.thread >= 0 ? model.threads[track.thread].tid : null,
+        threadName: track.thread >= 0 ? model.threads[track.thread].name || null : null,
+        pid: process >= 0 ? model.processes[process].pid : null,
+        processName: process >= 0 ? model.processes[process].name || null : null,
+        category: null,
+        categoryName: null,
+        color: null,
+        payload: null,
+        value: c.value[k],
+        unit: track.unit ?? null,
+        counter: [...track.path, track.label].join(' > '),
+      };
+      continue;
+    }
     if (i >= nr) {
       const k = i - nr;
       yield record('mark', m.style[k], m.thread[k], m.timeNs[k], m.timeNs[k], m.payload[k]);

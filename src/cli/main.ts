@@ -25,7 +25,7 @@ export const USAGE = `Usage: nvtxview <command> [options] FILE...
 
 Commands:
   stats FILE...    range statistics per name (nsys nvtx_sum columns, plus self time, P90, P99)
-  events FILE...   every range and mark
+  events FILE...   every range, mark and counter sample
 
 Options of stats:
   --format table|csv|json   output format (default table); --json is --format json
@@ -37,7 +37,9 @@ Options of stats:
                             whole if they overlap it (like nsys), or only whole ranges inside it
 Options of events:
   --json                    JSON array of objects (name, kind, startNs, endNs, thread, process,
-                            category, domain, color, payload, endTid for cross-thread ranges)
+                            category, domain, color, payload, endTid for cross-thread ranges;
+                            extended payloads as field name -> value; counter samples as kind
+                            "counter" with the counter's name, value, unit and track path)
   --format json|csv         csv: one line per event
 General:
   -h, --help                this text
@@ -166,7 +168,7 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
 
 const EVENT_CSV_KEYS = [
   'file', 'kind', 'name', 'domain', 'startNs', 'endNs', 'durationNs', 'depth', 'tid', 'threadName', 'pid', 'processName',
-  'category', 'categoryName', 'color', 'payload', 'unterminated', 'endTid', 'endThreadName',
+  'category', 'categoryName', 'color', 'payload', 'unterminated', 'endTid', 'endThreadName', 'value', 'unit', 'counter',
 ] as const;
 
 async function runEvents(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
