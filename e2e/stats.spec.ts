@@ -204,3 +204,43 @@ test('a large capture is computed in the statistics worker, the page stays respo
   // Generous: the machine running the tests is shared; a freeze of the page would be seconds.
   expect(gap).toBeLessThan(1000);
 });
+
+test('group by thread, pick tracks, dark theme and a wide panel (screenshots)', async ({ page }) => {
+  const panel = page.getByTestId('stats-panel');
+  const table = page.getByTestId('range-table');
+  await panel.getByTestId('group-by').selectOption('thread');
+  await expect(table.getByRole('columnheader', { name: /^Thread/ })).toBeVisible();
+  const threads = await table.locator('.st-name').allTextContents();
+  expect(threads).toEqual(expect.arrayContaining(['main (4242)', 'data loader 0 (4251)']));
+
+  // Only the tracks of one thread: the table keeps that thread alone.
+  await panel.getByTestId('track-picker').click();
+  const picker = page.getByRole('dialog', { name: 'Tracks in the statistics' });
+  await picker.getByRole('button', { name: 'None' }).click();
+  // The thread's own node (each label holds the node's name and detail).
+  await picker.locator('label.st-track').filter({ hasText: /^data loader 1 \(4252\)/ }).getByRole('checkbox').check();
+  await page.screenshot({ path: 'test-results/stats-tracks.png' });
+  await page.keyboard.press('Escape');
+  await expect(table.locator('.st-name')).toHaveText(['data loader 1 (4252)']);
+  await expect(panel.getByTestId('track-picker')).toContainText(/\d+ of \d+ tracks/);
+
+  // Dark theme, a wide panel (one line per row), a row's distribution weighted by time.
+  await page.evaluate(() => ((window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as { setTheme(t: string): void }).setTheme('dark'));
+  await panel.getByTestId('track-picker').click();
+  await page.getByRole('dialog', { name: 'Tracks in the statistics' }).getByRole('button', { name: 'All' }).click();
+  await page.keyboard.press('Escape');
+  await panel.getByTestId('group-by').selectOption('name');
+  const splitter = page.getByRole('separator', { name: 'Resize the side panel' });
+  const box = (await splitter.boundingBox())!;
+  await page.mouse.move(box.x + 3, box.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 300, box.y + 200, { steps: 5 });
+  await page.mouse.up();
+  await page.screenshot({ path: 'test-results/stats-wide-dark.png' });
+  await table.getByTestId('stats-row').filter({ hasText: 'decode jpeg' }).click();
+  await page.getByRole('button', { name: 'Time', exact: true }).click();
+  const hist = (await page.getByTestId('histogram').boundingBox())!;
+  await page.mouse.move(hist.x + hist.width * 0.3, hist.y + hist.height * 0.6);
+  await expect(page.getByTestId('histogram-hover')).toContainText('total');
+  await page.screenshot({ path: 'test-results/stats-detail-dark.png' });
+});

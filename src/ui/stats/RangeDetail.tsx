@@ -11,7 +11,7 @@ import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatCount, formatDuration, formatDurationShort } from '../format.ts';
 import type { Grouping } from './compute.ts';
 import { HistogramCanvas } from './HistogramCanvas.tsx';
-import { bandInterval, bandPositions, type BinBand } from './histogramView.ts';
+import { bandInterval, bandPositions, binsForCount, type BinBand } from './histogramView.ts';
 import { InstanceList } from './InstanceList.tsx';
 import { jumpTargets } from './jumpTargets.ts';
 import { captureScope, type PanelScope } from './panelScope.ts';
@@ -119,6 +119,7 @@ function Distribution({ capture, instances }: { capture: LoadedCapture; instance
   const revealEvent = useViewer((s) => s.revealEvent);
   const [scale, setScale] = useState<'linear' | 'log'>('log');
   const [weight, setWeight] = useState<'count' | 'time'>('count');
+  // Bins the histogram's width allows (the canvas reports it).
   const [bins, setBins] = useState(60);
   const [band, setBand] = useState<BinBand | null>(null);
   const durations = instances.durations;
@@ -127,7 +128,11 @@ function Distribution({ capture, instances }: { capture: LoadedCapture; instance
   // A log axis needs positive durations with some spread.
   const canLog = summary.maxNs > summary.minNs && summary.minNs > 0;
   const effectiveScale = canLog ? scale : 'linear';
-  const histogram = useMemo(() => durationHistogram(durations, { bins, scale: effectiveScale, weight }), [durations, bins, effectiveScale, weight]);
+  const binsShown = binsForCount(durations.length, bins);
+  const histogram = useMemo(
+    () => durationHistogram(durations, { bins: binsShown, scale: effectiveScale, weight }),
+    [durations, binsShown, effectiveScale, weight],
+  );
   useEffect(() => setBand(null), [histogram]);
   const positions = useMemo(() => (band ? bandPositions(histogram, durations, band) : null), [band, histogram, durations]);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { durationHistogram } from '../../analysis/histogram.ts';
 import type { GroupInstances } from '../../analysis/rangeStats.ts';
-import { bandInterval, bandOfDrag, bandPositions, binAtX, binOf, histogramScale, tallestBin } from './histogramView.ts';
+import { bandInterval, bandOfDrag, bandPositions, binAtX, binOf, binsForCount, histogramScale, tallestBin } from './histogramView.ts';
 import { jumpTargets, listOrder } from './jumpTargets.ts';
 
 /** Deterministic pseudo-random durations (xorshift), log-normal-ish, sorted ascending. */
@@ -63,6 +63,16 @@ describe('histogram bands', () => {
     expect(band.toNs).toBeCloseTo(1000);
     expect(tallestBin(h)).toBe(2);
     expect(tallestBin(durationHistogram([], { bins: 3 }))).toBe(1);
+  });
+});
+
+describe('bins for a count', () => {
+  it('grows with the square root of the count, within 8 and what the width allows', () => {
+    expect(binsForCount(1, 100)).toBe(8);
+    expect(binsForCount(40, 100)).toBe(13);
+    expect(binsForCount(525, 100)).toBe(46);
+    expect(binsForCount(1e6, 100)).toBe(100);
+    expect(binsForCount(1e6, 5)).toBe(5);
   });
 });
 

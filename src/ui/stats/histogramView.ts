@@ -7,6 +7,14 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import type { Histogram } from '../../analysis/histogram.ts';
 import { lowerBound } from '../../model/query.ts';
 
+/**
+ * Bins worth drawing for n instances: about 2√n (a few instances per bar on average, so the shape
+ * shows instead of a comb of lone bars), at least 8, at most `maxBins` (what the width allows).
+ */
+export function binsForCount(n: number, maxBins: number): number {
+  return Math.max(1, Math.min(maxBins, Math.max(8, Math.ceil(2 * Math.sqrt(n)))));
+}
+
 export function binCount(h: Histogram): number {
   return h.values.length;
 }
