@@ -79,10 +79,11 @@ test('dragging across the time axis selects a span and fills the per-name table'
   expect(Math.abs(span!.startNs - 2e6)).toBeLessThan(100_000);
   expect(Math.abs(span!.endNs - 5e6)).toBeLessThan(100_000);
 
-  const table = page.getByRole('table', { name: 'Ranges in the span by name' });
-  const rows = table.getByTestId('span-row');
+  // The statistics panel switches its scope to the span.
+  const table = page.getByTestId('range-table');
+  const rows = table.getByTestId('stats-row');
   await expect(rows).toHaveCount(5);
-  await expect(rows.first().locator('.stats-name')).toHaveText('frame');
-  await table.getByRole('columnheader', { name: 'Name' }).click();
-  await expect(rows.first().locator('.stats-name')).toHaveText('draw');
+  await expect(rows.first().locator('.st-name')).toHaveText('frame');
+  await table.getByRole('columnheader', { name: /^Range/ }).click();
+  await expect(rows.first().locator('.st-name')).toHaveText('draw');
 });
