@@ -244,3 +244,32 @@ test('group by thread, pick tracks, dark theme and a wide panel (screenshots)', 
   await expect(page.getByTestId('histogram-hover')).toContainText('total');
   await page.screenshot({ path: 'test-results/stats-detail-dark.png' });
 });
+
+test('a selected range breaks its children down by name, with self time; the shares add up', async ({ page }) => {
+  const index = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as StatsState & { select(x: unknown): void };
+    const m = s.captures[0].model;
+    const i = Array.from(m.ranges.style).findIndex((st) => m.strings[m.styles.name[st]] === 'forward');
+    s.select({ kind: 'range', capture: s.captures[0].id, index: i });
+    return i;
+  });
+  expect(index).toBeGreaterThanOrEqual(0);
+  const table = page.getByTestId('child-breakdown');
+  await expect(table.getByRole('columnheader')).toHaveText(['Name', 'Count', 'Total', 'Self', 'Share']);
+  const shares = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.lastElementChild!.textContent!.replace('%', ''))));
+  expect(shares.length).toBeGreaterThan(2);
+  // Children plus the range's own time: 100 % (one decimal each).
+  expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThan(0.05 * shares.length + 0.01);
+  await expect(table.locator('tbody tr').last()).toContainText('(self)');
+  // The selection gets more of the panel's height through the splitter below it.
+  const splitter = page.getByRole('separator', { name: 'Resize the selection details' });
+  const box = (await splitter.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 3);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + 260, { steps: 5 });
+  await page.mouse.up();
+  await table.scrollIntoViewIfNeeded();
+  await expect(table).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('range-table')).toBeVisible();
+  await page.screenshot({ path: 'test-results/stats-children.png' });
+});

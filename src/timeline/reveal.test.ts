@@ -38,9 +38,11 @@ describe('revealWindow', () => {
     expect(v.endNs).toBeCloseTo(420e6);
   });
 
-  it('centres an instant at the current zoom', () => {
+  it('centres an instant out of view at the current zoom, leaves the view when it is in it', () => {
     const v = revealWindow(500e6, 500e6, { startNs: 0, endNs: 100e6 }, limits);
     expect(v).toEqual({ startNs: 450e6, endNs: 550e6 });
+    const current = { startNs: 0, endNs: 1e9 };
+    expect(revealWindow(140e6, 140e6, current, limits)).toBe(current);
   });
 });
 

@@ -27,9 +27,13 @@ export function collapsedAbove(capture: LoadedCapture, collapsed: Readonly<Recor
 /** The range fills about a third of the view: its neighbours stay visible on both sides. */
 export const REVEAL_CONTEXT = 1;
 
-/** View showing [startNs, endNs] (shared axis) with context; an instant keeps the current zoom. */
+/**
+ * View showing [startNs, endNs] (shared axis) with context. An instant keeps the current zoom: the
+ * view stays where it is when the instant is in it, else it is centred on the instant.
+ */
 export function revealWindow(startNs: number, endNs: number, current: ViewWindow, limits: ViewLimits): ViewWindow {
   if (endNs > startNs) return viewAround(startNs, endNs, limits, REVEAL_CONTEXT);
+  if (startNs >= current.startNs && startNs <= current.endNs) return current;
   const half = (current.endNs - current.startNs) / 2;
   return clampView({ startNs: startNs - half, endNs: startNs + half }, limits);
 }

@@ -15,9 +15,19 @@ function clampWidth(width: number): number {
   return Math.round(Math.max(MIN_WIDTH, Math.min(width, window.innerWidth - MIN_TIMELINE)));
 }
 
+/** Share of the panel's height the selection details may take (the statistics get the rest). */
+const DEFAULT_SELECTION_SHARE = 0.36;
+
 export function SidePanel() {
   const [width, setWidth] = useState(defaultWidth);
   const [selectionOpen, setSelectionOpen] = useState(true);
+  const [selectionShare, setSelectionShare] = useState(DEFAULT_SELECTION_SHARE);
+  const panelRef = useRef<HTMLElement>(null);
+  const resizeSections = (clientY: number) => {
+    const rect = panelRef.current?.getBoundingClientRect();
+    if (!rect || rect.height <= 0) return;
+    setSelectionShare(Math.max(0.1, Math.min(0.75, (clientY - rect.top) / rect.height)));
+  };
   const drag = useRef<{ x: number; width: number } | null>(null);
   const onPointerDown = useCallback(
     (e: ReactPointerEvent<HTMLDivElement>) => {
@@ -54,8 +64,11 @@ export function SidePanel() {
         }}
         title="Drag to resize; double-click to reset"
       />
-      <aside className="side-panel" style={{ width }} aria-label="Details and statistics" data-testid="side-panel">
-        <section className={`panel-section selection-section${selectionOpen ? '' : ' collapsed'}`}>
+      <aside className="side-panel" ref={panelRef} style={{ width }} aria-label="Details and statistics" data-testid="side-panel">
+        <section
+          className={`panel-section selection-section${selectionOpen ? '' : ' collapsed'}`}
+          style={selectionOpen ? { maxHeight: `${(selectionShare * 100).toFixed(1)}%` } : undefined}
+        >
           <h2 className="section-title">
             <button
               type="button"
@@ -71,6 +84,29 @@ export function SidePanel() {
           </h2>
           {selectionOpen && <SelectionDetails />}
         </section>
+        {selectionOpen && (
+          <div
+            className="section-splitter"
+            role="separator"
+            aria-orientation="horizontal"
+            aria-label="Resize the selection details"
+            aria-valuenow={Math.round(selectionShare * 100)}
+            tabIndex={0}
+            title="Drag to share the height between the selection and the statistics; double-click to reset"
+            onPointerDown={(e) => e.currentTarget.setPointerCapture(e.pointerId)}
+            onPointerMove={(e) => {
+              if (e.currentTarget.hasPointerCapture(e.pointerId)) resizeSections(e.clientY);
+            }}
+            onDoubleClick={() => setSelectionShare(DEFAULT_SELECTION_SHARE)}
+            onKeyDown={(e) => {
+              if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+              // The arrows resize here; they must not also move through the timeline.
+              e.preventDefault();
+              e.stopPropagation();
+              setSelectionShare((f) => Math.max(0.1, Math.min(0.75, f + (e.key === 'ArrowUp' ? -0.05 : 0.05))));
+            }}
+          />
+        )}
         <section className="panel-section stats-section" aria-label="Statistics">
           <StatsPanel />
         </section>

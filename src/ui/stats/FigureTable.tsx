@@ -1,6 +1,7 @@
 /** A small sortable, virtualized table of figures (the marks and counters tabs). */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type CSSProperties } from 'react';
+import { NATURAL } from './tableModel.ts';
 
 export interface FigureColumn<T> {
   id: string;
@@ -43,8 +44,8 @@ export function FigureTable<T>({
     return [...rows].sort((a, b) => {
       const x = col.value(a);
       const y = col.value(b);
-      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
-      return dir * c || name.text(a).localeCompare(name.text(b));
+      const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), undefined, NATURAL);
+      return dir * c || name.text(a).localeCompare(name.text(b), undefined, NATURAL);
     });
     // columns derive from name and figures.
   }, [rows, sort, name, figures]);

@@ -33,6 +33,11 @@ describe('table rows and sorting', () => {
     for (const c of COLUMNS) expect(sortRows(r, { column: c.id, descending: false })).toHaveLength(3);
   });
 
+  it('sorts names with numbers in them by number', () => {
+    const named = ['batch 10', 'batch 2', 'batch 1'].map((label, i) => ({ ...rows()[0], label, id: `1|${i}` }));
+    expect(sortRows(named, { column: 'label', descending: false }).map((r) => r.label)).toEqual(['batch 1', 'batch 2', 'batch 10']);
+  });
+
   it('starts figures descending and text ascending; the same header flips', () => {
     expect(nextSort({ column: 'totalNs', descending: true }, 'totalNs')).toEqual({ column: 'totalNs', descending: false });
     expect(nextSort({ column: 'totalNs', descending: true }, 'p99Ns')).toEqual({ column: 'p99Ns', descending: true });

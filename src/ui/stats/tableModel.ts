@@ -110,8 +110,11 @@ export interface TableSort {
 
 export const DEFAULT_SORT: TableSort = { column: 'totalNs', descending: true };
 
+/** Names sort the way people number things: "batch 2" before "batch 10". */
+export const NATURAL: Intl.CollatorOptions = { numeric: true };
+
 function byLabel(a: StatsRow, b: StatsRow): number {
-  return a.label.localeCompare(b.label) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return a.label.localeCompare(b.label, undefined, NATURAL) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** A sorted copy; ties fall back to the name, then the row id, so the order is stable. */
@@ -119,7 +122,7 @@ export function sortRows(rows: readonly StatsRow[], sort: TableSort): StatsRow[]
   const dir = sort.descending ? -1 : 1;
   const id = sort.column;
   if (id === 'label' || id === 'style') {
-    return [...rows].sort((a, b) => dir * (a[id].localeCompare(b[id]) || byLabel(a, b)));
+    return [...rows].sort((a, b) => dir * (a[id].localeCompare(b[id], undefined, NATURAL) || byLabel(a, b)));
   }
   return [...rows].sort((a, b) => dir * (a[id] - b[id]) || byLabel(a, b));
 }
