@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateFile } from '../scripts/gen/main.ts';
-import { openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropFiles, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 /** The store fields this file reads beyond support.ts's typing. */
 interface StatsState {
@@ -272,4 +272,29 @@ test('a selected range breaks its children down by name, with self time; the sha
   await expect(table).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('range-table')).toBeVisible();
   await page.screenshot({ path: 'test-results/stats-children.png' });
+});
+
+test('counters: min, max, time-weighted average, first, last, delta and rate, for the capture and a span', async ({ page }) => {
+  // A 10 ms range, and a counter that is 2 on [0, 2 ms), 6 on [2, 6 ms), 4 from 6 ms to the end.
+  const events = [
+    { name: 'work', ph: 'X', ts: 0, dur: 10000, pid: 1, tid: 1 },
+    { name: 'queue', ph: 'C', ts: 0, pid: 1, args: { value: 2 } },
+    { name: 'queue', ph: 'C', ts: 2000, pid: 1, args: { value: 6 } },
+    { name: 'queue', ph: 'C', ts: 6000, pid: 1, args: { value: 4 } },
+  ];
+  await dropFiles(page, [{ name: 'counters.json', text: JSON.stringify({ traceEvents: events }) }]);
+  await waitForCaptures(page, 2);
+  const panel = page.getByTestId('stats-panel');
+  await panel.getByRole('tab', { name: 'Counters' }).click();
+  const row = page.getByTestId('counter-table').getByRole('row').filter({ hasText: 'queue' });
+  const cells = () => row.getByRole('cell').allTextContents();
+  // Min, Max, Avg (time-weighted: (2·2 + 6·4 + 4·4) / 10), First, Last, Δ, Rate (+2 over 10 ms).
+  await expect.poll(async () => (await cells()).slice(1)).toEqual(['2', '6', '4.4', '2', '4', '2', '200/s']);
+  await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as StatsState & { setSpan(x: unknown): void };
+    const c = s.captures[1];
+    s.setSpan({ startNs: c.offsetNs + 1e6, endNs: c.offsetNs + 5e6 });
+  });
+  // 1-5 ms: 2 for 1 ms, then 6 for 3 ms.
+  await expect.poll(async () => (await cells()).slice(1)).toEqual(['2', '6', '5', '2', '6', '4', '1 k/s']);
 });
