@@ -35,26 +35,31 @@ static struct xrec *sample_head(uint64_t now, nvtxDomainHandle_t d, uint64_t cou
     return r;
 }
 
+/* The body of a sample by value: tick, domain, counter, kind (then the value). */
+static uint8_t *value_head(uint8_t *p, uint64_t now, nvtxDomainHandle_t d, uint64_t counter, uint8_t kind)
+{
+    p = put_svarint(p, (int64_t)(now - nvtxc_g.start.tick));
+    p = put_varint(p, domain_id(d));
+    p = put_varint(p, counter);
+    *p++ = kind;
+    return p;
+}
+
 static void h_sample_int64(nvtxDomainHandle_t d, uint64_t counter, int64_t value)
 {
     BEGIN(t, now);
-    struct xrec *r = sample_head(now, d, counter, NVTXC_SAMPLE_INT64);
-    if (!r) return;
-    xrec_svarint(r, value);
-    xrec_write(r, t, NVTXC_OP_COUNTER_SAMPLE);
+    uint8_t body[4 * VARINT_MAX + 1];
+    uint8_t *p = put_svarint(value_head(body, now, d, counter, NVTXC_SAMPLE_INT64), value);
+    xrec_small(t, NVTXC_OP_COUNTER_SAMPLE, body, (size_t)(p - body));
 }
 
 static void h_sample_float64(nvtxDomainHandle_t d, uint64_t counter, double value)
 {
     BEGIN(t, now);
-    struct xrec *r = sample_head(now, d, counter, NVTXC_SAMPLE_FLOAT64);
-    if (!r) return;
-    uint8_t *p = xrec_room(r, 8);
-    if (p) {
-        memcpy(p, &value, 8);
-        xrec_end(r, p + 8);
-    }
-    xrec_write(r, t, NVTXC_OP_COUNTER_SAMPLE);
+    uint8_t body[3 * VARINT_MAX + 1 + 8];
+    uint8_t *p = value_head(body, now, d, counter, NVTXC_SAMPLE_FLOAT64);
+    memcpy(p, &value, 8);
+    xrec_small(t, NVTXC_OP_COUNTER_SAMPLE, body, (size_t)(p + 8 - body));
 }
 
 static void h_sample(nvtxDomainHandle_t d, uint64_t counter, const void *values, size_t size)
@@ -71,10 +76,10 @@ static void h_sample(nvtxDomainHandle_t d, uint64_t counter, const void *values,
 static void h_sample_no_value(nvtxDomainHandle_t d, uint64_t counter, uint8_t reason)
 {
     BEGIN(t, now);
-    struct xrec *r = sample_head(now, d, counter, NVTXC_SAMPLE_NONE);
-    if (!r) return;
-    xrec_u8(r, reason);
-    xrec_write(r, t, NVTXC_OP_COUNTER_SAMPLE);
+    uint8_t body[3 * VARINT_MAX + 2];
+    uint8_t *p = value_head(body, now, d, counter, NVTXC_SAMPLE_NONE);
+    *p++ = reason;
+    xrec_small(t, NVTXC_OP_COUNTER_SAMPLE, body, (size_t)(p - body));
 }
 
 static void h_batch(nvtxDomainHandle_t d, const nvtxCounterBatch_t *b)

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "encode.h"
 #include "stream.h"
@@ -62,6 +63,35 @@ static inline void xrec_u8(struct xrec *r, uint8_t v)
         *p = v;
         xrec_end(r, p + 1);
     }
+}
+
+/* Encoded length of a varint / zigzag varint. */
+static inline size_t vlen(uint64_t v)
+{
+    size_t n = 1;
+    while (v >= 0x80) {
+        v >>= 7;
+        n++;
+    }
+    return n;
+}
+
+static inline size_t svlen(int64_t v)
+{
+    return vlen(((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+/*
+ * Writes a small record whose body is already encoded in `body` (n bytes) to the thread's stream:
+ * the fast path of fixed-size records such as counter samples.
+ */
+static inline void xrec_small(struct tstream *t, uint8_t op, const uint8_t *body, size_t n)
+{
+    uint8_t *p = stream_room(t, 1 + VARINT_MAX + n);
+    *p++ = op;
+    p = put_varint(p, n);
+    memcpy(p, body, n);
+    stream_commit(t, p + n, 1);
 }
 
 /* The record's tick, relative to T0 (it does not move the stream's delta chain). */

@@ -113,9 +113,70 @@ static void put_payloads(struct xrec *r, uint32_t domain, const nvtxPayloadData_
     }
 }
 
+/*
+ * The common case: the record fits half the buffer, so it is encoded straight into it, its length
+ * worked out first. Returns 0 when it does not fit (the general path then writes it).
+ */
+static int payload_event_direct(struct tstream *t, uint64_t now, uint8_t kind, uint32_t domain, uint64_t range,
+                                const nvtxPayloadData_t *items, size_t count)
+{
+    size_t sizes[MAX_ITEMS];
+    uint32_t flags[MAX_ITEMS];
+    if (!items) count = 0;
+    if (count > MAX_ITEMS) count = MAX_ITEMS;
+    int64_t tick = (int64_t)(now - nvtxc_g.start.tick);
+    size_t body = svlen(tick) + 1 + vlen(domain) + vlen(range) + vlen(count);
+    int registered = 0;
+    for (size_t i = 0; i < count; i++) {
+        sizes[i] = pl_item_size(&items[i], NVTXC_MAX_EXT_BLOB, &flags[i]);
+        body += vlen(items[i].schemaId) + vlen(flags[i]) + vlen((uintptr_t)items[i].payload) + vlen(sizes[i]) + sizes[i];
+        registered |= items[i].schemaId >= NVTX_PAYLOAD_SCHEMA_ID_STATIC_START;
+    }
+    struct pl_copies *c = NULL;
+    if (registered && (tls_copies || (tls_copies = malloc(sizeof *tls_copies)))) {
+        c = tls_copies;
+        c->n = 0;
+        c->bytes = 0;
+        c->limit = PL_MAX_COPY_BYTES;
+        pl_copies_collect(domain, items, sizes, count, c);
+    }
+    size_t ncopies = c ? c->n : 0;
+    body += vlen(ncopies);
+    for (size_t i = 0; i < ncopies; i++) body += vlen((uintptr_t)c->r[i].addr) + vlen(c->r[i].size) + vlen(c->r[i].flags) + c->r[i].size;
+    if (1 + VARINT_MAX + body > t->cap / 2) return 0;
+
+    uint8_t *p = stream_room(t, 1 + VARINT_MAX + body);
+    *p++ = NVTXC_OP_PAYLOAD_EVENT;
+    p = put_varint(p, body);
+    p = put_svarint(p, tick);
+    *p++ = kind;
+    p = put_varint(p, domain);
+    p = put_varint(p, range);
+    p = put_varint(p, count);
+    for (size_t i = 0; i < count; i++) {
+        p = put_varint(p, items[i].schemaId);
+        p = put_varint(p, flags[i]);
+        p = put_varint(p, (uintptr_t)items[i].payload);
+        p = put_varint(p, sizes[i]);
+        memcpy(p, items[i].payload, sizes[i]);
+        p += sizes[i];
+    }
+    p = put_varint(p, ncopies);
+    for (size_t i = 0; i < ncopies; i++) {
+        p = put_varint(p, (uintptr_t)c->r[i].addr);
+        p = put_varint(p, c->r[i].size);
+        p = put_varint(p, c->r[i].flags);
+        memcpy(p, c->r[i].addr, c->r[i].size);
+        p += c->r[i].size;
+    }
+    stream_commit(t, p, 1);
+    return 1;
+}
+
 static void payload_event(struct tstream *t, uint64_t now, uint8_t kind, uint32_t domain, uint64_t range,
                           const nvtxPayloadData_t *items, size_t count)
 {
+    if (payload_event_direct(t, now, kind, domain, range, items, count)) return;
     struct xrec *r = xrec_begin();
     if (!r) return;
     xrec_tick(r, now);

@@ -188,9 +188,10 @@ int main(void)
     nvtxCounterSampleNoValue(dom, depth, NVTX_COUNTER_SAMPLE_UNAVAILABLE);
     nvtxCounterSampleInt64(dom, depth, 5);
     calls += 7;
-    double depth_shown[] = {3, 7, 1, 0, 0, 5};
+    /* One more sample, 6, comes after the big batch below. */
+    double depth_shown[] = {3, 7, 1, 0, 0, 5, 6};
     double lo = 0, hi = 100;
-    emit_row("Counters > queue depth", -1, "items", depth_shown, NULL, 6, "untilNext", &lo, &hi);
+    emit_row("Counters > queue depth", -1, "items", depth_shown, NULL, 7, "untilNext", &lo, &hi);
 
     /* A float64 counter in milli-units shown in units, linear. */
     nvtxSemanticsCounter_t temp_sem = counter_sem("°C", NVTX_COUNTER_FLAG_INTERPOLATION_LINEAR, 1, 1000);
@@ -277,6 +278,25 @@ int main(void)
         pns[k] = n0 + (n1 - n0) * k / 3;
     }
     emit_row("Counters > paired", -1, NULL, pshown, pns, 4, NULL, NULL, NULL);
+
+    /* A batch of 300000 samples (1.2 MB): larger than the buffer, written as a chunk of its own. */
+    uint64_t big = register_counter("big batch", T(INT32), NVTX_SCOPE_NONE, NULL, 0);
+    enum { BIG = 300000 };
+    static int32_t bigv[BIG];
+    static int64_t bigt[BIG];
+    int64_t start = nvtxTimestampGet();
+    double sum = 0;
+    for (int k = 0; k < BIG; k++) {
+        bigv[k] = (int32_t)(((int64_t)k * 7919) % 1000 - 500);
+        bigt[k] = start + k;
+        sum += bigv[k];
+    }
+    nvtxCounterBatch_t bb = {big, bigv, sizeof bigv, 0, bigt, sizeof bigt};
+    nvtxCounterBatchSubmit(dom, &bb);
+    nvtxCounterSampleInt64(dom, depth, 6);
+    calls += 2;
+    emit("{\"type\":\"bigbatch\",\"pid\":%d,\"tid\":%d,\"name\":\"big batch\",\"count\":%d,\"sum\":%.0f,\"first\":%d,\"last\":%d}",
+         (int)getpid(), (int)gettid(), BIG, sum, bigv[0], bigv[BIG - 1]);
 
     emit_events(calls);
     return 0;

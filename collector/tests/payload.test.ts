@@ -220,6 +220,15 @@ describe('counters', () => {
     ({ lines, model, path } = await capture('counters_kinds'));
   });
 
+  it('keeps a batch larger than the thread buffer whole, and the samples after it', () => {
+    const line = lines.find((l) => l.type === 'bigbatch')!;
+    const track = model.tracks.find((t) => t.label === 'big batch')!;
+    const values = model.counters.value.subarray(track.counterBegin, track.counterEnd);
+    expect(values.length).toBe(line.count);
+    expect(values.reduce((a, b) => a + b, 0)).toBe(line.sum);
+    expect([values[0], values[values.length - 1]]).toEqual([line.first, line.last]);
+  });
+
   it('prints every counter sample under its counter in nvtxview events --json', async () => {
     const events = (await eventsJson(path)).filter((e) => e.kind === 'counter');
     const depth = events.filter((e) => e.name === 'queue depth');
@@ -245,7 +254,7 @@ describe('counters', () => {
     const expected = lines.filter((l) => l.type === 'counter');
     expect(expected.length).toBe(9);
     const origin = BigInt(model.capture.originNs);
-    const rows = model.tracks.filter((t) => t.kind === 'counter');
+    const rows = model.tracks.filter((t) => t.kind === 'counter' && t.label !== 'big batch');
     expect(rows.length).toBe(expected.length);
     for (const line of expected) {
       const track = rows.find((t) => rowOf(t) === line.row && (line.tid === -1 ? t.thread === -1 : model.threads[t.thread]?.tid === line.tid));
