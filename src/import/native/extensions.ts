@@ -30,6 +30,7 @@ import {
   type SchemaDef,
   type SemanticsDef,
 } from '../../payload/schema.ts';
+import { AttributeReader, type PayloadAttributesRead } from './attributeReader.ts';
 import { MetaOp, NoValueReason, Op, PayloadEventKind, SampleKind } from './format.ts';
 import type { ByteReader } from './reader.ts';
 import { TimeDomains, TimestampType } from './timeDomains.ts';
@@ -110,6 +111,7 @@ export class ExtensionRecords {
   private readonly counterBatches: CounterBatch[] = [];
   /** (domain, schema id) -> the schema can carry event attributes (message, color, category). */
   private readonly attributeSchemas = new Map<string, boolean>();
+  private readonly attributeReader: AttributeReader;
   private readonly unplaced = new Map<string, { count: number; reason: string }>();
   private unavailableSamples = 0;
   private unknownCounterSamples = 0;
@@ -121,6 +123,7 @@ export class ExtensionRecords {
     tscTicks: boolean,
   ) {
     this.time = new TimeDomains(ticksToNs, n0, tscTicks);
+    this.attributeReader = new AttributeReader(this.registry);
   }
 
   private attachRegistry(): void {
@@ -167,6 +170,7 @@ export class ExtensionRecords {
         this.attachRegistry();
         this.registry.enums.push({ domain, id, ...(name ? { name } : {}), entries, size });
         this.attributeSchemas.clear();
+        this.attributeReader.reset();
         return true;
       }
       case MetaOp.Scope: {
@@ -272,6 +276,7 @@ export class ExtensionRecords {
     this.attachRegistry();
     this.registry.schemas.push(def);
     this.attributeSchemas.clear();
+    this.attributeReader.reset();
   }
 
   // ---------------------------------------------------------------- thread records (section 7.2)
@@ -303,7 +308,7 @@ export class ExtensionRecords {
     for (let i = 0; i < count; i++) {
       const schemaId = r.varint();
       r.varint(); // flags: a cut or unknown size shows when the payload is decoded
-      const address = r.varintBig();
+      const address = r.varint(); // user-space addresses are below 2^47: exact as numbers
       blobs.push({ schemaId, address, bytes: r.bytesOf(r.varint()) });
     }
     return blobs;
@@ -313,7 +318,7 @@ export class ExtensionRecords {
     const count = r.varint();
     const memory: ExtMemoryInput[] = [];
     for (let i = 0; i < count; i++) {
-      const address = r.varintBig();
+      const address = r.varint();
       const size = r.varint();
       r.varint(); // flags
       memory.push({ address, bytes: r.bytesOf(size) });
@@ -369,11 +374,8 @@ export class ExtensionRecords {
    */
   attributes(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[], payload: PayloadValue | undefined, core: EventAttrs): EventAttrs {
     const out: EventAttrs = { ...core, domain: domain === 0 ? undefined : domain, payload };
-    if (blobs.some((x) => this.carriesAttributes(domain, x.schemaId))) {
-      const decoded = decodeEventPayloads(this.registry, blobs, { domain, memory });
-      const a = effectiveAttributes({}, decoded);
-      this.applyAttributes(out, a);
-    }
+    const a = this.payloadAttributes(domain, blobs, memory);
+    if (a) this.applyAttributes(out, a);
     if (out.name === undefined && out.nameId === undefined) {
       const index = indexRegistry(this.registry);
       for (const x of blobs) {
@@ -390,12 +392,22 @@ export class ExtensionRecords {
 
   /** A core event's attributes (`a`) after the extended payloads it carries (they come later in precedence). */
   coreAttributes(a: EventAttrs, domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[]): void {
-    if (!blobs.some((x) => this.carriesAttributes(domain, x.schemaId))) return;
-    this.applyAttributes(a, effectiveAttributes({}, decodeEventPayloads(this.registry, blobs, { domain, memory })));
+    const given = this.payloadAttributes(domain, blobs, memory);
+    if (!given) return;
+    this.applyAttributes(a, given);
     a.style = undefined;
   }
 
-  private applyAttributes(out: EventAttrs, a: EffectiveAttributes): void {
+  /**
+   * The message, color and category the payloads of an event give (undefined: none can), read
+   * directly where the layout allows, else from a full decode.
+   */
+  private payloadAttributes(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[]): PayloadAttributesRead | undefined {
+    if (!blobs.some((x) => this.carriesAttributes(domain, x.schemaId))) return undefined;
+    return this.attributeReader.read(domain, blobs, memory) ?? effectiveAttributes({}, decodeEventPayloads(this.registry, blobs, { domain, memory }));
+  }
+
+  private applyAttributes(out: EventAttrs, a: PayloadAttributesRead): void {
     if (a.message !== undefined) {
       out.name = a.message;
       out.nameId = undefined;
@@ -406,9 +418,8 @@ export class ExtensionRecords {
 
   /** Message and color of pop/end payloads (they override the push/start ones). */
   private rename(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[]): RangeRename | undefined {
-    if (!blobs.some((x) => this.carriesAttributes(domain, x.schemaId))) return undefined;
-    const a = effectiveAttributes({}, decodeEventPayloads(this.registry, blobs, { domain, memory }));
-    if (a.message === undefined && a.color === undefined) return undefined;
+    const a = this.payloadAttributes(domain, blobs, memory);
+    if (!a || (a.message === undefined && a.color === undefined)) return undefined;
     return { name: a.message, color: a.color };
   }
 

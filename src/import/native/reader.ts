@@ -15,7 +15,8 @@ const utf8 = new TextDecoder('utf-8');
 
 export class ByteReader {
   pos: number;
-  private readonly view: DataView;
+  /** Made on first use: most readers (one per extension record) never need it. */
+  private dataView: DataView | undefined;
 
   /**
    * Reads `bytes[start, end)`; `fileOffset` is the file offset of `bytes[0]`, for messages.
@@ -27,7 +28,10 @@ export class ByteReader {
     readonly fileOffset: number,
   ) {
     this.pos = start;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  private get view(): DataView {
+    return (this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   get done(): boolean {
