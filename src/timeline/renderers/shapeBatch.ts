@@ -5,10 +5,17 @@
  */
 import type { Canvas2D } from '../canvas2d.ts';
 
+/** Diamonds at most this far apart merge into one shape (the notch between them is at most half of it). */
+const MERGE_DIAMONDS_CSS = 1;
+
 export class ShapeBatch {
   /** Per color: x, y, w, h of each rectangle. */
   private readonly rects = new Map<string, number[]>();
-  /** Per color: x, y, half-size of each diamond. */
+  /**
+   * Per color: x0, x1, y, half-size of each run of diamonds: diamonds of one color and size on one
+   * line at most MERGE_DIAMONDS_CSS apart (dense marks, one per pixel column) are one shape, their
+   * union (a hexagon from x0 - half to x1 + half), instead of one path contour each.
+   */
   private readonly diamonds = new Map<string, number[]>();
   /** Torn right edges of unterminated ranges: x1, y, h (cut with the background color). */
   private readonly tears: number[] = [];
@@ -22,7 +29,12 @@ export class ShapeBatch {
   diamond(color: string, x: number, y: number, half: number): void {
     let list = this.diamonds.get(color);
     if (!list) this.diamonds.set(color, (list = []));
-    list.push(x, y, half);
+    const n = list.length;
+    if (n > 0 && list[n - 2] === y && list[n - 1] === half && x >= list[n - 3] && x - list[n - 3] <= MERGE_DIAMONDS_CSS) {
+      list[n - 3] = x;
+      return;
+    }
+    list.push(x, x, y, half);
   }
 
   tear(x1: number, y: number, h: number): void {
@@ -41,14 +53,17 @@ export class ShapeBatch {
       if (d.length === 0) continue;
       ctx.fillStyle = color;
       ctx.beginPath();
-      for (let i = 0; i < d.length; i += 3) {
-        const x = d[i];
-        const y = d[i + 1];
-        const half = d[i + 2];
-        ctx.moveTo(x, y - half);
-        ctx.lineTo(x + half, y);
-        ctx.lineTo(x, y + half);
-        ctx.lineTo(x - half, y);
+      for (let i = 0; i < d.length; i += 4) {
+        const x0 = d[i];
+        const x1 = d[i + 1];
+        const y = d[i + 2];
+        const half = d[i + 3];
+        ctx.moveTo(x0, y - half);
+        if (x1 > x0) ctx.lineTo(x1, y - half);
+        ctx.lineTo(x1 + half, y);
+        ctx.lineTo(x1, y + half);
+        if (x1 > x0) ctx.lineTo(x0, y + half);
+        ctx.lineTo(x0 - half, y);
         ctx.closePath();
       }
       ctx.fill();
