@@ -57,6 +57,12 @@ static int64_t micros(void)
     return raw_ns() / 1000 + 7;
 }
 
+/* A timer source with data: 10 ns ticks from an offset the data holds. */
+static int64_t tens(void *data)
+{
+    return (raw_ns() - *(const int64_t *)data) / 10;
+}
+
 static void emit_deferred(const char *name, const char *kind, const char *row, int tid, int64_t start, int64_t end)
 {
     emit("{\"type\":\"deferred\",\"pid\":%d,\"tid\":%d,\"name\":%s,\"kind\":\"%s\",\"row\":%s,\"start\":%lld,\"end\":%lld}",
@@ -133,6 +139,18 @@ int main(void)
     uint64_t provider = time_domain(0, NVTX_TIMESTAMP_TYPE_NONE, 1000000);
     uint64_t monotonic = time_domain(0, NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC_RAW, 1000000000);
     uint64_t lonely = time_domain(0, NVTX_TIMESTAMP_TYPE_NONE, 0);
+    uint64_t pointwise = time_domain(0, NVTX_TIMESTAMP_TYPE_NONE, 0);
+    uint64_t tenths = time_domain(0, NVTX_TIMESTAMP_TYPE_NONE, 0);
+    static int64_t tens_origin;
+    tens_origin = base_ns - 1000000;
+
+    /* Two single sync points with CLOCK_MONOTONIC_RAW: pointwise = ns / 4 + 99. */
+    for (int k = 0; k < 2; k++) {
+        int64_t ns = raw_ns();
+        nvtxTimeSyncPoint(dom, pointwise, NVTX_TIMESTAMP_TYPE_CPU_CLOCK_GETTIME_MONOTONIC_RAW, ns / 4 + 99, ns);
+        spin(2000000);
+    }
+    nvtxTimerSourceWithData(dom, tenths, NVTX_TIMER_SOURCE_SAFE_CALL_AFTER_PROCESS_TEARDOWN, tens, &tens_origin);
 
     /* Sync points between the device clock and nvtxTimestampGet, taken over the run. */
     nvtxSyncPoint_t table[3];
@@ -242,9 +260,18 @@ int main(void)
     uint64_t lonely_schema = schema("submitted lonely", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_PUSHPOP, sub_entries, 3, sizeof(struct submitted));
 
     uint64_t thread_scope = NVTX_SCOPE_CURRENT_SW_THREAD;
+    /* Three spans one after the other (events of one thread row in three time domains). */
     int64_t s0 = raw_ns();
     spin(2000000);
     int64_t s1 = raw_ns();
+    spin(200000);
+    int64_t s2 = raw_ns();
+    spin(2000000);
+    int64_t s3 = raw_ns();
+    spin(200000);
+    int64_t s4 = raw_ns();
+    spin(2000000);
+    int64_t s5 = raw_ns();
     struct submitted in_provider = {"in the provider domain", s0 / 1000 + 7, s1 / 1000 + 7};
     nvtxPayloadData_t p1[] = {{sub_schema, sizeof in_provider, &in_provider}, {T(SCOPE_ID), sizeof thread_scope, &thread_scope}};
     nvtxEventSubmit(dom, p1, 2);
@@ -256,6 +283,23 @@ int main(void)
     nvtxEventSubmit(dom, p2, 1);
     calls++;
     emit_deferred("in CLOCK_MONOTONIC_RAW", "range", "Deferred > Ranges", -1, s0, s1);
+
+    nvtxSemanticsTime_t on_pointwise = time_sem(pointwise), on_tenths = time_sem(tenths);
+    sub_entries[1].semantics = &on_pointwise.header;
+    sub_entries[2].semantics = &on_pointwise.header;
+    uint64_t pointwise_schema = schema("submitted pointwise", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_PUSHPOP, sub_entries, 3, sizeof(struct submitted));
+    sub_entries[1].semantics = &on_tenths.header;
+    sub_entries[2].semantics = &on_tenths.header;
+    uint64_t tenths_schema = schema("submitted tenths", NVTX_PAYLOAD_SCHEMA_FLAG_RANGE_PUSHPOP, sub_entries, 3, sizeof(struct submitted));
+    struct submitted pw = {"between single sync points", s2 / 4 + 99, s3 / 4 + 99};
+    struct submitted te = {"from a timer source with data", (s4 - tens_origin) / 10, (s5 - tens_origin) / 10};
+    nvtxPayloadData_t p4[] = {{pointwise_schema, sizeof pw, &pw}, {T(SCOPE_ID), sizeof thread_scope, &thread_scope}};
+    nvtxPayloadData_t p5[] = {{tenths_schema, sizeof te, &te}, {T(SCOPE_ID), sizeof thread_scope, &thread_scope}};
+    nvtxEventSubmit(dom, p4, 2);
+    nvtxEventSubmit(dom, p5, 2);
+    calls += 2;
+    emit_deferred("between single sync points", "range", "Deferred", (int)gettid(), s2, s3);
+    emit_deferred("from a timer source with data", "range", "Deferred", (int)gettid(), s4, s5);
 
     struct submitted lost = {"never placed", 1, 2};
     nvtxPayloadData_t p3[] = {{lonely_schema, sizeof lost, &lost}};

@@ -179,7 +179,7 @@ describe('deferred events in custom time domains', () => {
 
   it('places each event at the time its domain maps to, on the row of its scope or thread, sorted', () => {
     const expected = lines.filter((l) => l.type === 'deferred');
-    expect(expected.length).toBe(9);
+    expect(expected.length).toBe(11);
     const origin = BigInt(model.capture.originNs);
     const abs = (t: number) => origin + BigInt(Math.round(t));
     const near = (t: number, ns: number, what: string) => {

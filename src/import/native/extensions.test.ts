@@ -19,8 +19,10 @@ function capture(): CaptureWriter {
   return new CaptureWriter().process({ pid: 7, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000 });
 }
 
+type Kind = 'u8' | 'i32' | 'u32' | 'u64' | 'i64' | 'f64';
+
 /** Little-endian bytes from (kind, value) parts. */
-function bytes(...parts: ['u8' | 'i32' | 'u32' | 'u64' | 'i64' | 'f64', number | bigint][]): Uint8Array {
+function bytes(...parts: (readonly [Kind, number | bigint])[]): Uint8Array {
   const size = { u8: 1, i32: 4, u32: 4, u64: 8, i64: 8, f64: 8 };
   const out = new Uint8Array(parts.reduce((n, [k]) => n + size[k], 0));
   const v = new DataView(out.buffer);
@@ -147,6 +149,20 @@ describe('payload events', () => {
     const model = await loadBytes(capture().meta(SEAL, meta).events(1, SEAL, s.bytes()).bytes());
     expect(model.issues.map((i) => i.message)).toEqual([expect.stringMatching(/runs past the end .* \(thread record of kind 0x40\); the record is skipped/)]);
     expect(markRows(model).map((m) => m.name)).toEqual(['after']);
+  });
+});
+
+describe('format versions', () => {
+  it('reads a version 1.0 capture (registered strings without handles, no extension records)', async () => {
+    const meta = new MetaRecords().record(MetaOp.RegisteredString, (w) => w.varint(0).varint(1).str('old text'));
+    const s = new StreamRecords().thread(10, 'main');
+    s.ex(Op.MarkEx, 100, 0, { message: { type: 3, id: 1 } });
+    const v10 = new CaptureWriter(1, 0).process({ pid: 7, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000 });
+    const model = await loadBytes(v10.meta(SEAL, meta).events(1, SEAL, s.bytes()).bytes());
+    expect(model.issues).toEqual([]);
+    expect(model.capture.properties['format version']).toBe('1.0');
+    expect(markRows(model).map((m) => m.name)).toEqual(['old text']);
+    expect(model.payloadRegistry).toBeUndefined();
   });
 });
 
