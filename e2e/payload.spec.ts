@@ -112,15 +112,32 @@ test('a payload range shows its decoded fields in the panel; a counter row shows
   const canvas = (await page.getByRole('img', { name: 'Timeline' }).boundingBox())!;
   const counter = counters.lines.find((l) => l.type === 'counter' && l.row === 'Counters > queue depth')!;
   const values = counter.values as number[];
-  // Four fifths into the counters capture: after the last sample, before the capture's end.
+  // Between the counter's last sample and the end of its capture, zoomed so that they are apart.
+  await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+      setView(a: number, b: number): void;
+      captures: { offsetNs: number; model: { durationNs: number; tracks: { label: string; counterEnd: number }[]; counters: { timeNs: Float64Array } } }[];
+    };
+    const c = s.captures[0];
+    const track = c.model.tracks.find((t) => t.label === 'queue depth')!;
+    const last = c.offsetNs + c.model.counters.timeNs[track.counterEnd - 1];
+    const end = c.offsetNs + c.model.durationNs;
+    s.setView(last - (end - last), end);
+  });
+  await idle(page);
   const x = await page.evaluate((box) => {
     const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
       viewStartNs: number;
       viewEndNs: number;
-      captures: { offsetNs: number; model: { durationNs: number } }[];
+      captures: {
+        offsetNs: number;
+        model: { durationNs: number; tracks: { label: string; counterEnd: number }[]; counters: { timeNs: Float64Array } };
+      }[];
     };
     const c = s.captures[0];
-    const t = c.offsetNs + c.model.durationNs * 0.8;
+    const track = c.model.tracks.find((t) => t.label === 'queue depth')!;
+    const last = c.model.counters.timeNs[track.counterEnd - 1];
+    const t = c.offsetNs + (last + c.model.durationNs) / 2;
     return box.x + ((t - s.viewStartNs) / (s.viewEndNs - s.viewStartNs)) * box.width;
   }, canvas);
   await page.mouse.move(x, rowBox.y + rowBox.height / 2);
