@@ -114,7 +114,8 @@ async function nvtxviewLoad(browser: Browser, app: Served, path: string): Promis
     const m = (window as unknown as { __nvtxview: { store: { getState(): { captures: { model: M }[] } } } }).__nvtxview.store.getState().captures[0].model;
     let bytes = 0;
     for (const column of Object.values(m.ranges)) bytes += column.byteLength;
-    for (const column of Object.values(m.rangeLod ?? {})) bytes += column.byteLength;
+    // Summaries, without the start column they point back to.
+    for (const [key, column] of Object.entries(m.rangeLod ?? {})) if (key !== 'startNs' && ArrayBuffer.isView(column)) bytes += column.byteLength;
     return { ranges: m.ranges.startNs.byteLength / 8, marks: m.marks.timeNs.length, rangeBytes: bytes };
   });
   const memory = await pageMemory(cdp);

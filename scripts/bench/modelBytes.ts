@@ -5,5 +5,7 @@ import type { Model } from '../../src/model/types.ts';
 export function rangeBytes(model: Model): number {
   let bytes = 0;
   for (const column of Object.values(model.ranges)) bytes += (column as ArrayBufferView).byteLength;
+  const lod = model.rangeLod;
+  if (lod) bytes += lod.maxDur.byteLength + lod.maxStep.byteLength + lod.style.byteLength;
   return bytes;
 }

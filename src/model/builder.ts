@@ -11,6 +11,7 @@ import type { PayloadRegistry } from '../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
 import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
+import { buildRangeLod } from './lod.ts';
 import { buildTrackTree, categoryLabel } from './trackTree.ts';
 import {
   PayloadType,
@@ -872,6 +873,7 @@ export class ModelBuilder {
     if (this.ext && this.ext.size > 0) model.extPayloads = this.ext.finish();
     if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;
     model.trackTree = buildTrackTree(model);
+    model.rangeLod = buildRangeLod(ranges);
     return model;
   }
 

@@ -8,6 +8,7 @@
  */
 
 import type { PayloadRegistry } from '../payload/schema.ts';
+import type { RangeLod } from './lod.ts';
 
 /** Integer nanoseconds relative to the capture start. */
 export type Nanoseconds = number;
@@ -355,6 +356,11 @@ export interface Model {
   crossThreadEnds: { range: Int32Array; thread: Int32Array };
   /** Sparse, optional: ranges linked by a correlation id (e.g. a CUDA API call and its GPU work). */
   correlation?: CorrelationColumns;
+  /**
+   * Level-of-detail summaries of `ranges` for drawing zoomed-out views (src/model/lod.ts); built by
+   * `ModelBuilder.finish`. Valid only while `rangeLod.startNs === ranges.startNs`.
+   */
+  rangeLod?: RangeLod;
   /** Extended payload blobs, when the capture has any (`PayloadType.Ext` rows point here). */
   extPayloads?: ExtPayloadColumns;
   /** Schemas, enums, registered strings and scopes the capture registered, for decoding `extPayloads`. */

@@ -6,6 +6,7 @@
  * O(visible pixel columns x log n), whatever the number of ranges in view.
  */
 import { lowerBound, upperBound } from '../../model/query.ts';
+import { subPixelRunEnd } from '../../model/lod.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
 import type { ShownIndex } from '../../state/filters.ts';
 import type { StylePaint } from '../colors.ts';
@@ -67,7 +68,19 @@ export function drawLevel(p: LevelPainter, lo: number, hi: number, yCss: CssPx, 
     const runStyle = style[i];
     let mixed = false;
     i++;
+    const lod = model.rangeLod !== undefined && model.rangeLod.startNs === startNs && shown === null ? model.rangeLod : null;
+    const out = { mixed: false };
     for (;;) {
+      if (lod !== null && i < last && startNs[i] - startNs[i - 1] < scale.nsPerPx) {
+        // Range i joins the run; so do the sub-pixel ranges after it that fill adjacent columns,
+        // found block by block from the summaries.
+        const to = subPixelRunEnd(lod, model.ranges, i, last, scale.nsPerPx, runStyle, out);
+        if (to > i + 1) {
+          i = to;
+          col = Math.floor(scale.toX(startNs[to - 1]));
+          if (out.mixed) mixed = true;
+        }
+      }
       const j = gallopLowerBound(startNs, scale.toNs(col + 1), i, last);
       // Ranges i..j-1 start in this column; all but the last (shown) one end before the next starts.
       const k = j <= i ? -1 : shown === null ? j - 1 : shown.last(i, j);

@@ -1,0 +1,141 @@
+/**
+ * Level-of-detail summaries of the range table, built once with the model (in the load worker) and
+ * read while drawing: over aligned blocks of 2^(BASE_SHIFT + m) consecutive ranges (m = 0, 1, ...),
+ * the longest duration, the longest step from one start to the next inside the block, and the one
+ * style all its ranges share (or MIXED_STYLE). A zoomed-out level, where thousands of ranges fall
+ * in each pixel column, is then walked in O(log n) jumps per drawn run instead of one search per
+ * column (`subPixelRunEnd`). About 1.5 bytes per range.
+ *
+ * Blocks are aligned to absolute range indices, so a block may straddle two levels or tracks; it
+ * is only ever used when it lies inside one level's [first, last) window, and then it describes
+ * ranges of that level only.
+ */
+import type { RangeColumns } from './types.ts';
+
+/** Ranges per block of the finest summary level (2^4). */
+export const LOD_BASE_SHIFT = 4;
+/** `RangeLod.style` of a block holding ranges of different styles. */
+export const MIXED_STYLE = 0xffffffff;
+
+export interface RangeLod {
+  /** The start column the summaries were built from (a model whose ranges were replaced has stale ones). */
+  startNs: Float64Array;
+  /** First entry of summary level m in the columns below; one more entry than levels. */
+  levelOffset: number[];
+  /** Per block: longest duration (ns, rounded up). */
+  maxDur: Float32Array;
+  /** Per block: longest start-to-next-start step between its ranges (ns, rounded up). */
+  maxStep: Float32Array;
+  /** Per block: the style of all its ranges, or MIXED_STYLE. */
+  style: Uint32Array;
+}
+
+/** A float32 not below x (for thresholds that must never let a block pass that its ranges fail). */
+function up(x: number): number {
+  return Math.fround(x * (1 + 2 ** -20));
+}
+
+export function buildRangeLod(ranges: RangeColumns): RangeLod {
+  const { startNs, endNs, style } = ranges;
+  const n = startNs.length;
+  const levelOffset = [0];
+  let blocks = n >> LOD_BASE_SHIFT;
+  if ((blocks << LOD_BASE_SHIFT) < n) blocks++;
+  let total = 0;
+  for (let size = blocks; size > 0; size = size > 1 ? (size + 1) >> 1 : 0) {
+    total += size;
+    levelOffset.push(total);
+  }
+  const maxDur = new Float32Array(total);
+  const maxStep = new Float32Array(total);
+  const blockStyle = new Uint32Array(total);
+  const base = 1 << LOD_BASE_SHIFT;
+  for (let b = 0; b < blocks; b++) {
+    const lo = b * base;
+    const hi = Math.min(n, lo + base);
+    let dur = endNs[lo] - startNs[lo];
+    let step = 0;
+    let s = style[lo];
+    for (let k = lo + 1; k < hi; k++) {
+      const d = endNs[k] - startNs[k];
+      if (d > dur) dur = d;
+      const st = startNs[k] - startNs[k - 1];
+      if (st > step || st < 0) step = st < 0 ? Infinity : st;
+      if (style[k] !== s) s = MIXED_STYLE;
+    }
+    maxDur[b] = up(dur);
+    maxStep[b] = up(step);
+    blockStyle[b] = s;
+  }
+  for (let m = 1; m < levelOffset.length - 1; m++) {
+    const child = levelOffset[m - 1];
+    const childCount = levelOffset[m] - child;
+    const at = levelOffset[m];
+    const span = base << (m - 1);
+    for (let b = 0; b < levelOffset[m + 1] - at; b++) {
+      const left = child + 2 * b;
+      if (2 * b + 1 >= childCount) {
+        maxDur[at + b] = maxDur[left];
+        maxStep[at + b] = maxStep[left];
+        blockStyle[at + b] = blockStyle[left];
+        continue;
+      }
+      const right = left + 1;
+      const firstOfRight = (2 * b + 1) * span;
+      const join = startNs[firstOfRight] - startNs[firstOfRight - 1];
+      maxDur[at + b] = Math.max(maxDur[left], maxDur[right]);
+      maxStep[at + b] = Math.max(maxStep[left], maxStep[right], join < 0 ? Infinity : up(join));
+      blockStyle[at + b] = blockStyle[left] === blockStyle[right] ? blockStyle[left] : MIXED_STYLE;
+    }
+  }
+  return { startNs, levelOffset, maxDur, maxStep, style: blockStyle };
+}
+
+/**
+ * From range `at` of a level window [.., last): the end of the run of ranges that are each shorter
+ * than `nsPerPx` and each start less than `nsPerPx` after the previous one (so their starts fill
+ * adjacent pixel columns). Returns the first range not in the run (`at` itself when it is not
+ * shorter than a pixel); the connection of that range to the run is left to the caller. Sets
+ * `out.mixed` when a range passed over has a style other than `runStyle`.
+ */
+export function subPixelRunEnd(
+  lod: RangeLod,
+  ranges: RangeColumns,
+  at: number,
+  last: number,
+  nsPerPx: number,
+  runStyle: number,
+  out: { mixed: boolean },
+): number {
+  const { startNs, endNs, style } = ranges;
+  const { levelOffset, maxDur, maxStep } = lod;
+  const levels = levelOffset.length - 1;
+  let mixed = false;
+  while (at < last) {
+    if ((at & ((1 << LOD_BASE_SHIFT) - 1)) === 0 && at + (1 << LOD_BASE_SHIFT) <= last) {
+      // The largest aligned block from `at` inside the window whose ranges all qualify.
+      let taken = 0;
+      let m = 0;
+      while (m + 1 < levels && (at & ((1 << (LOD_BASE_SHIFT + m + 1)) - 1)) === 0 && at + (1 << (LOD_BASE_SHIFT + m + 1)) <= last) m++;
+      for (; m >= 0; m--) {
+        const b = levelOffset[m] + (at >> (LOD_BASE_SHIFT + m));
+        if (maxDur[b] < nsPerPx && maxStep[b] < nsPerPx) {
+          if (lod.style[b] !== runStyle) mixed = true;
+          taken = 1 << (LOD_BASE_SHIFT + m);
+          break;
+        }
+      }
+      if (taken > 0) {
+        at += taken;
+        if (at < last && !(startNs[at] - startNs[at - 1] < nsPerPx)) break;
+        continue;
+      }
+    }
+    if (!(endNs[at] - startNs[at] < nsPerPx)) break;
+    if (style[at] !== runStyle) mixed = true;
+    at++;
+    if (at < last && !(startNs[at] - startNs[at - 1] < nsPerPx)) break;
+  }
+  if (mixed) out.mixed = true;
+  return at;
+}
