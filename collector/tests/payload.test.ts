@@ -203,6 +203,10 @@ describe('deferred events in custom time domains', () => {
       expect(rowOf(track!), line.name).toBe(line.row);
       expect(track!.thread === -1 ? -1 : model.threads[track!.thread].tid, line.name).toBe(line.tid);
     }
+    // The marks' names come from offsets into the batch's flex data, in the panel too.
+    const flexMark = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === 'flex mark A');
+    const fields = eventPayloads(model, model.marks.payload[flexMark]).begin[0] as Record<string, unknown>;
+    expect(fields.name).toBe('flex mark A');
     // The unsorted batch comes out in time order on its row.
     const kernels = model.tracks.find((t) => rowOf(t) === 'GPU 0 > stream 1 > Ranges')!;
     const names = [];

@@ -537,11 +537,17 @@ export class ModelBuilder {
   /**
    * Stores the extended payloads of one event (its `nvtxPayloadData_t` array, plus memory deep-copied
    * for pointer entries) and returns the payload to give the event, or undefined when there is none.
-   * `domain` is the model domain index the schemas were registered in.
+   * `domain` is the model domain index the schemas were registered in; `offsetBase` is what
+   * OFFSET_FROM_BASE entries count from when not the payload (an event batch's flex data).
    */
-  extPayload(domain: number, blobs: readonly ExtPayloadInput[], memory?: readonly ExtMemoryInput[]): PayloadValue | undefined {
+  extPayload(
+    domain: number,
+    blobs: readonly ExtPayloadInput[],
+    memory?: readonly ExtMemoryInput[],
+    offsetBase?: ExtMemoryInput,
+  ): PayloadValue | undefined {
     this.ext ??= new ExtPayloadTable();
-    const head = this.ext.add(domain, blobs, memory);
+    const head = this.ext.add(domain, blobs, memory, offsetBase);
     return head < 0 ? undefined : { type: PayloadType.Ext, value: head };
   }
 

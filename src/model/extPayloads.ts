@@ -35,8 +35,11 @@ export class ExtPayloadTable {
     return this.schema.length;
   }
 
-  /** Adds one event's blobs (and memory) as a chain; returns its first row, or -1 when empty. */
-  add(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[] = []): number {
+  /**
+   * Adds one event's blobs (and memory, and the data OFFSET_FROM_BASE entries count from) as a chain;
+   * returns its first row, or -1 when empty.
+   */
+  add(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[] = [], offsetBase?: ExtMemoryInput): number {
     let head = -1;
     let prev = -1;
     const push = (schemaId: number, bytes: Uint8Array, address: number | bigint | undefined, role: number) => {
@@ -55,6 +58,7 @@ export class ExtPayloadTable {
     };
     for (const b of blobs) push(b.schemaId, b.bytes, b.address, ExtPayloadRole.Begin);
     for (const m of memory) push(0, m.bytes, m.address, ExtPayloadRole.Memory);
+    if (offsetBase && head >= 0) push(0, offsetBase.bytes, offsetBase.address, ExtPayloadRole.OffsetBase);
     return head;
   }
 

@@ -118,6 +118,11 @@ export const ExtPayloadRole = {
   End: 1,
   /** Memory the collector deep-copied because a payload entry points to it (schema 0). */
   Memory: 2,
+  /**
+   * What OFFSET_FROM_BASE entries of the event count from, when not the payload itself: the flex data
+   * of an event batch (nvtxEventBatch_t::flexData; schema 0). Pointers may point into it too.
+   */
+  OffsetBase: 3,
 } as const;
 
 /**

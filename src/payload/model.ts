@@ -17,6 +17,8 @@ export interface ModelPayloadBlobs {
   end: PayloadBlob[];
   /** Deep-copied pointee memory. */
   memory: MemoryRegion[];
+  /** What OFFSET_FROM_BASE entries count from when not the payload (an event batch's flex data). */
+  offsetBase?: MemoryRegion;
 }
 
 export interface ModelPayloads extends ModelPayloadBlobs {
@@ -44,6 +46,10 @@ export function modelPayloadBlobs(model: Model, payloadIndex: number): ModelPayl
       if (address !== undefined) out.memory.push({ address, bytes });
       continue;
     }
+    if (ext.role[r] === ExtPayloadRole.OffsetBase) {
+      out.offsetBase = { address: address ?? 0, bytes };
+      continue;
+    }
     if (first) {
       out.domain = ext.domain[r];
       first = false;
@@ -66,14 +72,16 @@ export function decodeModelPayload(
   const blobs = modelPayloadBlobs(model, payloadIndex);
   if (!blobs) return undefined;
   const registry = model.payloadRegistry ?? emptyRegistry();
-  const common = { ...options, domain: blobs.domain, memory: blobs.memory };
+  const base = blobs.offsetBase;
+  const memory = base && base.address !== 0 ? [...blobs.memory, base] : blobs.memory;
+  const common = { ...options, domain: blobs.domain, memory, ...(base ? { offsetBase: base.bytes } : {}) };
   // End payloads are their own nvtxPayloadData_t array (payload indices refer to it), but may
   // point into the begin payloads.
   const beginMemory = blobs.begin.flatMap((b) => (b.address !== undefined ? [{ address: b.address, bytes: b.bytes }] : []));
   return {
     ...blobs,
     decodedBegin: decodeEventPayloads(registry, blobs.begin, common),
-    decodedEnd: decodeEventPayloads(registry, blobs.end, { ...common, memory: [...blobs.memory, ...beginMemory] }),
+    decodedEnd: decodeEventPayloads(registry, blobs.end, { ...common, memory: [...memory, ...beginMemory] }),
   };
 }
 

@@ -135,6 +135,7 @@ function RawBytes({ decoded }: { decoded: ModelPayloads }) {
     ...decoded.begin.map((b, i) => ({ label: `payload ${i} · schema ${b.schemaId}`, blob: b })),
     ...decoded.end.map((b, i) => ({ label: `pop/end payload ${i} · schema ${b.schemaId}`, blob: b })),
     ...decoded.memory.map((m) => ({ label: 'copied memory', blob: m })),
+    ...(decoded.offsetBase ? [{ label: 'batch flex data', blob: decoded.offsetBase }] : []),
   ];
   return (
     <details className="pt-raw">

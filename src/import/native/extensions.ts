@@ -92,7 +92,7 @@ interface CounterBatch {
 }
 
 const SCOPE = { None: 0, Process: 21, Thread: 22, SwInnermost: 31 } as const;
-/** Flex data up to this size is kept with each event of its batch (so pointers into it resolve). */
+/** Flex data up to this size is kept with each event of its batch (so offsets and pointers into it resolve). */
 const FLEX_PER_EVENT = 4096;
 const TWO_32 = 2 ** 32;
 
@@ -626,7 +626,8 @@ export class ExtensionRecords {
         break;
       }
       const bytes = events.subarray(at, at + size);
-      const payload = b.extPayload(domain, [{ schemaId, bytes, address: address + BigInt(at) }], flex.length <= FLEX_PER_EVENT ? memory : []);
+      const flexBase = flex.length > 0 && flex.length <= FLEX_PER_EVENT ? { address: flexAddress, bytes: flex } : undefined;
+      const payload = b.extPayload(domain, [{ schemaId, bytes, address: address + BigInt(at) }], [], flexBase);
       this.deferred.push({ domain, thread: st.thread, t, scope, decoded: [decoded], payload, offset });
       at += size;
       count++;
