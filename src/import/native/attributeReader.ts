@@ -118,20 +118,21 @@ function u32At(b: Uint8Array, off: number): number {
  * compared as numbers: user-space addresses are below 2^47.
  */
 function textAt(address: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[]): string | undefined {
-  const find = (region: ExtPayloadInput | ExtMemoryInput): string | undefined => {
-    if (region.address === undefined) return undefined;
-    const off = address - Number(region.address);
-    if (off < 0 || off >= region.bytes.length) return undefined;
-    const n = Math.min(region.bytes.length - off, MAX_TEXT);
-    return decodeText(bufOf(region.bytes), off, unitsBeforeNul(region.bytes, off, n, 1), 1);
-  };
   for (const m of memory) {
-    const text = find(m);
+    const text = textIn(m, address);
     if (text !== undefined) return text;
   }
   for (const b of blobs) {
-    const text = find(b);
+    const text = textIn(b, address);
     if (text !== undefined) return text;
   }
   return undefined;
+}
+
+function textIn(region: ExtPayloadInput | ExtMemoryInput, address: number): string | undefined {
+  if (region.address === undefined) return undefined;
+  const off = address - Number(region.address);
+  if (off < 0 || off >= region.bytes.length) return undefined;
+  const n = Math.min(region.bytes.length - off, MAX_TEXT);
+  return decodeText(bufOf(region.bytes), off, unitsBeforeNul(region.bytes, off, n, 1), 1);
 }
