@@ -141,7 +141,16 @@ export class LoadController {
       name: source.name,
       options: decodeOptions(store.getState()),
       onProgress: (bytesDone, bytesTotal) => store.getState().progressLoad(id, bytesDone, bytesTotal),
+      onPartial: (model) => {
+        // A big file's start, shown while the rest decodes; the whole model replaces it.
+        if (replaces !== undefined || preview !== undefined) return;
+        const state = store.getState();
+        preview = { captureId: state.addCapture({ model, decodeMs: 0 }), view: [0, 0] };
+        const fitted = store.getState();
+        preview.view = [fitted.viewStartNs, fitted.viewEndNs];
+      },
     });
+    let preview: { captureId: number; view: [number, number] } | undefined;
     if (replaces !== undefined) this.reloads.set(replaces, handle);
     const bytesTotal = 'url' in source ? 0 : source.blob.size;
     store.getState().startLoad({ id, name: source.name, bytesDone: 0, bytesTotal, cancel: handle.cancel });
@@ -152,12 +161,22 @@ export class LoadController {
           state.replaceCapture(replaces, { model, decodeMs });
           return { ok: true, name: source.name, captureId: replaces };
         }
+        if (preview !== undefined && state.captures.some((c) => c.id === preview!.captureId)) {
+          const untouched = state.viewStartNs === preview.view[0] && state.viewEndNs === preview.view[1];
+          state.replaceCapture(preview.captureId, { model, decodeMs });
+          // Still the view fitted to the preview: fit the whole capture.
+          if (untouched && state.captures.length === 1) store.getState().zoomToFit();
+          this.sources.set(preview.captureId, source);
+          return { ok: true, name: source.name, captureId: preview.captureId };
+        }
         const captureId = state.addCapture({ model, decodeMs });
         this.sources.set(captureId, source);
         return { ok: true, name: source.name, captureId };
       })
       .catch((e: unknown): LoadOutcome => {
         const message = e instanceof Error ? e.message : String(e);
+        // A preview of a load that did not finish goes with it.
+        if (preview !== undefined) store.getState().removeCapture(preview.captureId);
         if (e instanceof LoadCancelledError) return { ok: false, name: source.name, message, cancelled: true };
         store.getState().failLoad({ id, name: source.name, message });
         return { ok: false, name: source.name, message, cancelled: false };

@@ -22,6 +22,8 @@ export interface LoadRequest {
   name: string;
   options: DecodeOptions;
   onProgress(bytesDone: number, bytesTotal: number): void;
+  /** A model of the file's start, while the whole file still decodes (big files only). */
+  onPartial?(model: Model): void;
 }
 
 export class LoadCancelledError extends Error {
@@ -64,6 +66,7 @@ export class LoadClient {
         worker.onmessage = (event: MessageEvent<FromWorker>) => {
           const msg = event.data;
           if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
+          else if (msg.type === 'partial') request.onPartial?.(msg.model);
           else if (msg.type === 'done') {
             finish();
             resolve({ model: msg.model, decodeMs: msg.decodeMs });

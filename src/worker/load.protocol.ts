@@ -19,5 +19,7 @@ export type ToWorker = {
 
 export type FromWorker =
   | { type: 'progress'; bytesDone: number; bytesTotal: number }
+  /** A model of the file's first `bytesDone` bytes, shown while the whole file decodes (preview.ts). */
+  | { type: 'partial'; model: Model; bytesDone: number }
   | { type: 'done'; model: Model; decodeMs: number }
   | { type: 'failed'; message: string };

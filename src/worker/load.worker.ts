@@ -2,12 +2,29 @@
 /** Thin worker shell: decode one file with the shared pipeline and transfer the model back. */
 import { blobSource, loadModel, loadModelFromStream } from '../import/pipeline.ts';
 import { modelTransferables } from '../model/transfer.ts';
+import type { DecodeOptions } from '../import/types.ts';
 import type { Model } from '../model/types.ts';
 import { openDownload } from './fetchCapture.ts';
 import type { FromWorker, ToWorker } from './load.protocol.ts';
+import { previewSlice } from './preview.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
+
+/** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
+async function postPreview(file: Blob, name: string, options: DecodeOptions): Promise<void> {
+  const slice = await previewSlice(file, name);
+  if (!slice) return;
+  try {
+    const model = await loadModel(blobSource(slice, name), { decode: options });
+    // The cut at the slice's end is not a problem of the file; the whole model reports what is.
+    model.issues = [];
+    model.capture.byteSize = file.size;
+    post({ type: 'partial', model, bytesDone: slice.size }, modelTransferables(model));
+  } catch {
+    // The whole-file decode reports what is wrong.
+  }
+}
 
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
@@ -24,6 +41,7 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   try {
     let model: Model;
     if (msg.type === 'load') {
+      await postPreview(msg.file, msg.name, msg.options);
       model = await loadModel(blobSource(msg.file, msg.name), { decode: msg.options, onProgress });
     } else {
       const download = await openDownload(msg.url, msg.name, { onProgress, pageOrigin: scope.location.origin });

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { MAGIC } from '../import/native/format.ts';
+import { PREVIEW_MIN_BYTES, previewBytes, previewSlice } from './preview.ts';
+
+/** A blob of `size` bytes starting with `head`. */
+function blob(head: Uint8Array, size: number): Blob {
+  const bytes = new Uint8Array(size);
+  bytes.set(head);
+  return new Blob([bytes]);
+}
+
+const nativeHead = Uint8Array.from([...MAGIC, 1, 0, 0, 0, 0, 0, 0, 0]);
+
+describe('previewSlice', () => {
+  it('slices big native captures; leaves small files, SQLite and gzip alone', async () => {
+    const big = PREVIEW_MIN_BYTES * 2;
+    const slice = await previewSlice(blob(nativeHead, big), 'capture.nvtxc');
+    expect(slice?.size).toBe(previewBytes(big));
+    expect(await previewSlice(blob(nativeHead, PREVIEW_MIN_BYTES - 1), 'capture.nvtxc')).toBeNull();
+    expect(await previewSlice(blob(new TextEncoder().encode('SQLite format 3\u0000'), big), 'report.sqlite')).toBeNull();
+    expect(await previewSlice(blob(Uint8Array.of(0x1f, 0x8b, 8), big), 'trace.json.gz')).toBeNull();
+  });
+
+  it('takes 1/16 of the file within 4..16 MiB', () => {
+    expect(previewBytes(32 << 20)).toBe(4 << 20);
+    expect(previewBytes(160 << 20)).toBe(10 << 20);
+    expect(previewBytes(4 * 2 ** 30)).toBe(16 << 20);
+  });
+});
