@@ -23,11 +23,45 @@ function micros(ns: number): string {
   return `${us}.${rest < 10 ? '00' : rest < 100 ? '0' : ''}${rest}`;
 }
 
+export interface ChromeJsonOptions extends GenOptions {
+  /**
+   * Pad the file with whitespace between events (valid JSON, skipped by readers) until it has at
+   * least this many bytes, spread over the file: a valid trace larger than 2 GB in seconds.
+   */
+  padding?: number;
+}
+
+/** Bytes of one whitespace block of the padding. */
+const PADDING_BLOCK = 16 << 20;
+
 /** Writes a Chrome trace JSON capture; returns the number of ranges + marks written. */
-export function writeChromeJson(sink: Sink, options: GenOptions): number {
+export function writeChromeJson(sink: Sink, options: ChromeJsonOptions): number {
   let count = 0;
-  for (const piece of chromeJsonPieces(options, (n) => (count = n))) sink.text(piece);
+  const padding = options.padding ?? 0;
+  const block = padding > 0 ? whitespace(PADDING_BLOCK) : undefined;
+  // About 119 bytes per event in pieces of 1 MiB: how many pieces the padding is spread over.
+  const pieces = Math.max(1, Math.round((options.events * 119) / (1 << 20)));
+  let written = 0;
+  let held: string | undefined;
+  for (const piece of chromeJsonPieces(options, (n) => (count = n))) {
+    // One piece behind, so that the last piece (the closing of the document) comes after all padding.
+    if (held !== undefined) {
+      sink.text(held);
+      written++;
+      while (block && sink.size < (padding * Math.min(written, pieces)) / pieces) sink.bytes(block);
+    }
+    held = piece;
+  }
+  while (block && sink.size < padding) sink.bytes(block);
+  if (held !== undefined) sink.text(held);
   return count;
+}
+
+/** Spaces with a newline every 4 KiB. */
+function whitespace(bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes).fill(0x20);
+  for (let i = 4095; i < bytes; i += 4096) out[i] = 0x0a;
+  return out;
 }
 
 /**

@@ -2,12 +2,13 @@
  * Writes a generated capture to a file:
  *   node scripts/run-ts.mjs scripts/gen/main.ts --format nvtxt --events 1000000 --seed 1 --out FILE
  * Formats are listed in FORMATS; each writer module consumes the shared event stream (events.ts).
- * `--padding BYTES` (nvtxc) pads the capture with chunks a reader skips, up to that file size.
+ * `--padding BYTES` (nvtxc, chrome-json) pads the capture with what a reader skips (unknown chunks,
+ * whitespace) up to that file size.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { writeChromeJson } from './chromeJson.ts';
+import { writeChromeJson, type ChromeJsonOptions } from './chromeJson.ts';
 import { writeNative, type NativeOptions } from './native.ts';
 import { writeNsys } from './nsys.ts';
 import { writeNvtxt } from './nvtxt.ts';
@@ -15,7 +16,7 @@ import { FileSink, type Sink } from './sink.ts';
 import type { GenOptions } from './events.ts';
 
 /** Options any writer accepts (each reads the ones it knows). */
-export type WriterOptions = GenOptions & NativeOptions;
+export type WriterOptions = GenOptions & NativeOptions & ChromeJsonOptions;
 
 /** Format id (the importer id) -> writer; a writer returns the number of ranges + marks written. */
 export const FORMATS: Record<string, (sink: Sink, options: WriterOptions) => number | Promise<number>> = {
