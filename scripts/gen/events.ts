@@ -163,7 +163,10 @@ export function* generateEvents(header: GenHeader, options: GenOptions): Generat
       const gap = Math.round(rnd.exponential(top ? Math.max(50, (top.end - top.start) / 20) : 20_000)) + 10;
       // Close the innermost range when time runs past its planned end (or sometimes early).
       if (top && (state.t + gap >= top.end || rnd.chance(0.15))) {
-        const end = Math.max(state.t, Math.min(top.end, state.t + gap));
+        // At least 1 ns after the thread's last event: a range never ends at the same time as the
+        // child it encloses (viewers that replay complete events as begin/end pairs, e.g.
+        // speedscope, cannot order such ties and mis-nest the rest of the thread).
+        const end = Math.max(state.t + 1, Math.min(top.end, state.t + gap));
         state.stack.pop();
         state.t = end;
         yield* closeRange(top, end, thread, complete);
@@ -196,7 +199,7 @@ export function* generateEvents(header: GenHeader, options: GenOptions): Generat
     const state = threads[thread];
     while (state.stack.length > 0) {
       const top = state.stack.pop()!;
-      const end = Math.max(state.t, top.end);
+      const end = Math.max(state.t + 1, top.end);
       state.t = end;
       yield* closeRange(top, end, thread, complete);
     }
