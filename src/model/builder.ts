@@ -12,6 +12,7 @@ import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './ex
 import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildRangeLod } from './lod.ts';
+import { orderByStart } from './orderByStart.ts';
 import { buildTrackTree, categoryLabel } from './trackTree.ts';
 import {
   PayloadType,
@@ -1200,10 +1201,9 @@ export class ModelBuilder {
     const ev = row.events;
     const n = ev.start.length;
     if (ev.rankOpen.length === n) return this.layoutPushPop(row);
-    const order = Uint32Array.from({ length: n }, (_, i) => i);
     const start = ev.start.view();
     const end = ev.end.view();
-    order.sort((a, b) => start[a] - start[b] || end[b] - end[a] || a - b);
+    const order = orderByStart(start, end, true);
     const depth = new Uint16Array(n);
     const parent = new Int32Array(n).fill(-1);
     const extraFlags = new Uint8Array(n);

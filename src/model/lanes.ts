@@ -4,6 +4,8 @@
  * lane that is free, so lanes stay visually stable. A range ending at t frees its lane for one
  * starting at t.
  */
+import { orderByStart } from './orderByStart.ts';
+
 export interface LanePacking {
   /** Range indices ordered by (start, end, index). */
   order: Uint32Array;
@@ -14,8 +16,7 @@ export interface LanePacking {
 
 export function packLanes(start: ArrayLike<number>, end: ArrayLike<number>): LanePacking {
   const n = start.length;
-  const order = Uint32Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => start[a] - start[b] || end[a] - end[b] || a - b);
+  const order = orderByStart(start, end, false);
   const lane = new Uint16Array(n);
   // busy: min-heap of (end, lane) for occupied lanes; free: min-heap of lane numbers.
   const busyEnd: number[] = [];
