@@ -294,7 +294,9 @@ describe('collector lifecycle', () => {
   it('leaves a readable capture after kill -9, up to the last complete chunk', async () => {
     const result = run('signals', ['kill', '200000'], 'signal-kill.nvtxc', ['--buffer-kb', '64']);
     expect(result.status).toBe(137);
-    expect(result.stderr).toContain('the capture has no end record');
+    // The kill can land between chunks (no end record) or inside a chunk's write (cut short);
+    // either way the launcher says so and everything before is readable.
+    expect(result.stderr).toMatch(/the capture has no end record|ends inside a chunk \(cut short\) at byte \d+/);
     const model = await decode(result.path);
     expect(model.capture.properties['capture end']).toBeUndefined();
     const main = result.lines[0];
