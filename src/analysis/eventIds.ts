@@ -9,10 +9,6 @@ export function eventCount(model: Model): number {
   return model.ranges.startNs.length + model.marks.timeNs.length;
 }
 
-export function isRangeEvent(model: Model, e: number): boolean {
-  return e < model.ranges.startNs.length;
-}
-
 /** The event of a range or mark index. */
 export function eventOf(model: Model, kind: 'range' | 'mark', index: number): number {
   return kind === 'range' ? index : model.ranges.startNs.length + index;
@@ -22,26 +18,6 @@ export function eventOf(model: Model, kind: 'range' | 'mark', index: number): nu
 export function eventStartNs(model: Model, e: number): number {
   const r = model.ranges.startNs.length;
   return e < r ? model.ranges.startNs[e] : model.marks.timeNs[e - r];
-}
-
-export function eventEndNs(model: Model, e: number): number {
-  const r = model.ranges.startNs.length;
-  return e < r ? model.ranges.endNs[e] : model.marks.timeNs[e - r];
-}
-
-export function eventStyle(model: Model, e: number): number {
-  const r = model.ranges.startNs.length;
-  return e < r ? model.ranges.style[e] : model.marks.style[e - r];
-}
-
-export function eventThread(model: Model, e: number): number {
-  const r = model.ranges.startNs.length;
-  return e < r ? model.ranges.thread[e] : model.marks.thread[e - r];
-}
-
-export function eventPayload(model: Model, e: number): number {
-  const r = model.ranges.startNs.length;
-  return e < r ? model.ranges.payload[e] : model.marks.payload[e - r];
 }
 
 const byStartCache = new WeakMap<Model, Uint32Array>();

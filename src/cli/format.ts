@@ -1,4 +1,5 @@
 /** Text output of the command line: aligned tables, CSV, JSON numbers (figures come from src/format/). */
+import { csvLines, csvQuote } from '../format/csv.ts';
 
 /** A number for JSON/CSV: integers stay exact; fractions are rounded to `decimals` places. */
 export function jsonNumber(x: number, decimals = 3): number | null {
@@ -29,15 +30,12 @@ export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]
   return out.join('\n') + '\n';
 }
 
-/** One CSV field (RFC 4180 quoting). */
+/** One CSV field of any value; null and undefined are empty. */
 export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const s = typeof value === 'string' ? value : String(value);
-  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
+  return value === null || value === undefined ? '' : csvQuote(String(value));
 }
 
 export function renderCsv(rows: readonly Record<string, unknown>[], keys: readonly string[]): string {
-  const lines = [keys.join(',')];
-  for (const row of rows) lines.push(keys.map((k) => csvField(row[k])).join(','));
-  return lines.join('\n') + '\n';
+  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  return csvLines([keys, ...rows.map((row) => keys.map((k) => text(row[k])))], '\n');
 }

@@ -19,6 +19,10 @@ describe('numbers', () => {
     expect(formatPercent(100)).toBe('100.0%');
     expect(formatPercent(42.6, 0)).toBe('43%');
     expect(formatPercent(-0.01)).toBe('0.0%');
+    expect(formatPercent(0)).toBe('0.0%');
+    expect(formatPercent(0.04)).toBe('<0.1%');
+    expect(formatPercent(0.05)).toBe('0.1%');
+    expect(formatPercent(0.2, 0)).toBe('<1%');
   });
 
   it('rounds progress down and clamps it, so that 100% means done', () => {

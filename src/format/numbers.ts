@@ -9,8 +9,13 @@ export function formatCount(n: number): string {
   return grouped(n);
 }
 
-/** A percentage (0..100) with `decimals` digits: "76.1%". */
+/**
+ * A percentage (0..100) with `decimals` digits: "76.1%". A real share too small to show at that
+ * precision reads "<0.1%", not "0.0%".
+ */
 export function formatPercent(percent: number, decimals = 1): string {
+  const least = 10 ** -decimals;
+  if (percent > 0 && percent < least / 2) return `<${fixed(least, decimals)}%`;
   return `${fixed(percent, decimals)}%`;
 }
 

@@ -5,7 +5,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SearchQuery } from '../analysis/nameSearch.ts';
-import type { LoadIssue, Model, Nanoseconds } from '../model/types.ts';
+import type { Model, Nanoseconds } from '../model/types.ts';
 import { NO_FILTERS, type EventFilters } from './filters.ts';
 
 /** A loaded file. */
@@ -259,7 +259,3 @@ function alignOffset(existing: LoadedCapture[], model: Model): Nanoseconds {
   return Math.abs(offset) < 3600e9 ? offset : 0;
 }
 
-/** All load issues of all captures, for the load report. */
-export function selectIssues(s: ViewerState): LoadIssue[] {
-  return s.captures.flatMap((c) => c.model.issues);
-}

@@ -12,7 +12,8 @@ import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
 import { PayloadTree } from './PayloadTree.tsx';
 import { useEffectiveTheme } from './useTheme.ts';
-import { formatCount, formatDuration, formatDurationShort, formatTimestamp } from './format.ts';
+import { formatCount, formatPercent } from '../format/numbers.ts';
+import { formatDuration, formatDurationShort, formatTimestamp } from '../format/time.ts';
 
 /** One line for the collapsed selection section: the selected event's name and duration or time. */
 export function SelectionSummary() {
@@ -191,7 +192,7 @@ function ChildBreakdown({ details }: { details: RangeDetailsData }) {
             <td className="num">{formatCount(c.count)}</td>
             <td className="num">{formatDurationShort(c.totalNs)}</td>
             <td className="num">{formatDurationShort(c.selfNs)}</td>
-            <td className="num">{c.percent.toFixed(1)}%</td>
+            <td className="num">{formatPercent(c.percent)}</td>
           </tr>
         ))}
         <tr className="child-self">

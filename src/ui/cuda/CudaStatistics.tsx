@@ -11,7 +11,8 @@ import type { Model } from '../../model/types.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { describePartner } from '../../timeline/correlation.ts';
-import { formatCount, formatDuration, formatDurationShort, formatTimestamp } from '../format.ts';
+import { formatCount, formatPercent } from '../../format/numbers.ts';
+import { formatDuration, formatDurationShort, formatTimestamp } from '../../format/time.ts';
 import { cudaStatRows, hasCudaRows, isCudaActivity, type CudaStatRow } from './cudaTable.ts';
 import './cuda.css';
 
@@ -25,10 +26,6 @@ export function CudaStatistics({ capture, index }: { capture: LoadedCapture; ind
   return <RangeStatistics capture={capture} index={index} />;
 }
 
-function pct(v: number): string {
-  // A real share too small for one decimal is not "0.0%".
-  return v > 0 && v < 0.05 ? '<0.1%' : `${v.toFixed(1)}%`;
-}
 
 function amount(row: CudaStatRow, v: number): string {
   return row.unit === 'count' ? formatCount(v) : formatDurationShort(v);
@@ -41,13 +38,13 @@ function Cells({ row, value }: { row: CudaStatRow; value: StatValue }) {
         {amount(row, value.total)}
       </td>
       <td className="num" data-col="totalPct" data-value={value.totalPct}>
-        {pct(value.totalPct)}
+        {formatPercent(value.totalPct)}
       </td>
       <td className="num" data-col="self" data-value={value.self}>
         {amount(row, value.self)}
       </td>
       <td className="num" data-col="selfPct" data-value={value.selfPct}>
-        {pct(value.selfPct)}
+        {formatPercent(value.selfPct)}
       </td>
     </>
   );

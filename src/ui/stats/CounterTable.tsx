@@ -2,8 +2,8 @@
 import { useCallback, useMemo } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatValue } from '../../timeline/format.ts';
-import { formatCount } from '../format.ts';
+import { formatValue } from '../../format/numbers.ts';
+import { formatCount } from '../../format/numbers.ts';
 import { counterTableCsv, counterTableJson, type CounterExportRow } from './exportTable.ts';
 import { FigureTable, type FigureColumn } from './FigureTable.tsx';
 import { captureScope, type PanelScope } from './panelScope.ts';

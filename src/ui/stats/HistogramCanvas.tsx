@@ -4,7 +4,8 @@
  */
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { DistributionSummary, Histogram } from '../../analysis/histogram.ts';
-import { formatCount, formatDurationShort } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatDurationShort } from '../../format/time.ts';
 import { useEffectiveTheme } from '../useTheme.ts';
 import { bandOfDrag, binAtX, binCount, histogramScale, tallestBin, type BinBand } from './histogramView.ts';
 

@@ -5,7 +5,8 @@ import type { GroupInstances } from '../../analysis/rangeStats.ts';
 import { threadLabel } from '../../model/trackTree.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatCount, formatDurationShort, formatTimestamp } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatDurationShort, formatTimestamp } from '../../format/time.ts';
 import { listOrder } from './jumpTargets.ts';
 
 export function InstanceList({ capture, instances, begin, end }: { capture: LoadedCapture; instances: GroupInstances; begin: number; end: number }) {

@@ -2,7 +2,8 @@
 import { useCallback, useMemo } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatCount, formatTimestamp } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatTimestamp } from '../../format/time.ts';
 import { markTableCsv, markTableJson, type MarkExportRow } from './exportTable.ts';
 import { FigureTable, type FigureColumn } from './FigureTable.tsx';
 import { captureScope, type PanelScope } from './panelScope.ts';

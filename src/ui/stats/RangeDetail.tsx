@@ -8,7 +8,8 @@ import { durationHistogram, summarizeSorted } from '../../analysis/histogram.ts'
 import type { GroupInstances } from '../../analysis/rangeStats.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatCount, formatDuration, formatDurationShort } from '../format.ts';
+import { formatCount, formatPercent } from '../../format/numbers.ts';
+import { formatDuration, formatDurationShort } from '../../format/time.ts';
 import type { Grouping } from './compute.ts';
 import { HistogramCanvas } from './HistogramCanvas.tsx';
 import { bandInterval, bandPositions, binsForCount, type BinBand } from './histogramView.ts';
@@ -92,7 +93,7 @@ export function RangeDetail({
         <p className="st-detail-meta">
           {multi && capture && <span>{capture.model.capture.displayName}</span>}
           {row && <span>{row.style}</span>}
-          {row && <span>{row.timePercent.toFixed(1)}% of the listed time</span>}
+          {row && <span>{formatPercent(row.timePercent)} of the listed time</span>}
           {row && <span>self {formatDuration(row.selfNs)}</span>}
         </p>
       )}

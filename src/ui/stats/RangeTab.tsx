@@ -7,7 +7,8 @@ import { useCallback, useMemo, useRef, useState, type CSSProperties, type Keyboa
 import { GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatCount, formatDuration } from '../format.ts';
+import { formatCount } from '../../format/numbers.ts';
+import { formatDuration } from '../../format/time.ts';
 import { usePopover } from '../usePopover.ts';
 import type { Grouping } from './compute.ts';
 import { TableExport } from './TableExport.tsx';

@@ -1,7 +1,7 @@
 /** The scope controls: whole capture or the selected span, and how ranges at its edges count. */
 import type { SpanMode } from '../../analysis/scope.ts';
 import { useViewer } from '../../state/context.tsx';
-import { formatDuration, formatTimestamp } from '../format.ts';
+import { formatDuration, formatTimestamp } from '../../format/time.ts';
 import type { PanelScope } from './panelScope.ts';
 
 const MODES: { id: SpanMode; label: string; title: string }[] = [

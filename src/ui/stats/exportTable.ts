@@ -2,16 +2,11 @@
  * The panel's tables as CSV (nsys `nvtx_sum` headers, durations in ns) and JSON (the records of
  * `nvtxview stats --format json`: the same keys, so page exports and CLI output read alike).
  */
+import { csvLines } from '../../format/csv.ts';
 import type { CounterStatsRow } from '../../analysis/counterStats.ts';
 import type { MarkStatsRow } from '../../analysis/markStats.ts';
 import type { Grouping } from './compute.ts';
 import { COLUMNS, groupHeader, type ColumnDef, type StatsRow } from './tableModel.ts';
-
-/** A CSV field: quoted when it holds a separator, a quote, a line break or edge spaces. */
-export function csvField(value: string | number): string {
-  const text = typeof value === 'number' ? csvNumber(value) : value;
-  return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /** Integers as they are, fractions to 0.1 (nsys precision), non-finite values empty. */
 export function csvNumber(value: number): string {
@@ -26,7 +21,8 @@ function counterNumber(value: number): string {
 }
 
 function csv(header: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+  const text = (v: string | number) => (typeof v === 'number' ? csvNumber(v) : v);
+  return csvLines([header, ...rows.map((r) => r.map(text))], '\r\n');
 }
 
 function rangeCell(row: StatsRow, c: ColumnDef): string | number {

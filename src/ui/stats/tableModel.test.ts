@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import { ModelBuilder } from '../../model/builder.ts';
-import { counterTableCsv, csvField, markTableCsv, rangeTableCsv, rangeTableJson } from './exportTable.ts';
+import { counterTableCsv, csvNumber, markTableCsv, rangeTableCsv, rangeTableJson } from './exportTable.ts';
 import { COLUMNS, groupHeader, nextSort, sortRows, tableRows, tableTotals, type StatsRow } from './tableModel.ts';
 
 /** main: frame [0, 1000] > update [100, 400], draw [500, 800]; a second frame [1000, 1500.5 → 1500]. */
@@ -91,13 +91,10 @@ describe('CSV and JSON export', () => {
     expect(counters.split('\r\n')[1]).toBe('f,power,W,2,0.001,2,0.333333333333,0.001,2,1.999,1000000000');
   });
 
-  it('quotes fields with separators, quotes, line breaks and edge spaces', () => {
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
-    expect(csvField(' padded')).toBe('" padded"');
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField(2.25)).toBe('2.3');
-    expect(csvField(NaN)).toBe('');
+  it('writes integers as they are, fractions to 0.1, non-finite values empty', () => {
+    expect(csvNumber(123456789012)).toBe('123456789012');
+    expect(csvNumber(2.25)).toBe('2.3');
+    expect(csvNumber(NaN)).toBe('');
+    expect(csvNumber(Infinity)).toBe('');
   });
 });
