@@ -7,9 +7,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
+import { CHROMIUM_PATH, DEFAULT_CHROMIUM_PATH } from './chromium.mjs';
 
-const DEFAULT_PATH = '/usr/bin/chromium';
-const wanted = process.env.CHROMIUM_PATH || DEFAULT_PATH;
+const wanted = CHROMIUM_PATH;
 
 function executable(path) {
   try {
@@ -36,7 +36,7 @@ if (executable(wanted)) {
 }
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-if (wanted === DEFAULT_PATH && isRoot && hasCommand('apt-get')) {
+if (wanted === DEFAULT_CHROMIUM_PATH && isRoot && hasCommand('apt-get')) {
   console.log(`chromium: ${wanted} is missing; installing Debian's chromium package`);
   if (run('apt-get', ['update']) && run('apt-get', ['install', '-y', 'chromium']) && executable(wanted)) {
     console.log(`chromium: installed at ${wanted}`);

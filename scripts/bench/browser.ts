@@ -11,15 +11,11 @@ import { join, resolve } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 // @ts-expect-error: a plain ES module without type declarations
 import { serveDist } from '../serve-dist.mjs';
+import { CHROMIUM_ARGS as E2E_CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.mjs';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
+  ...E2E_CHROMIUM_ARGS,
   // Exact `performance.memory` figures instead of bucketed ones.
   '--enable-precise-memory-info',
 ];

@@ -7,14 +7,15 @@
  */
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
 
 const [ranges = '2000000', threads = '16', reps = '3', width = '1920', height = '1080', dpr = '1'] = process.argv.slice(2);
 const server = await createServer({ server: { port: 0, strictPort: false }, logLevel: 'error' });
 await server.listen();
 const address = server.httpServer.address();
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  executablePath: CHROMIUM_PATH,
+  args: ['--headless', ...CHROMIUM_ARGS],
 });
 try {
   const page = await browser.newPage({ viewport: { width: +width, height: +height }, deviceScaleFactor: +dpr });

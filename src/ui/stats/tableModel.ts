@@ -2,7 +2,7 @@
  * The range table of the statistics panel, as data: rows of every capture in scope, the columns
  * of nsys `nvtx_sum` plus self time and tail percentiles, their sort order and which are shown.
  */
-import type { GroupBy } from '../../analysis/groups.ts';
+import { GROUP_BY_TITLE } from '../../analysis/groups.ts';
 import type { RangeStatsResult, RangeStatsRow } from '../../analysis/rangeStats.ts';
 import type { Grouping } from './compute.ts';
 
@@ -85,17 +85,7 @@ export function figureTemplate(figures: readonly ColumnId[]): { wide: string; na
 
 /** What the name column holds for a grouping ("Range", "Thread"...). */
 export function groupHeader(grouping: Grouping): string {
-  if (grouping.by === 'payloadField') return grouping.path;
-  const headers: Record<GroupBy, string> = {
-    name: 'Range',
-    thread: 'Thread',
-    process: 'Process',
-    category: 'Category',
-    domain: 'Domain',
-    parent: 'Parent range',
-    payload: 'Payload',
-  };
-  return headers[grouping.by];
+  return grouping.by === 'payloadField' ? grouping.path : GROUP_BY_TITLE[grouping.by];
 }
 
 /** One capture's engine result as table rows. */

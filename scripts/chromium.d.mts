@@ -1,0 +1,3 @@
+export declare const DEFAULT_CHROMIUM_PATH: string;
+export declare const CHROMIUM_PATH: string;
+export declare const CHROMIUM_ARGS: readonly string[];
