@@ -3,7 +3,8 @@
  * from one min-max segment per pixel column (`MinMaxPyramid`), so the cost follows pixels. The
  * track's counter semantics (`Track.counter`, NVTX counters) choose the drawing: a step back to the
  * previous sample ('sinceLast'), straight lines ('linear') or the samples alone ('point'); limits
- * widen the value scale and are drawn as dashed lines.
+ * widen the value scale and are drawn as dashed lines. Samples without a value (NaN: the program
+ * said the value was unavailable) leave the time they cover empty.
  */
 import { upperBound } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
@@ -11,6 +12,7 @@ import { nameHash, namePalette, rgbToCss } from '../colors.ts';
 import { formatValue } from '../../format/numbers.ts';
 import { MinMaxPyramid } from '../lod.ts';
 import { gallopLowerBound } from '../search.ts';
+import type { Canvas2D } from '../canvas2d.ts';
 import type { CssPx } from '../units.ts';
 import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
 
@@ -68,37 +70,23 @@ export const counterRowRenderer: TrackRenderer = {
       return;
     }
 
+    const path = gapPath.reset();
     const xStart = Math.max(scale.toX(times[first]), -1);
     let v = values[first];
-    ctx.beginPath();
-    ctx.moveTo(xStart, yOf(v));
+    path.to(xStart, yOf(v));
     for (let k = first; k < last; ) {
       const x = Math.max(scale.toX(times[k]), -1);
       const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
-      ctx.lineTo(x, yOf(v));
-      if (next - k > 1) {
-        const [min, max] = pyramid.query(k - lo, next - lo);
-        ctx.lineTo(x, yOf(max));
-        ctx.lineTo(x, yOf(min));
-      }
+      path.to(x, yOf(v));
+      if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
       v = values[next - 1];
-      ctx.lineTo(x, yOf(v));
+      path.to(x, yOf(v));
       k = next;
     }
     // The last value holds to the end of the capture.
     const xEnd = Math.min(scale.toX(Math.max(model.durationNs, times[last - 1])), scale.widthCss + 1);
-    ctx.lineTo(xEnd, yOf(v));
-    ctx.strokeStyle = color;
-    ctx.lineWidth = 1;
-    ctx.stroke();
-    const yBase = yOf(0);
-    ctx.lineTo(xEnd, yBase);
-    ctx.lineTo(xStart, yBase);
-    ctx.closePath();
-    ctx.globalAlpha = 0.22;
-    ctx.fillStyle = color;
-    ctx.fill();
-    ctx.globalAlpha = 1;
+    path.to(xEnd, yOf(v));
+    path.draw(ctx, color, yOf(0));
     ctx.fillStyle = env.theme.fgMuted;
     ctx.fillText(formatValue(top, track.unit), 4, PAD_TOP_CSS + 1);
   },
@@ -124,7 +112,7 @@ export const counterRowRenderer: TrackRenderer = {
         const tolerance = env.scale.toNs(xCss + 4) - t;
         let best = -1;
         for (const c of [k, k + 1]) {
-          if (c >= lo && c < hi && Math.abs(times[c] - t) <= tolerance && (best < 0 || Math.abs(times[c] - t) < Math.abs(times[best] - t))) best = c;
+          if (c >= lo && c < hi && !Number.isNaN(model.counters.value[c]) && Math.abs(times[c] - t) <= tolerance && (best < 0 || Math.abs(times[c] - t) < Math.abs(times[best] - t))) best = c;
         }
         return best < 0 ? null : { kind: 'counter', row: env.row, sample: best, tNs: t };
       }
@@ -191,49 +179,126 @@ function drawMode(
       const x = xOf(k);
       const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
       const [min, max] = next - k > 1 ? pyramid.query(k - lo, next - lo) : [values[k], values[k]];
-      ctx.fillRect(Math.round(x) - 1, yOf(max) - 1, 3, yOf(min) - yOf(max) + 3);
+      // A column of samples without a value draws nothing.
+      if (min <= max) ctx.fillRect(Math.round(x) - 1, yOf(max) - 1, 3, yOf(min) - yOf(max) + 3);
       k = next;
     }
     return;
   }
-  const xStart = xOf(first);
-  ctx.beginPath();
+  const path = gapPath.reset();
   // Since-last: a sample's value holds back to the previous sample, so the first one only marks a start.
-  ctx.moveTo(xStart, yOf(mode === 'linear' ? values[first] : values[Math.min(first + 1, last - 1)]));
-  let xLast = xStart;
+  path.to(xOf(first), yOf(mode === 'linear' ? values[first] : values[Math.min(first + 1, last - 1)]));
   for (let k = first; k < last; ) {
     const x = xOf(k);
     const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
     if (mode === 'linear') {
-      ctx.lineTo(x, yOf(values[k]));
-      if (next - k > 1) {
-        const [min, max] = pyramid.query(k - lo, next - lo);
-        ctx.lineTo(x, yOf(max));
-        ctx.lineTo(x, yOf(min));
-      }
-      ctx.lineTo(x, yOf(values[next - 1]));
+      // A sample without a value breaks the line on both sides of it.
+      path.to(x, yOf(values[k]));
+      if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
+      path.to(x, yOf(values[next - 1]));
     } else {
       // The step reaching x ends at sample k: its value is v[k]; then the next value starts.
-      ctx.lineTo(x, yOf(values[k]));
-      if (next - k > 1) {
-        const [min, max] = pyramid.query(k - lo, next - lo);
-        ctx.lineTo(x, yOf(max));
-        ctx.lineTo(x, yOf(min));
-      }
-      if (next < last) ctx.lineTo(x, yOf(values[next]));
+      path.to(x, yOf(values[k]));
+      if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
+      if (next < last) path.to(x, yOf(values[next]));
     }
-    xLast = x;
     k = next;
   }
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 1;
-  ctx.stroke();
-  const yBase = yOf(0);
-  ctx.lineTo(xLast, yBase);
-  ctx.lineTo(xStart, yBase);
-  ctx.closePath();
-  ctx.globalAlpha = 0.22;
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.globalAlpha = 1;
+  path.draw(ctx, color, yOf(0));
 }
+
+/** The vertical min-max segment of the samples [a, b) (pyramid indices) of one pixel column, if any has a value. */
+function columnSpan(path: GapPath, pyramid: MinMaxPyramid, a: number, b: number, x: number, yOf: (v: number) => number): void {
+  const [min, max] = pyramid.query(a, b);
+  if (min > max) return;
+  path.to(x, yOf(max));
+  path.to(x, yOf(min));
+}
+
+/**
+ * A polyline that breaks where the value is NaN (a sample without a value): each unbroken run is
+ * stroked, and filled down to the zero line on its own, so the time without a value stays empty.
+ * Gaps narrower than a pixel column are bridged by that column's min-max segment. One instance is
+ * reused by every row (drawing is synchronous).
+ */
+class GapPath {
+  private xs = new Float64Array(1024);
+  private ys = new Float64Array(1024);
+  private n = 0;
+  /** Start index of each run, in order. */
+  private runs: number[] = [];
+  private broken = true;
+
+  reset(): this {
+    this.n = 0;
+    this.runs.length = 0;
+    this.broken = true;
+    return this;
+  }
+
+  /** Extends the current run to (x, y), starts a new run after a break, or breaks when y is NaN. */
+  to(x: number, y: number): void {
+    if (y !== y) {
+      this.broken = true;
+      return;
+    }
+    if (this.n === this.xs.length) {
+      const xs = new Float64Array(this.n * 2);
+      const ys = new Float64Array(this.n * 2);
+      xs.set(this.xs);
+      ys.set(this.ys);
+      this.xs = xs;
+      this.ys = ys;
+    }
+    if (this.broken) {
+      this.runs.push(this.n);
+      this.broken = false;
+    }
+    this.xs[this.n] = x;
+    this.ys[this.n] = y;
+    this.n++;
+  }
+
+  draw(ctx: Canvas2D, color: string, yBase: number): void {
+    if (this.n === 0) return;
+    const { runs } = this;
+    ctx.beginPath();
+    for (let r = 0; r < runs.length; r++) this.trace(ctx, r);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    if (runs.length === 1) {
+      // No gap: the stroked path itself is closed down to the zero line and filled.
+      this.closeDown(ctx, 0, yBase);
+    } else {
+      ctx.beginPath();
+      for (let r = 0; r < runs.length; r++) {
+        this.trace(ctx, r);
+        this.closeDown(ctx, r, yBase);
+      }
+    }
+    ctx.globalAlpha = 0.22;
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+  }
+
+  private end(r: number): number {
+    return r + 1 < this.runs.length ? this.runs[r + 1] : this.n;
+  }
+
+  private trace(ctx: Canvas2D, r: number): void {
+    const { xs, ys } = this;
+    const end = this.end(r);
+    ctx.moveTo(xs[this.runs[r]], ys[this.runs[r]]);
+    for (let i = this.runs[r] + 1; i < end; i++) ctx.lineTo(xs[i], ys[i]);
+  }
+
+  private closeDown(ctx: Canvas2D, r: number, yBase: number): void {
+    ctx.lineTo(this.xs[this.end(r) - 1], yBase);
+    ctx.lineTo(this.xs[this.runs[r]], yBase);
+    ctx.closePath();
+  }
+}
+
+const gapPath = new GapPath();
