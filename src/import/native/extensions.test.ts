@@ -361,6 +361,35 @@ describe('deferred events', () => {
     ]);
   });
 
+  it('resolves names in flex data larger than 4 KiB in the panel, storing the flex data once per batch', async () => {
+    const FLEXMARK = S + 7;
+    const meta = new MetaRecords().schema(0, FLEXMARK, {
+      name: 'flexmark',
+      type: SchemaType.Static,
+      flags: SchemaFlag.Mark,
+      entries: [
+        { flags: EntryFlag.EventMessage | EntryFlag.OffsetFromBase, type: EntryType.CString, name: 'name' },
+        { type: EntryType.Int32, name: 'n' },
+        { type: EntryType.Int32, name: 'pad' },
+      ],
+    });
+    // 8 KiB of flex data: names at offsets 100 and 6000.
+    const flex = new Uint8Array(8192);
+    flex.set(cstr('first name'), 100);
+    flex.set(cstr('far name'), 6000);
+    const s = new StreamRecords().thread(10, 'main');
+    const events = bytes(['u64', 100], ['i32', 1], ['i32', 0], ['u64', 6000], ['i32', 2], ['i32', 0]);
+    s.eventBatch(50, 0, { schemaId: FLEXMARK, events, flex, flexAddress: 0x70000n, address: 0x60000n });
+    const model = await loadBytes(capture().meta(SEAL, meta).events(1, SEAL, s.bytes()).bytes());
+    expect(model.issues).toEqual([]);
+    const marks = markRows(model);
+    expect(marks.map((m) => m.name)).toEqual(['first name', 'far name']);
+    expect(payloadsOf(model, model.marks.payload[0])).toEqual({ name: 'first name', n: 1, pad: 0 });
+    expect(payloadsOf(model, model.marks.payload[1])).toEqual({ name: 'far name', n: 2, pad: 0 });
+    // Once, not once per event.
+    expect(model.extPayloads!.bytes.length).toBeLessThan(flex.length + 1024);
+  });
+
   it('reports events of a domain nothing relates to the capture clock, once per domain', async () => {
     const s = new StreamRecords().thread(10, 'main');
     const one = bytes(['i64', 5], ['i64', 6], ['u32', 0], ['u32', 0]);

@@ -100,8 +100,6 @@ interface RunningTotal {
 }
 
 const SCOPE = { None: 0, Process: 21, Thread: 22, SwInnermost: 31 } as const;
-/** Flex data up to this size is kept with each event of its batch (so offsets and pointers into it resolve). */
-const FLEX_PER_EVENT = 4096;
 const TWO_32 = 2 ** 32;
 
 /** A zigzag varint as a bigint (timestamps can exceed 2^53). */
@@ -665,6 +663,9 @@ export class ExtensionRecords {
     const memory: ExtMemoryInput[] = flex.length > 0 && flexAddress !== 0n ? [{ address: flexAddress, bytes: flex }] : [];
     const stride = payloadStride(this.registry, domain, schemaId);
     const { b } = this.host;
+    // The flex data is stored once and shared by the batch's events (whatever its size), so offsets
+    // and pointers into it resolve in the panel.
+    let flexBase: number | undefined;
     let at = 0;
     let count = 0;
     while (at < events.length) {
@@ -681,7 +682,7 @@ export class ExtensionRecords {
         break;
       }
       const bytes = events.subarray(at, at + size);
-      const flexBase = flex.length > 0 && flex.length <= FLEX_PER_EVENT ? { address: flexAddress, bytes: flex } : undefined;
+      if (flexBase === undefined && flex.length > 0) flexBase = b.extSharedOffsetBase(domain, { address: flexAddress, bytes: flex });
       const payload = b.extPayload(domain, [{ schemaId, bytes, address: address + BigInt(at) }], [], flexBase);
       this.deferred.push({ domain, thread: st.thread, t, scope, decoded: [decoded], payload, offset });
       at += size;
