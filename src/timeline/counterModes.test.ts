@@ -59,6 +59,21 @@ function strokeRuns(ctx: RecordingCanvas): number[][][] {
   return runs;
 }
 
+/** The runs of every stroked path (points drawn after a stroke and before a fill belong to the fill). */
+function allStrokeRuns(ctx: RecordingCanvas): number[][][] {
+  const out: number[][][] = [];
+  let current: number[][][] = [];
+  for (const c of ctx.calls) {
+    if (c.op === 'stroke') {
+      out.push(...current);
+      current = [];
+    } else if (c.op === 'fill') current = [];
+    else if (c.op === 'moveTo') current.push([[Math.round(c.x), Math.round(c.y)]]);
+    else if (c.op === 'lineTo' && current.length > 0) current[current.length - 1].push([Math.round(c.x), Math.round(c.y)]);
+  }
+  return out;
+}
+
 const pathPoints = (ctx: RecordingCanvas) =>
   ctx.calls.filter((c) => c.op === 'lineTo' || c.op === 'moveTo').map((c) => [Math.round(c.x), Math.round(c.y)]);
 
@@ -178,6 +193,39 @@ describe('samples without a value (NaN: unavailable)', () => {
   it('leave the value scale to the samples with a value', () => {
     expect(counterValueScale(samplesModel(gap), 0, 40).top).toBe(20);
     expect(counterValueScale(samplesModel([[0, NaN]]), 0, 40).top).toBe(1);
+  });
+});
+
+describe('a collapsed counter group', () => {
+  it('draws its counters as one track: each line on one shared scale in the group row', () => {
+    const b = builder();
+    const p = b.process(1, 'p');
+    const used = b.counterRow({ label: 'used', process: p, unit: 'B', path: ['Counters', 'memory'] });
+    const free = b.counterRow({ label: 'free', process: p, unit: 'B', path: ['Counters', 'memory'] });
+    b.counter(used, 0, 10);
+    b.counter(used, 2000, 40);
+    b.counter(free, 0, 30);
+    b.counter(free, 1000, NaN);
+    b.counter(free, 3000, 20);
+    b.setCaptureSpan(0, 4000);
+    const model = b.finish();
+    const open = testFrame([loaded(model)], { startNs: 0, endNs: 4000, widthCss: 400 });
+    const group = open.layout.rows.find((r) => r.label === 'memory')!;
+    const frame = testFrame([loaded(model)], { startNs: 0, endNs: 4000, widthCss: 400 }, { collapsed: { [group.key]: true } });
+    const row = frame.layout.rows.find((r) => r.key === group.key)!;
+    expect(row.collapsed).toBe(true);
+    expect(frame.layout.rows.some((r) => r.label === 'used')).toBe(false);
+    const ctx = new RecordingCanvas();
+    drawStaticFrame(ctx, frame, testText());
+    const top = RULER_HEIGHT_CSS + row.yCss;
+    const runs = allStrokeRuns(ctx).filter((r) => r.every(([, y]) => y >= top && y <= top + row.heightCss));
+    // used: one run; free: two runs around its gap. 40 (the largest value) at the top of the strip.
+    expect(runs).toHaveLength(3);
+    const ys = runs.flat().map(([, y]) => y);
+    expect(Math.min(...ys)).toBe(Math.round(top + 6));
+    const xs = runs.map((r) => [r[0][0], r[r.length - 1][0]]);
+    expect(xs).toContainEqual([0, 100]);
+    expect(xs).toContainEqual([300, 400]);
   });
 });
 

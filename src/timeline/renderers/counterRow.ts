@@ -46,47 +46,11 @@ export function counterValueScale(model: Model, trackIndex: number, heightCss: C
 
 export const counterRowRenderer: TrackRenderer = {
   draw(env: RowDrawEnv): void {
-    const { row, ctx, scale } = env;
-    const model = row.model;
-    const track = model.tracks[row.track];
-    const lo = track.counterBegin;
-    const hi = track.counterEnd;
-    const times = model.counters.timeNs;
-    const values = model.counters.value;
-    const first = Math.max(lo, upperBound(times, scale.startNs, lo, hi) - 1);
-    const last = upperBound(times, scale.endNs, first, hi);
-    if (last <= first) return;
-    const pyramid = pyramidOf(model, row.track);
-    const { yOf, top } = counterValueScale(model, row.track, row.heightCss);
-    const palette = namePalette(env.theme.dark);
-    const color = rgbToCss(palette[nameHash(track.label) % palette.length]);
+    const { row, ctx } = env;
+    const track = row.model.tracks[row.track];
+    const { yOf, top } = counterValueScale(row.model, row.track, row.heightCss);
     drawLimits(env, track, yOf);
-    const interpolation = track.counter?.interpolation;
-    if (interpolation === 'linear' || interpolation === 'sinceLast' || interpolation === 'point') {
-      // These need the sample after the view too (a line or step reaches back from it).
-      drawMode(env, interpolation, pyramid, first, Math.min(last + 1, hi), yOf, color);
-      ctx.fillStyle = env.theme.fgMuted;
-      ctx.fillText(formatValue(top, track.unit), 4, PAD_TOP_CSS + 1);
-      return;
-    }
-
-    const path = gapPath.reset();
-    const xStart = Math.max(scale.toX(times[first]), -1);
-    let v = values[first];
-    path.to(xStart, yOf(v));
-    for (let k = first; k < last; ) {
-      const x = Math.max(scale.toX(times[k]), -1);
-      const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
-      path.to(x, yOf(v));
-      if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
-      v = values[next - 1];
-      path.to(x, yOf(v));
-      k = next;
-    }
-    // The last value holds to the end of the capture.
-    const xEnd = Math.min(scale.toX(Math.max(model.durationNs, times[last - 1])), scale.widthCss + 1);
-    path.to(xEnd, yOf(v));
-    path.draw(ctx, color, yOf(0));
+    if (!drawSeries(env, row.track, yOf, seriesColor(env, track))) return;
     ctx.fillStyle = env.theme.fgMuted;
     ctx.fillText(formatValue(top, track.unit), 4, PAD_TOP_CSS + 1);
   },
@@ -122,6 +86,78 @@ export const counterRowRenderer: TrackRenderer = {
     }
   },
 };
+
+function seriesColor(env: RowDrawEnv, track: Track): string {
+  const palette = namePalette(env.theme.dark);
+  return rgbToCss(palette[nameHash(track.label) % palette.length]);
+}
+
+/**
+ * Draws the samples of counter track `trackIndex` in view with `yOf` (row-local y of a value), by
+ * its interpolation; false when none is in view.
+ */
+function drawSeries(env: RowDrawEnv, trackIndex: number, yOf: (v: number) => number, color: string): boolean {
+  const { ctx, scale } = env;
+  const model = env.row.model;
+  const track = model.tracks[trackIndex];
+  const lo = track.counterBegin;
+  const hi = track.counterEnd;
+  const times = model.counters.timeNs;
+  const values = model.counters.value;
+  const first = Math.max(lo, upperBound(times, scale.startNs, lo, hi) - 1);
+  const last = upperBound(times, scale.endNs, first, hi);
+  if (last <= first) return false;
+  const pyramid = pyramidOf(model, trackIndex);
+  const interpolation = track.counter?.interpolation;
+  if (interpolation === 'linear' || interpolation === 'sinceLast' || interpolation === 'point') {
+    // These need the sample after the view too (a line or step reaches back from it).
+    drawMode(env, trackIndex, interpolation, pyramid, first, Math.min(last + 1, hi), yOf, color);
+    return true;
+  }
+  const path = gapPath.reset();
+  const xStart = Math.max(scale.toX(times[first]), -1);
+  let v = values[first];
+  path.to(xStart, yOf(v));
+  for (let k = first; k < last; ) {
+    const x = Math.max(scale.toX(times[k]), -1);
+    const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
+    path.to(x, yOf(v));
+    if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
+    v = values[next - 1];
+    path.to(x, yOf(v));
+    k = next;
+  }
+  // The last value holds to the end of the capture.
+  const xEnd = Math.min(scale.toX(Math.max(model.durationNs, times[last - 1])), scale.widthCss + 1);
+  path.to(xEnd, yOf(v));
+  path.draw(ctx, color, yOf(0));
+  return true;
+}
+
+/**
+ * A collapsed group of counter rows (the counters of a counter group, or of a scope) drawn as one
+ * track: every counter on one value scale (zero and the counters' limits included) in the strip
+ * [yTop, yTop + heightCss), each in its own color. Only counters with the same unit share a scale
+ * meaningfully; those with another unit than the first are left to their own rows.
+ */
+export function drawCounterGroup(env: RowDrawEnv, tracks: readonly number[], yTop: CssPx, heightCss: CssPx): void {
+  const model = env.row.model;
+  const counters = tracks.filter((t) => model.tracks[t].kind === 'counter' && model.tracks[t].counterEnd > model.tracks[t].counterBegin);
+  if (counters.length === 0) return;
+  const unit = model.tracks[counters[0]].unit;
+  const shared = counters.filter((t) => model.tracks[t].unit === unit);
+  let base = 0;
+  let high = 0;
+  for (const t of shared) {
+    const track = model.tracks[t];
+    const [min, max] = pyramidOf(model, t).query(0, track.counterEnd - track.counterBegin);
+    base = Math.min(base, min, track.counter?.min ?? 0);
+    high = Math.max(high, max, track.counter?.max ?? 0);
+  }
+  const top = high === base ? base + 1 : high;
+  const yOf = (v: number) => yTop + (1 - (v - base) / (top - base)) * heightCss;
+  for (const t of shared) drawSeries(env, t, yOf, seriesColor(env, model.tracks[t]));
+}
 
 /** The value a counter shows at `tNs` (interpolated on linear rows), given the sample a hit found. */
 export function counterValueAt(model: Model, track: Track, sample: number, tNs: number): number {
@@ -160,6 +196,7 @@ function drawLimits(env: RowDrawEnv, track: Track, yOf: (v: number) => number): 
  */
 function drawMode(
   env: RowDrawEnv,
+  trackIndex: number,
   mode: 'linear' | 'sinceLast' | 'point',
   pyramid: MinMaxPyramid,
   first: number,
@@ -169,7 +206,7 @@ function drawMode(
 ): void {
   const { row, ctx, scale } = env;
   const model = row.model;
-  const lo = model.tracks[row.track].counterBegin;
+  const lo = model.tracks[trackIndex].counterBegin;
   const times = model.counters.timeNs;
   const values = model.counters.value;
   const xOf = (k: number) => Math.min(Math.max(scale.toX(times[k]), -1), scale.widthCss + 1);
