@@ -45,6 +45,38 @@ describe('counterStats: samples without a value', () => {
   });
 });
 
+describe('counterStats: by how the value runs between samples (as drawn)', () => {
+  const samples: [number, number][] = [
+    [0, 10],
+    [10, 30],
+    [20, 0],
+  ];
+
+  it('since-last: a value holds back to the previous sample, and nothing after the last sample', () => {
+    const [all] = counterStats(counterModel(samples, { interpolation: 'sinceLast' }));
+    expect(all).toMatchObject({ min: 0, max: 30, first: 10, last: 0, delta: -10, coveredNs: 20, average: 15 });
+    const [part] = counterStats(counterModel(samples, { interpolation: 'sinceLast' }), { spans: [{ startNs: 5, endNs: 15 }] });
+    expect(part).toMatchObject({ min: 0, max: 30, first: 30, last: 0, coveredNs: 10, average: 15, samples: 1 });
+  });
+
+  it('linear: values interpolated at the edges of the scope, the integral of the lines', () => {
+    const [all] = counterStats(counterModel(samples, { interpolation: 'linear' }));
+    expect(all).toMatchObject({ min: 0, max: 30, first: 10, last: 0, coveredNs: 20, average: 17.5 });
+    const [part] = counterStats(counterModel(samples, { interpolation: 'linear' }), { spans: [{ startNs: 5, endNs: 15 }] });
+    expect(part).toMatchObject({ min: 15, max: 30, first: 20, last: 15, delta: -5, coveredNs: 10, average: 23.75 });
+  });
+
+  it('linear: no line, so no value, on either side of a sample without one', () => {
+    const [all] = counterStats(counterModel([[0, 10], [10, NaN], [20, 30], [30, 50]], { interpolation: 'linear' }));
+    expect(all).toMatchObject({ min: 30, max: 50, first: 30, last: 50, coveredNs: 10, noValueNs: 20, average: 40 });
+  });
+
+  it('point: the samples alone, averaged plainly', () => {
+    const [all] = counterStats(counterModel(samples, { interpolation: 'point' }));
+    expect(all).toMatchObject({ min: 0, max: 30, first: 10, last: 0, coveredNs: 0, average: 40 / 3 });
+  });
+});
+
 describe('counterStats: counters of changes (delta)', () => {
   // Changes +5 over [0], +3 over (0,10], none known over (10,20], +2 over (20,30].
   const delta = counterModel(

@@ -2,11 +2,15 @@
  * Counter rows over a scope.
  *
  * A counter of absolute values (the default; also 'deltaSinceStart', whose values are levels
- * counted from the start) is a step function: each sample's value holds until the next sample, and
- * the last one until the end of the capture; before its first sample a counter has no value, and
- * a sample without a value (NaN: the program said it was unavailable) leaves the counter without
- * one until the next sample. Over the scope (the part of each span where the counter has a value):
- *   min / max      over the values in effect (including the one carried into a span),
+ * counted from the start) runs between samples as its row draws it (`CounterTrackInfo.interpolation`):
+ * by default a step function where each sample's value holds until the next sample, and the last one
+ * until the end of the capture; 'sinceLast' holds each value back to the previous sample; 'linear'
+ * runs straight from sample to sample; 'point' has values only at the samples (no time-weighting).
+ * Before its first sample a counter has no value, and a sample without a value (NaN: the program
+ * said it was unavailable) leaves the counter without one over the time its piece of the graph
+ * covers. Over the scope (the part of each span where the counter has a value):
+ *   min / max      over the values in effect (including the one carried into a span, and on
+ *                  linear rows the values interpolated at the span's edges),
  *   average        time-weighted: integral of the value / time with a value
  *                  (the plain mean of the values in effect when that time is zero),
  *   first / last   the first / last value in effect in the scope,
@@ -62,7 +66,11 @@ export function counterStats(model: Model, options: CounterStatsOptions = {}): C
   scope.tracks.forEach((track, n) => {
     if (track.counterEnd <= track.counterBegin) return;
     const valueType = track.counter?.valueType ?? 'absolute';
-    const figures = valueType === 'delta' ? deltaFigures(model, track.counterBegin, track.counterEnd, spans) : levelFigures(model, track.counterBegin, track.counterEnd, spans);
+    const interpolation = track.counter?.interpolation ?? 'untilNext';
+    const figures =
+      valueType === 'delta'
+        ? deltaFigures(model, track.counterBegin, track.counterEnd, spans)
+        : levelFigures(model, track.counterBegin, track.counterEnd, spans, interpolation);
     if (!figures) return;
     rows.push({ track: scope.trackIndices[n], label: track.label, unit: track.unit, valueType, ...figures });
   });
@@ -71,8 +79,12 @@ export function counterStats(model: Model, options: CounterStatsOptions = {}): C
 
 type Figures = Required<Omit<CounterStatsRow, 'track' | 'label' | 'unit' | 'valueType'>>;
 
-/** Figures of a step function of levels over [begin, end) of the counter columns; undefined when it has no value in the scope. */
-function levelFigures(model: Model, begin: number, end: number, spans: readonly [number, number][]): Figures | undefined {
+/**
+ * Figures of a counter of levels over [begin, end) of the counter columns, by how its value runs
+ * between samples (the track's interpolation, as drawn): each sample gives a piece of the counter's
+ * graph, clipped to the spans. Undefined when the counter has no value in the scope.
+ */
+function levelFigures(model: Model, begin: number, end: number, spans: readonly [number, number][], interpolation: Interpolation): Figures | undefined {
   const { timeNs, value } = model.counters;
   const captureEnd = Math.max(model.durationNs, timeNs[end - 1]);
   let samples = 0;
@@ -88,39 +100,38 @@ function levelFigures(model: Model, begin: number, end: number, spans: readonly 
   let firstT = NaN;
   let last = NaN;
   let lastT = NaN;
+  const piece = { a: 0, b: 0, va: 0, vb: 0 };
   for (const [from, to] of spans) {
-    // The sample in effect at `from`: the last one at or before it, else the first one after it.
-    let k = upperBound(timeNs, from, begin, end) - 1;
-    if (k < begin) k = begin;
-    const t0 = Math.max(from, timeNs[k]);
-    if (t0 > to) continue;
-    // Each sample from k on holds over [its time (or t0), next sample (or capture end)] ∩ span.
-    for (; k < end; k++) {
-      const tk = timeNs[k];
-      if (tk > to) break;
-      const segStart = Math.max(t0, tk);
-      const segEnd = Math.min(to, k + 1 < end ? timeNs[k + 1] : captureEnd);
-      const v = value[k];
-      if (Number.isNaN(v)) {
-        if (tk >= from) unavailable++;
-        if (segEnd > segStart) noValue += segEnd - segStart;
+    for (let k = lowerBound(timeNs, from, begin, end); k < end && timeNs[k] <= to; k++) {
+      if (Number.isNaN(value[k])) unavailable++;
+      else samples++;
+    }
+    // The piece of sample k: from (a, va) to (b, vb), linear in between; NaN values: no value there.
+    for (let k = Math.max(begin, upperBound(timeNs, from, begin, end) - 1); k < end; k++) {
+      pieceOf(interpolation, timeNs, value, k, begin, end, captureEnd, piece);
+      if (piece.a > to) break;
+      if (piece.b < from) continue;
+      const c0 = Math.max(from, piece.a);
+      const c1 = Math.min(to, piece.b);
+      if (Number.isNaN(piece.va) || Number.isNaN(piece.vb)) {
+        noValue += c1 - c0;
         continue;
       }
-      if (tk >= from) samples++;
+      const at = (t: number) => (piece.b === piece.a ? piece.va : piece.va + ((piece.vb - piece.va) * (t - piece.a)) / (piece.b - piece.a));
+      const u0 = at(c0);
+      const u1 = at(c1);
       if (Number.isNaN(first)) {
-        first = v;
-        firstT = segStart;
+        first = u0;
+        firstT = c0;
       }
-      if (v < min) min = v;
-      if (v > max) max = v;
-      valueSum += v;
+      min = Math.min(min, u0, u1);
+      max = Math.max(max, u0, u1);
+      valueSum += u0;
       valueCount++;
-      if (segEnd > segStart) {
-        integral += v * (segEnd - segStart);
-        covered += segEnd - segStart;
-      }
-      last = v;
-      lastT = Math.max(segStart, segEnd);
+      integral += ((u0 + u1) / 2) * (c1 - c0);
+      covered += c1 - c0;
+      last = u1;
+      lastT = c1;
     }
   }
   if (Number.isNaN(first)) return undefined;
@@ -138,6 +149,48 @@ function levelFigures(model: Model, begin: number, end: number, spans: readonly 
     coveredNs: covered,
     noValueNs: noValue,
   };
+}
+
+type Interpolation = 'point' | 'sinceLast' | 'untilNext' | 'linear';
+
+/**
+ * The piece of a counter's graph sample k gives, as drawn: 'untilNext' holds its value until the
+ * next sample (the last one until the capture end); 'sinceLast' back to the previous sample (the
+ * first one is a point); 'linear' runs to the next sample's value (the last one is a point); 'point'
+ * is the sample alone.
+ */
+function pieceOf(
+  interpolation: Interpolation,
+  times: Float64Array,
+  values: Float64Array,
+  k: number,
+  begin: number,
+  end: number,
+  captureEnd: number,
+  out: { a: number; b: number; va: number; vb: number },
+): void {
+  const t = times[k];
+  const v = values[k];
+  out.a = t;
+  out.b = t;
+  out.va = v;
+  out.vb = v;
+  switch (interpolation) {
+    case 'untilNext':
+      out.b = k + 1 < end ? times[k + 1] : captureEnd;
+      break;
+    case 'sinceLast':
+      if (k > begin) out.a = times[k - 1];
+      break;
+    case 'linear':
+      if (k + 1 < end) {
+        out.b = times[k + 1];
+        out.vb = values[k + 1];
+      }
+      break;
+    case 'point':
+      break;
+  }
 }
 
 /** Figures of a series of changes over [begin, end) of the counter columns; undefined when no change with a value is in the scope. */
