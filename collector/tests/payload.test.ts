@@ -207,6 +207,9 @@ describe('deferred events in custom time domains', () => {
     const flexMark = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === 'flex mark A');
     const fields = eventPayloads(model, model.marks.payload[flexMark]).begin[0] as Record<string, unknown>;
     expect(fields.name).toBe('flex mark A');
+    // Far into 8 KiB of flex data (stored once per batch, not per event).
+    const far = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === 'flex mark B');
+    expect((eventPayloads(model, model.marks.payload[far]).begin[0] as Record<string, unknown>).name).toBe('flex mark B');
     // The unsorted batch comes out in time order on its row.
     const kernels = model.tracks.find((t) => rowOf(t) === 'GPU 0 > stream 1 > Ranges')!;
     const names = [];
