@@ -1,8 +1,9 @@
 /**
  * Extended payloads and counters in the page: captures recorded here by the collector from the C
  * test programs (make + nvtx-capture), dropped on the page; a payload range selected on the canvas
- * shows its decoded fields in the panel, a counter row shows its value on hover. Expected values
- * come from what the programs printed.
+ * shows its decoded fields in the panel, a counter row shows its value on hover (and "no value"
+ * where the program marked a sample unavailable, and a delta counter its change and running total).
+ * Expected values come from what the programs printed; where to hover comes from the model.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -54,6 +55,54 @@ async function dropBinary(page: Page, name: string, bytes: Uint8Array): Promise<
   );
 }
 
+interface CounterModel {
+  offsetNs: number;
+  model: { durationNs: number; tracks: { label: string; counterBegin: number; counterEnd: number }[]; counters: { timeNs: Float64Array; value: Float64Array } };
+}
+type CounterState = { viewStartNs: number; viewEndNs: number; captures: CounterModel[]; setView(a: number, b: number): void };
+
+/** Times (ns from the capture start) and values (null: none) of counter row `label` of the first capture. */
+async function counterSamples(page: Page, label: string): Promise<{ times: number[]; values: (number | null)[] }> {
+  return page.evaluate((name) => {
+    const c = ((window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as CounterState).captures[0];
+    const track = c.model.tracks.find((t) => t.label === name)!;
+    const times = Array.from(c.model.counters.timeNs.subarray(track.counterBegin, track.counterEnd));
+    const values = Array.from(c.model.counters.value.subarray(track.counterBegin, track.counterEnd), (v) => (Number.isNaN(v) ? null : v));
+    return { times, values };
+  }, label);
+}
+
+/** Zooms so that [fromNs, toNs] of the first capture fills the middle half of the view and hovers its middle on row `label`. */
+async function hoverCounter(page: Page, label: string, fromNs: number, toNs: number): Promise<void> {
+  expect(toNs).toBeGreaterThan(fromNs);
+  await page.evaluate(
+    ([a, b]) => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as CounterState;
+      const offset = s.captures[0].offsetNs;
+      const width = b - a;
+      s.setView(offset + a - width / 2, offset + b + width / 2);
+    },
+    [fromNs, toNs] as const,
+  );
+  await idle(page);
+  const row = page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem').filter({ has: page.locator('.tl-label', { hasText: new RegExp(`^${label}$`) }) }).first();
+  await row.scrollIntoViewIfNeeded();
+  await expect(row).toBeVisible();
+  const rowBox = (await row.boundingBox())!;
+  const canvas = (await page.getByRole('img', { name: 'Timeline' }).boundingBox())!;
+  const x = await page.evaluate(
+    ([a, b, left, width]) => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as CounterState;
+      const t = s.captures[0].offsetNs + (a + b) / 2;
+      return left + ((t - s.viewStartNs) / (s.viewEndNs - s.viewStartNs)) * width;
+    },
+    [fromNs, toNs, canvas.x, canvas.width] as const,
+  );
+  // Off the row first, so the tooltip is rebuilt for the new position.
+  await page.mouse.move(canvas.x + 1, canvas.y + 1);
+  await page.mouse.move(x, rowBox.y + rowBox.height / 2);
+}
+
 type ModelLike = { strings: string[]; styles: { name: number[] }; ranges: { style: number[] } };
 
 test('a payload range shows its decoded fields in the panel; a counter row shows its value on hover', async ({ page }) => {
@@ -103,46 +152,32 @@ test('a payload range shows its decoded fields in the panel; a counter row shows
   await tree.getByRole('checkbox').check();
   await expect(tree.locator('[data-path="secret"]').first()).toBeVisible();
 
-  // The counter row "queue depth" of the first capture: its last value holds to the end.
-  await page.evaluate(() => ((window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as { zoomToFit(): void }).zoomToFit());
-  await idle(page);
-  const row = page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem').filter({ hasText: 'queue depth' }).first();
-  await expect(row).toBeVisible();
-  const rowBox = (await row.boundingBox())!;
-  const canvas = (await page.getByRole('img', { name: 'Timeline' }).boundingBox())!;
+  // Counter rows of the first capture, hovered where the model says a sample's value holds: the
+  // view is zoomed so that this time fills the middle half of the canvas, so the pointer cannot land
+  // on a neighbouring sample whatever the pixel rounding.
   const counter = counters.lines.find((l) => l.type === 'counter' && l.row === 'Counters > queue depth')!;
-  const values = counter.values as number[];
-  // Between the counter's last sample and the end of its capture, zoomed so that they are apart.
-  await page.evaluate(() => {
-    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
-      setView(a: number, b: number): void;
-      captures: { offsetNs: number; model: { durationNs: number; tracks: { label: string; counterEnd: number }[]; counters: { timeNs: Float64Array } } }[];
-    };
-    const c = s.captures[0];
-    const track = c.model.tracks.find((t) => t.label === 'queue depth')!;
-    const last = c.offsetNs + c.model.counters.timeNs[track.counterEnd - 1];
-    const end = c.offsetNs + c.model.durationNs;
-    s.setView(last - (end - last), end);
-  });
-  await idle(page);
-  const x = await page.evaluate((box) => {
-    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
-      viewStartNs: number;
-      viewEndNs: number;
-      captures: {
-        offsetNs: number;
-        model: { durationNs: number; tracks: { label: string; counterEnd: number }[]; counters: { timeNs: Float64Array } };
-      }[];
-    };
-    const c = s.captures[0];
-    const track = c.model.tracks.find((t) => t.label === 'queue depth')!;
-    const last = c.model.counters.timeNs[track.counterEnd - 1];
-    const t = c.offsetNs + (last + c.model.durationNs) / 2;
-    return box.x + ((t - s.viewStartNs) / (s.viewEndNs - s.viewStartNs)) * box.width;
-  }, canvas);
-  await page.mouse.move(x, rowBox.y + rowBox.height / 2);
+  const printed = counter.values as (number | string)[];
   const tooltip = page.getByRole('tooltip');
+  const samples = await counterSamples(page, 'queue depth');
+  expect(samples.values.length).toBe(printed.length);
+  // A sample with a value (untilNext: it holds until the next sample).
+  const held = samples.values.findIndex((v, k) => v !== null && k > 0 && samples.values[k - 1] === null);
+  expect(held).toBeGreaterThan(0);
+  await hoverCounter(page, 'queue depth', samples.times[held], samples.times[held + 1]);
   await expect(tooltip).toContainText('queue depth');
-  await expect(tooltip).toContainText(`${values[values.length - 1]} items`);
+  await expect(tooltip).toContainText(`${printed[held]} items`);
   await expect(tooltip).toContainText('Since');
+  // The sample the program marked unavailable: no value until the next sample.
+  const gap = held - 1;
+  expect(printed[gap]).toBe('NaN');
+  await hoverCounter(page, 'queue depth', samples.times[gap], samples.times[gap + 1]);
+  await expect(tooltip).toContainText('no value (unavailable)');
+
+  // A counter of changes: a change holds back to the previous sample; its running total is shown.
+  const sent = counters.lines.find((l) => l.type === 'counter' && l.row === 'Counters > bytes sent')!;
+  const total = counters.lines.find((l) => l.type === 'counter' && l.row === 'Counters > bytes sent (running total)')!;
+  const sentSamples = await counterSamples(page, 'bytes sent');
+  await hoverCounter(page, 'bytes sent', sentSamples.times[0], sentSamples.times[1]);
+  await expect(tooltip).toContainText(`+${(sent.values as number[])[1]} bytes`);
+  await expect(tooltip).toContainText(`Running total${(total.values as number[])[1]} bytes`);
 });

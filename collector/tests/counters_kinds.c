@@ -2,11 +2,12 @@
  * Counters of several kinds: a single int64 counter with limits and a unit, a float64 counter
  * scaled 1/1000 with linear interpolation, a normalised uint8 counter, a counter group sampled by
  * reference from two threads (one row per thread and counter), samples without a value (zero,
- * unchanged, unavailable), a counter under a registered scope, and batches: one timestamp per
+ * unchanged, unavailable), a counter of changes (value type delta) and its running total, a
+ * counter under a registered scope, and batches: one timestamp per
  * sample and a begin time + interval pair. Registration rules for counters, scopes and time domains.
  *
  * Prints {"type":"counter","row","tid","unit","values":[…],"times":[…],"interpolation","min","max"}
- * per counter row: display values, and for batched samples the CLOCK_MONOTONIC_RAW ns read next to
+ * per counter row: display values ("NaN" for a sample without a value), and for batched samples the CLOCK_MONOTONIC_RAW ns read next to
  * the nvtxTimestampGet tick the sample carries (null for immediate samples).
  */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -17,6 +18,7 @@
 #include <nvtx3/nvToolsExtSemanticsCounters.h>
 #include <nvtx3/nvToolsExtSemanticsScope.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -188,10 +190,26 @@ int main(void)
     nvtxCounterSampleNoValue(dom, depth, NVTX_COUNTER_SAMPLE_UNAVAILABLE);
     nvtxCounterSampleInt64(dom, depth, 5);
     calls += 7;
-    /* One more sample, 6, comes after the big batch below. */
-    double depth_shown[] = {3, 7, 1, 0, 0, 5, 6};
+    /* One more sample, 6, comes after the big batch below. The unavailable sample has no value (NaN). */
+    double depth_shown[] = {3, 7, 1, 0, 0, NAN, 5, 6};
     double lo = 0, hi = 100;
-    emit_row("Counters > queue depth", -1, "items", depth_shown, NULL, 7, "untilNext", &lo, &hi);
+    emit_row("Counters > queue depth", -1, "items", depth_shown, NULL, 8, "untilNext", &lo, &hi);
+
+    /* A counter of changes (value type delta): bytes sent since the previous sample, one change
+     * unavailable. Drawn since the previous sample unless told otherwise; its running total is the
+     * sum of the known changes. */
+    nvtxSemanticsCounter_t sent_sem = counter_sem("bytes", NVTX_COUNTER_FLAG_VALUETYPE_DELTA, 1, 1);
+    uint64_t sent = register_counter("bytes sent", T(INT64), NVTX_SCOPE_NONE, &sent_sem.header, 0);
+    int64_t sent_changes[] = {100, 250, 50};
+    nvtxCounterSampleInt64(dom, sent, sent_changes[0]);
+    nvtxCounterSampleInt64(dom, sent, sent_changes[1]);
+    nvtxCounterSampleNoValue(dom, sent, NVTX_COUNTER_SAMPLE_UNAVAILABLE);
+    nvtxCounterSampleInt64(dom, sent, sent_changes[2]);
+    calls += 4;
+    double sent_shown[] = {100, 250, NAN, 50};
+    double sent_total[] = {100, 350, NAN, 400};
+    emit_row("Counters > bytes sent", -1, "bytes", sent_shown, NULL, 4, "sinceLast", NULL, NULL);
+    emit_row("Counters > bytes sent (running total)", -1, "bytes", sent_total, NULL, 4, "untilNext", NULL, NULL);
 
     /* A float64 counter in milli-units shown in units, linear. */
     nvtxSemanticsCounter_t temp_sem = counter_sem("°C", NVTX_COUNTER_FLAG_INTERPOLATION_LINEAR, 1, 1000);

@@ -219,8 +219,12 @@ int main(void)
         emit_deferred(name, "range", "GPU 0 > stream 1 > Ranges", -1, rs[i], re[i]);
     }
 
-    /* Marks in the scaled domain, naming the main thread; their names are in the flex data. */
-    char flex[64] = "HEADERflex mark A\0flex mark B";
+    /* Marks in the scaled domain, naming the main thread; their names are in the flex data, 8 KiB
+     * of it (the second name far into it). */
+    static char flex[8192];
+    memcpy(flex, "HEADER", 6);
+    strcpy(flex + 6, "flex mark A");
+    strcpy(flex + 6000, "flex mark B");
     struct dev_mark marks[2];
     int64_t mt[2];
     for (int k = 0; k < 2; k++) {
@@ -230,7 +234,7 @@ int main(void)
         marks[k].tid = (uint32_t)gettid();
     }
     marks[0].name = 6;
-    marks[1].name = 18;
+    marks[1].name = 6000;
     nvtxEventBatch_t mb;
     memset(&mb, 0, sizeof mb);
     mb.eventSchemaId = mark_schema;

@@ -207,6 +207,9 @@ describe('deferred events in custom time domains', () => {
     const flexMark = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === 'flex mark A');
     const fields = eventPayloads(model, model.marks.payload[flexMark]).begin[0] as Record<string, unknown>;
     expect(fields.name).toBe('flex mark A');
+    // Far into 8 KiB of flex data (stored once per batch, not per event).
+    const far = Array.from(model.marks.style).findIndex((s) => nameOf(model, s) === 'flex mark B');
+    expect((eventPayloads(model, model.marks.payload[far]).begin[0] as Record<string, unknown>).name).toBe('flex mark B');
     // The unsorted batch comes out in time order on its row.
     const kernels = model.tracks.find((t) => rowOf(t) === 'GPU 0 > stream 1 > Ranges')!;
     const names = [];
@@ -237,9 +240,19 @@ describe('counters', () => {
     const events = (await eventsJson(path)).filter((e) => e.kind === 'counter');
     const depth = events.filter((e) => e.name === 'queue depth');
     const line = lines.find((l) => l.type === 'counter' && l.row === 'Counters > queue depth')!;
-    expect(depth.map((e) => e.value)).toEqual(line.values);
+    // A sample without a value: value null and the reason.
+    expect(depth.map((e) => e.value)).toEqual((line.values as (number | string)[]).map((v) => (v === 'NaN' ? null : v)));
+    expect(depth.filter((e) => e.noValue === 'unavailable')).toHaveLength(1);
     expect(depth[0]).toMatchObject({ unit: 'items', counter: 'Counters > queue depth', durationNs: 0, pid: line.pid });
-    expect(events.length).toBe(model.counters.value.length);
+    // Delta samples carry their running total; the derived row is not printed as events of its own.
+    const sent = events.filter((e) => e.name === 'bytes sent');
+    const total = lines.find((l) => l.type === 'counter' && l.row === 'Counters > bytes sent (running total)')!;
+    const known = (total.values as (number | string)[]).map((v, k, all) => (v === 'NaN' ? all[k - 1] : v));
+    expect(sent.map((e) => [e.valueType, e.runningTotal])).toEqual(known.map((v) => ['delta', v]));
+    const derived = model.tracks.filter((t) => t.counter?.derived !== undefined);
+    expect(derived.map((t) => t.label)).toEqual(['bytes sent (running total)']);
+    const derivedSamples = derived.reduce((n, t) => n + t.counterEnd - t.counterBegin, 0);
+    expect(events.length).toBe(model.counters.value.length - derivedSamples);
   });
 
   it('follows the registration rules of counters, scopes and time domains', () => {
@@ -248,15 +261,15 @@ describe('counters', () => {
     for (const c of checks) expect(c.ok, c.name).toBe(true);
   });
 
-  it('reports the unavailable sample and nothing else', () => {
+  it('reports the unavailable samples and nothing else', () => {
     expect(model.issues.map((i) => i.severity)).toEqual(['info']);
-    expect(model.issues[0].message).toMatch(/1 counter sample\(s\) were marked unavailable/);
+    expect(model.issues[0].message).toMatch(/2 counter sample\(s\) were marked unavailable/);
     expect(model.capture.properties.events).toBe(String(lines.find((l) => l.type === 'events')!.count));
   });
 
   it('has a row per counter (per thread for thread-scoped groups) with units, scaled values, limits, interpolation and times', () => {
     const expected = lines.filter((l) => l.type === 'counter');
-    expect(expected.length).toBe(9);
+    expect(expected.length).toBe(11);
     const origin = BigInt(model.capture.originNs);
     const rows = model.tracks.filter((t) => t.kind === 'counter' && t.label !== 'big batch');
     expect(rows.length).toBe(expected.length);
@@ -269,9 +282,12 @@ describe('counters', () => {
       expect(t.counter?.min ?? null).toBe(line.min);
       expect(t.counter?.max ?? null).toBe(line.max);
       const values = Array.from(model.counters.value.subarray(t.counterBegin, t.counterEnd));
-      const want = line.values as number[];
+      const want = (line.values as (number | string)[]).map((v) => (v === 'NaN' ? NaN : (v as number)));
       expect(values.length, line.row).toBe(want.length);
-      values.forEach((v, k) => expect(v, `${line.row}[${k}]`).toBeCloseTo(want[k], 9));
+      values.forEach((v, k) => {
+        if (Number.isNaN(want[k])) expect(v, `${line.row}[${k}] has no value`).toBeNaN();
+        else expect(v, `${line.row}[${k}]`).toBeCloseTo(want[k], 9);
+      });
       const times = Array.from(model.counters.timeNs.subarray(t.counterBegin, t.counterEnd));
       for (let k = 1; k < times.length; k++) expect(times[k]).toBeGreaterThanOrEqual(times[k - 1]);
       if (line.times) {

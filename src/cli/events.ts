@@ -11,7 +11,8 @@ import { RangeFlag, type Model, type TrackKind } from '../model/types.ts';
  * One event. Times are integer ns from the capture start (`start` = `end` for marks and counter
  * samples). `endTid` / `endThreadName` only appear on start/end ranges that ended on another
  * thread; `value`, `unit` and `counter` (the counter's track path) only on counter samples, whose
- * `name` is the counter's.
+ * `name` is the counter's: `value` is null for a sample without a value (`noValue` says why), and
+ * delta counters add `valueType` and their `runningTotal`.
  */
 export interface EventRecord {
   file: string;
@@ -34,7 +35,14 @@ export interface EventRecord {
   unterminated?: true;
   endTid?: number;
   endThreadName?: string | null;
-  value?: number;
+  /** The counter's value, or null for a sample without one (see `noValue`). */
+  value?: number | null;
+  /** Why a counter sample has no value: the program said it was unavailable (nvtxCounterSampleNoValue). */
+  noValue?: 'unavailable';
+  /** What a counter's values are, when not absolute values: changes since the previous sample, or since the start. */
+  valueType?: 'delta' | 'deltaSinceStart';
+  /** Delta counters: the sum of the changes up to and including this sample (changes without a value left out). */
+  runningTotal?: number;
   unit?: string | null;
   counter?: string;
 }
@@ -64,6 +72,10 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
   const c = model.counters;
   const counterTrack = new Int32Array(c.timeNs.length);
   model.tracks.forEach((t, k) => counterTrack.fill(k, t.counterBegin, t.counterEnd));
+  // Rows derived by the viewer (running totals) are not events of the capture: their values go
+  // with the delta samples they sum, as `runningTotal`.
+  const derived = (k: number) => model.tracks[counterTrack[k]].counter?.derived !== undefined;
+  const runningTotals = new Float64Array(model.tracks.length);
   const order = Uint32Array.from({ length: nrm + c.timeNs.length }, (_, i) => i);
   const time = (i: number) => (i < nr ? r.startNs[i] : i < nrm ? m.timeNs[i - nr] : c.timeNs[i - nrm]);
   const group = (i: number) => (i < nr ? 0 : i < nrm ? 1 : 2);
@@ -96,9 +108,10 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
   for (const i of order) {
     if (i >= nrm) {
       const k = i - nrm;
+      if (derived(k)) continue;
       const track = model.tracks[counterTrack[k]];
       const process = track.process >= 0 ? track.process : track.thread >= 0 ? model.threads[track.thread].process : -1;
-      yield {
+      const record: EventRecord = {
         file,
         kind: 'counter',
         name: track.label,
@@ -115,10 +128,13 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
         categoryName: null,
         color: null,
         payload: null,
-        value: c.value[k],
+        value: Number.isNaN(c.value[k]) ? null : c.value[k],
         unit: track.unit ?? null,
         counter: [...track.path, track.label].join(' > '),
       };
+      const out = counterRecordExtras(track.counter?.valueType, c.value[k], runningTotals, counterTrack[k]);
+      if (out) Object.assign(record, out);
+      yield record;
       continue;
     }
     if (i >= nr) {
@@ -136,6 +152,27 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
     }
     yield out;
   }
+}
+
+/**
+ * The fields a counter sample has beyond its value: why it has none, what its values are, and the
+ * running total of a delta counter (kept per track in `totals`, samples given in time order).
+ */
+function counterRecordExtras(
+  valueType: 'absolute' | 'delta' | 'deltaSinceStart' | undefined,
+  value: number,
+  totals: Float64Array,
+  track: number,
+): Pick<EventRecord, 'noValue' | 'valueType' | 'runningTotal'> | undefined {
+  if (valueType !== 'delta' && valueType !== 'deltaSinceStart' && !Number.isNaN(value)) return undefined;
+  const out: Pick<EventRecord, 'noValue' | 'valueType' | 'runningTotal'> = {};
+  if (Number.isNaN(value)) out.noValue = 'unavailable';
+  if (valueType === 'delta' || valueType === 'deltaSinceStart') out.valueType = valueType;
+  if (valueType === 'delta') {
+    if (!Number.isNaN(value)) totals[track] += value;
+    out.runningTotal = totals[track];
+  }
+  return out;
 }
 
 /** JSON text of one record; bigint payload parts (if any reach here) become decimal strings. */

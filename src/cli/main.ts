@@ -39,7 +39,9 @@ Options of events:
   --json                    JSON array of objects (name, kind, startNs, endNs, thread, process,
                             category, domain, color, payload, endTid for cross-thread ranges;
                             extended payloads as field name -> value; counter samples as kind
-                            "counter" with the counter's name, value, unit and track path)
+                            "counter" with the counter's name, value, unit and track path; a
+                            sample without a value has value null and noValue "unavailable";
+                            delta counters add valueType and runningTotal)
   --format json|csv         csv: one line per event
 General:
   -h, --help                this text
@@ -169,6 +171,7 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
 const EVENT_CSV_KEYS = [
   'file', 'kind', 'name', 'domain', 'startNs', 'endNs', 'durationNs', 'depth', 'tid', 'threadName', 'pid', 'processName',
   'category', 'categoryName', 'color', 'payload', 'unterminated', 'endTid', 'endThreadName', 'value', 'unit', 'counter',
+  'noValue', 'valueType', 'runningTotal',
 ] as const;
 
 async function runEvents(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {

@@ -539,17 +539,27 @@ export class ModelBuilder {
    * Stores the extended payloads of one event (its `nvtxPayloadData_t` array, plus memory deep-copied
    * for pointer entries) and returns the payload to give the event, or undefined when there is none.
    * `domain` is the model domain index the schemas were registered in; `offsetBase` is what
-   * OFFSET_FROM_BASE entries count from when not the payload (an event batch's flex data).
+   * OFFSET_FROM_BASE entries count from when not the payload (an event batch's flex data): its bytes,
+   * or a row from `extSharedOffsetBase` that many events share.
    */
   extPayload(
     domain: number,
     blobs: readonly ExtPayloadInput[],
     memory?: readonly ExtMemoryInput[],
-    offsetBase?: ExtMemoryInput,
+    offsetBase?: ExtMemoryInput | number,
   ): PayloadValue | undefined {
     this.ext ??= new ExtPayloadTable();
     const head = this.ext.add(domain, blobs, memory, offsetBase);
     return head < 0 ? undefined : { type: PayloadType.Ext, value: head };
+  }
+
+  /**
+   * Stores the data OFFSET_FROM_BASE entries of many events count from (an event batch's flex data)
+   * once; pass the returned row as their `extPayload` offset base.
+   */
+  extSharedOffsetBase(domain: number, base: ExtMemoryInput): number {
+    this.ext ??= new ExtPayloadTable();
+    return this.ext.addShared(domain, base);
   }
 
   /** The schemas, enums, registered strings and scopes extended payloads are decoded with. */

@@ -36,10 +36,10 @@ export class ExtPayloadTable {
   }
 
   /**
-   * Adds one event's blobs (and memory, and the data OFFSET_FROM_BASE entries count from) as a chain;
-   * returns its first row, or -1 when empty.
+   * Adds one event's blobs (and memory, and the data OFFSET_FROM_BASE entries count from: its bytes,
+   * or a row from `addShared`) as a chain; returns its first row, or -1 when empty.
    */
-  add(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[] = [], offsetBase?: ExtMemoryInput): number {
+  add(domain: number, blobs: readonly ExtPayloadInput[], memory: readonly ExtMemoryInput[] = [], offsetBase?: ExtMemoryInput | number): number {
     let head = -1;
     let prev = -1;
     const push = (schemaId: number, bytes: Uint8Array, address: number | bigint | undefined, role: number) => {
@@ -58,8 +58,28 @@ export class ExtPayloadTable {
     };
     for (const b of blobs) push(b.schemaId, b.bytes, b.address, ExtPayloadRole.Begin);
     for (const m of memory) push(0, m.bytes, m.address, ExtPayloadRole.Memory);
-    if (offsetBase && head >= 0) push(0, offsetBase.bytes, offsetBase.address, ExtPayloadRole.OffsetBase);
+    if (typeof offsetBase === 'number') {
+      if (prev >= 0) this.next.set(prev, offsetBase);
+    } else if (offsetBase && head >= 0) push(0, offsetBase.bytes, offsetBase.address, ExtPayloadRole.OffsetBase);
     return head;
+  }
+
+  /**
+   * An offset base stored once, outside any chain, and returned as a row that chains of `add` may
+   * end in (the flex data of an event batch, shared by all its events). Such chains are never given
+   * to `link` (deferred events have no pop/end payloads), so the shared row's `next` stays -1.
+   */
+  addShared(domain: number, base: ExtMemoryInput): number {
+    const row = this.schema.length;
+    this.schema.push(0);
+    this.domain.push(domain);
+    this.offset.push(this.used);
+    this.length.push(base.bytes.length);
+    this.address.push(Number(base.address));
+    this.role.push(ExtPayloadRole.OffsetBase);
+    this.next.push(-1);
+    this.append(base.bytes);
+    return row;
   }
 
   /** Marks the payload blobs of a chain as given at pop/end. */

@@ -72,6 +72,10 @@ export interface MarkColumns {
 /** Counter samples, grouped by counter track, sorted by time within it. */
 export interface CounterColumns {
   timeNs: Float64Array;
+  /**
+   * NaN: a sample without a value (NVTX `nvtxCounterSampleNoValue` with reason UNAVAILABLE); the
+   * counter has no value from it to its next sample (drawn as a gap, left out of statistics).
+   */
   value: Float64Array;
 }
 
@@ -223,6 +227,14 @@ export interface CounterTrackInfo {
   min?: number;
   max?: number;
   description?: string;
+  /**
+   * Set on a row derived from another counter row instead of read from the capture: 'runningTotal'
+   * is the sum of the changes of the delta counter row `source` (same process, thread and path),
+   * one sample per sample of it, in the same order.
+   */
+  derived?: 'runningTotal';
+  /** Label of the row a derived row comes from. */
+  source?: string;
 }
 
 /** A node of the track tree shown at the left of the timeline. */

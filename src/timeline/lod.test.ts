@@ -24,6 +24,28 @@ describe('MinMaxPyramid', () => {
     }
   });
 
+  it('leaves NaN samples (no value) out of every min and max (property, against brute force)', () => {
+    const random = seededRandom(5);
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 1 + Math.floor(random() * 200);
+      const values = Float64Array.from({ length: n }, () => (random() < 0.3 ? NaN : Math.round((random() - 0.5) * 1e6)));
+      const pyramid = new MinMaxPyramid(values);
+      for (let q = 0; q < 20; q++) {
+        const lo = Math.floor(random() * n);
+        const hi = lo + 1 + Math.floor(random() * (n - lo));
+        let min = Infinity;
+        let max = -Infinity;
+        for (let i = lo; i < hi; i++) {
+          if (Number.isNaN(values[i])) continue;
+          min = Math.min(min, values[i]);
+          max = Math.max(max, values[i]);
+        }
+        expect(pyramid.query(lo, hi)).toEqual([min, max]);
+      }
+    }
+    expect(new MinMaxPyramid(new Float64Array([NaN, NaN, NaN])).query(0, 3)).toEqual([Infinity, -Infinity]);
+  });
+
   it('returns an empty interval for an empty range', () => {
     expect(new MinMaxPyramid(new Float64Array([1, 2, 3])).query(2, 2)).toEqual([Infinity, -Infinity]);
   });

@@ -3,7 +3,8 @@
  * level k holding blocks of 2^k samples. The min/max of any index range is O(log n) away, so a
  * counter draws one vertical min-max segment per pixel column however many samples it covers.
  * Float32 summaries (8 bytes per sample in all) are plenty for drawing; exact values come from the
- * model.
+ * model. NaN samples (no value: the program said the sample was unavailable) are left out of every
+ * min and max; a block of NaN only holds [Infinity, -Infinity].
  */
 export class MinMaxPyramid {
   /** mins[k][j] = min of samples [j * 2^k, (j + 1) * 2^k); level 0 is the samples themselves. */
@@ -23,8 +24,13 @@ export class MinMaxPyramid {
       for (let j = 0; j < next; j++) {
         const a = 2 * j;
         const b = a + 1 < size ? a + 1 : a;
-        min[j] = Math.min(prevMin[a], prevMin[b]);
-        max[j] = Math.max(prevMax[a], prevMax[b]);
+        // Comparisons, not Math.min/max: a NaN sample must not poison its block.
+        const mina = prevMin[a];
+        const minb = prevMin[b];
+        const maxa = prevMax[a];
+        const maxb = prevMax[b];
+        min[j] = minb < mina || mina !== mina ? (minb === minb ? minb : Infinity) : mina;
+        max[j] = maxb > maxa || maxa !== maxa ? (maxb === maxb ? maxb : -Infinity) : maxa;
       }
       this.mins.push(min);
       this.maxs.push(max);
@@ -32,7 +38,7 @@ export class MinMaxPyramid {
     }
   }
 
-  /** [min, max] of samples [lo, hi); [Infinity, -Infinity] when empty. */
+  /** [min, max] of the samples with a value in [lo, hi); [Infinity, -Infinity] when there is none. */
   query(lo: number, hi: number): [number, number] {
     let min = Infinity;
     let max = -Infinity;

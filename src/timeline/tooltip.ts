@@ -54,17 +54,22 @@ export function tooltipContent(hit: Hit, dark: boolean): TooltipContent {
   };
 }
 
-/** Value and time of a counter sample, worded by how the value runs between samples. */
+/** Value and time of a counter sample, worded by how the value runs between samples and by what it measures. */
 function counterRows(model: Model, track: Track, sample: number, tNs: number): [string, string][] {
   const info = track.counter;
-  const sampleTime = formatTimestamp(model.counters.timeNs[sample]);
-  const rows: [string, string][] = [['Value', formatValue(counterValueAt(model, track, sample, tNs), track.unit)]];
+  const times = model.counters.timeNs;
+  const sampleTime = formatTimestamp(times[sample]);
+  const value = counterValueAt(model, track, sample, tNs);
+  const delta = info?.valueType === 'delta';
+  const rows: [string, string][] = [[delta ? 'Change' : 'Value', delta ? signedValueText(value, track.unit) : sampleValueText(value, track.unit)]];
   switch (info?.interpolation) {
     case 'linear':
-      rows.push(['At', formatTimestamp(tNs)], ['Nearest sample', `${formatValue(model.counters.value[sample], track.unit)} at ${sampleTime}`]);
+      rows.push(['At', formatTimestamp(tNs)], ['Nearest sample', `${sampleValueText(model.counters.value[sample], track.unit)} at ${sampleTime}`]);
       break;
     case 'sinceLast':
-      rows.push(['Until', sampleTime]);
+      // A change accrued over the time since the previous sample.
+      if (delta && sample > track.counterBegin) rows.push(['Over', `${formatTimestamp(times[sample - 1])} – ${sampleTime}`]);
+      else rows.push(['Until', sampleTime]);
       break;
     case 'point':
       rows.push(['Time', sampleTime]);
@@ -72,13 +77,40 @@ function counterRows(model: Model, track: Track, sample: number, tNs: number): [
     default:
       rows.push(['Since', sampleTime]);
   }
-  if (info?.valueType === 'delta') rows.push(['Kind', 'change since the previous sample']);
+  if (delta) {
+    const total = runningTotalRow(model, track);
+    if (total) rows.push(['Running total', sampleValueText(model.counters.value[total.counterBegin + (sample - track.counterBegin)], track.unit)]);
+    rows.push(['Kind', 'change since the previous sample']);
+  } else if (info?.derived === 'runningTotal') rows.push(['Kind', `running total of ${info.source ?? 'a counter of changes'}`]);
   else if (info?.valueType === 'deltaSinceStart') rows.push(['Kind', 'change since the start']);
   if (info?.min !== undefined || info?.max !== undefined) {
     rows.push(['Limits', `${info.min !== undefined ? formatValue(info.min, track.unit) : '–'} … ${info.max !== undefined ? formatValue(info.max, track.unit) : '–'}`]);
   }
   if (info?.description) rows.push(['About', info.description]);
   return rows;
+}
+
+/** The running-total row derived from a delta counter row (same place, one sample per sample), if any. */
+function runningTotalRow(model: Model, track: Track): Track | undefined {
+  return model.tracks.find(
+    (t) =>
+      t.counter?.derived === 'runningTotal' &&
+      t.counter.source === track.label &&
+      t.process === track.process &&
+      t.thread === track.thread &&
+      t.path.join('\u0000') === track.path.join('\u0000') &&
+      t.counterEnd - t.counterBegin === track.counterEnd - track.counterBegin,
+  );
+}
+
+/** A change, signed ("+3 B"), or "no value (unavailable)". */
+function signedValueText(value: number, unit: string | undefined): string {
+  return value > 0 ? `+${formatValue(value, unit)}` : sampleValueText(value, unit);
+}
+
+/** A counter value, or what a sample without one (NaN in the model) means. */
+function sampleValueText(value: number, unit: string | undefined): string {
+  return Number.isNaN(value) ? 'no value (unavailable)' : formatValue(value, unit);
 }
 
 function nameOf(model: Model, style: number): string {

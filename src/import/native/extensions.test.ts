@@ -206,23 +206,28 @@ describe('counters', () => {
         s.counterSample(500, 0, S + 1, { none: 2 });
         s.counterSample(150, 0, S + 2, { bytes: bytes(['u32', 7], ['i32', 32767 | (-32767 << 16)]) });
         s.counterSample(250, 0, S + 2, { none: 1 });
+        s.counterSample(350, 0, S + 2, { none: 2 });
+        s.counterSample(450, 0, S + 2, { none: 1 });
       }),
     );
     const rows = model.tracks.filter((t) => t.kind === 'counter');
     const row = (label: string) => rows.find((t) => t.label === label)!;
     const values = (label: string) => Array.from(model.counters.value.subarray(row(label).counterBegin, row(label).counterEnd));
     const times = (label: string) => Array.from(model.counters.timeNs.subarray(row(label).counterBegin, row(label).counterEnd));
-    expect(values('depth')).toEqual([2, 0.5, 0, 0]);
-    expect(times('depth')).toEqual([50, 100, 150, 200]);
+    // ZERO, UNCHANGED, then UNAVAILABLE: no value (NaN) from 250 ns on.
+    expect(values('depth')).toEqual([2, 0.5, 0, 0, NaN]);
+    expect(Number.isNaN(values('depth')[4])).toBe(true);
+    expect(times('depth')).toEqual([50, 100, 150, 200, 250]);
     expect(row('depth').unit).toBe('items');
     expect(row('depth').path).toEqual(['Counters']);
     expect(row('depth').counter).toEqual({ interpolation: 'linear', max: 100 });
     expect(row('depth').thread).toBe(-1);
-    expect(values('a')).toEqual([7, 7]);
-    expect(values('b')).toEqual([1, 1]);
+    // A group without a value has none for every counter; UNCHANGED after it repeats the last value given.
+    expect(values('a')).toEqual([7, 7, NaN, 7]);
+    expect(values('b')).toEqual([1, 1, NaN, 1]);
     expect(row('a').path).toEqual(['Counters', 'pair']);
     expect(model.threads[row('a').thread].tid).toBe(10);
-    expect(model.issues.map((i) => i.message)).toEqual([expect.stringMatching(/^1 counter sample\(s\) were marked unavailable/)]);
+    expect(model.issues.map((i) => i.message)).toEqual([expect.stringMatching(/^2 counter sample\(s\) were marked unavailable/)]);
   });
 
   it('skips samples of an unregistered counter with one warning', async () => {
@@ -262,6 +267,66 @@ describe('counters', () => {
   });
 });
 
+describe('counters of changes (value type delta)', () => {
+  const DELTA = S + 30;
+  function deltaCapture(samples: (s: StreamRecords) => void, flags: number = CounterFlag.ValueTypeDelta): Uint8Array {
+    const meta = new MetaRecords().counter(0, DELTA, {
+      schemaId: EntryType.Int64,
+      name: 'sent',
+      scope: 21,
+      semantics: [{ bytes: semanticsBytes.counter({ flags }), unit: 'bytes' }],
+    });
+    const s = new StreamRecords().thread(10, 'main');
+    samples(s);
+    return capture().meta(SEAL, meta).events(1, SEAL, s.bytes()).bytes();
+  }
+
+  it('draws the changes as bars since the previous sample and adds a running-total row, batches and gaps included', async () => {
+    const model = await loadBytes(
+      deltaCapture((s) => {
+        s.counterSample(200, 0, DELTA, { int64: 5 });
+        s.counterSample(600, 0, DELTA, { none: 2 });
+        s.counterSample(800, 0, DELTA, { int64: -2 });
+        // A batch placed at the end of the capture, with a sample before the immediate ones.
+        s.counterBatch(900, 0, DELTA, bytes(['i64', 7], ['i64', 4]), [T0 + 100n, T0 + 400n]);
+      }),
+    );
+    const rows = model.tracks.filter((t) => t.kind === 'counter');
+    expect(rows.map((t) => t.label)).toEqual(['sent', 'sent (running total)']);
+    const [delta, total] = rows;
+    const series = (t: (typeof rows)[number]) =>
+      Array.from(model.counters.timeNs.subarray(t.counterBegin, t.counterEnd), (time, k) => [time, model.counters.value[t.counterBegin + k]]);
+    expect(series(delta)).toEqual([
+      [50, 7],
+      [100, 5],
+      [200, 4],
+      [300, NaN],
+      [400, -2],
+    ]);
+    expect(series(total)).toEqual([
+      [50, 7],
+      [100, 12],
+      [200, 16],
+      [300, NaN],
+      [400, 14],
+    ]);
+    expect(delta.counter).toMatchObject({ valueType: 'delta', interpolation: 'sinceLast' });
+    expect(total.counter).toMatchObject({ valueType: 'deltaSinceStart', interpolation: 'untilNext', derived: 'runningTotal', source: 'sent' });
+    expect(total.unit).toBe('bytes');
+    expect(total.path).toEqual(delta.path);
+  });
+
+  it('keeps the interpolation the program asks for, and adds no row to other value types', async () => {
+    const linear = await loadBytes(deltaCapture((s) => s.counterSample(200, 0, DELTA, { int64: 5 }), CounterFlag.ValueTypeDelta | CounterFlag.InterpolationPoint));
+    expect(linear.tracks.filter((t) => t.kind === 'counter').map((t) => [t.label, t.counter?.interpolation])).toEqual([
+      ['sent', 'point'],
+      ['sent (running total)', 'untilNext'],
+    ]);
+    const since = await loadBytes(deltaCapture((s) => s.counterSample(200, 0, DELTA, { int64: 5 }), CounterFlag.ValueTypeDeltaSinceStart));
+    expect(since.tracks.filter((t) => t.kind === 'counter').map((t) => [t.label, t.counter?.interpolation])).toEqual([['sent', undefined]]);
+  });
+});
+
 describe('deferred events', () => {
   const DEV = S + 5;
   const ev = S + 6;
@@ -294,6 +359,35 @@ describe('deferred events', () => {
       ['job', 100, 250, 12, 'Deferred'],
       ['job', 300, 400, 12, 'Deferred'],
     ]);
+  });
+
+  it('resolves names in flex data larger than 4 KiB in the panel, storing the flex data once per batch', async () => {
+    const FLEXMARK = S + 7;
+    const meta = new MetaRecords().schema(0, FLEXMARK, {
+      name: 'flexmark',
+      type: SchemaType.Static,
+      flags: SchemaFlag.Mark,
+      entries: [
+        { flags: EntryFlag.EventMessage | EntryFlag.OffsetFromBase, type: EntryType.CString, name: 'name' },
+        { type: EntryType.Int32, name: 'n' },
+        { type: EntryType.Int32, name: 'pad' },
+      ],
+    });
+    // 8 KiB of flex data: names at offsets 100 and 6000.
+    const flex = new Uint8Array(8192);
+    flex.set(cstr('first name'), 100);
+    flex.set(cstr('far name'), 6000);
+    const s = new StreamRecords().thread(10, 'main');
+    const events = bytes(['u64', 100], ['i32', 1], ['i32', 0], ['u64', 6000], ['i32', 2], ['i32', 0]);
+    s.eventBatch(50, 0, { schemaId: FLEXMARK, events, flex, flexAddress: 0x70000n, address: 0x60000n });
+    const model = await loadBytes(capture().meta(SEAL, meta).events(1, SEAL, s.bytes()).bytes());
+    expect(model.issues).toEqual([]);
+    const marks = markRows(model);
+    expect(marks.map((m) => m.name)).toEqual(['first name', 'far name']);
+    expect(payloadsOf(model, model.marks.payload[0])).toEqual({ name: 'first name', n: 1, pad: 0 });
+    expect(payloadsOf(model, model.marks.payload[1])).toEqual({ name: 'far name', n: 2, pad: 0 });
+    // Once, not once per event.
+    expect(model.extPayloads!.bytes.length).toBeLessThan(flex.length + 1024);
   });
 
   it('reports events of a domain nothing relates to the capture clock, once per domain', async () => {

@@ -8,7 +8,8 @@
  *   and category come from the payloads (EVENT_MESSAGE entries and attribute-typed entries, after
  *   the core attributes), and pop/end payloads rename their range;
  * - counters become counter tracks (one per counter of a group) under their scope, with units,
- *   scaling, limits and interpolation from their semantics;
+ *   scaling, limits and interpolation from their semantics; a sample without a value is NaN; a
+ *   counter of changes (value type delta) gets a second, derived row of its running total;
  * - deferred events (nvtxEventSubmit, batches) and batched counter timestamps are placed at the end
  *   of the capture, when every sync point is known, through `TimeDomains`.
  */
@@ -91,9 +92,14 @@ interface CounterBatch {
   offset: number;
 }
 
+interface RunningTotal {
+  /** The running-total row. */
+  total: number;
+  t: number[];
+  v: number[];
+}
+
 const SCOPE = { None: 0, Process: 21, Thread: 22, SwInnermost: 31 } as const;
-/** Flex data up to this size is kept with each event of its batch (so offsets and pointers into it resolve). */
-const FLEX_PER_EVENT = 4096;
 const TWO_32 = 2 ** 32;
 
 /** A zigzag varint as a bigint (timestamps can exceed 2^53). */
@@ -113,6 +119,8 @@ export class ExtensionRecords {
   private readonly attributeSchemas = new Map<string, boolean>();
   private readonly attributeReader: AttributeReader;
   private readonly unplaced = new Map<string, { count: number; reason: string }>();
+  /** Delta counter rows -> their running-total row and their samples so far. */
+  private readonly runningTotals = new Map<number, RunningTotal>();
   private unavailableSamples = 0;
   private unknownCounterSamples = 0;
 
@@ -474,19 +482,61 @@ export class ExtensionRecords {
     // Under "Counters" of the process or thread, or under the path of a registered scope.
     const base = (perThread ? undefined : this.scopePath(c.domain, c.scope)) ?? ['Counters'];
     const path = group ? [...base, name] : base;
-    const rows = reader.fields.map((f) =>
-      this.host.b.counterRow({
-        label: group ? f.name : name,
-        process: this.host.process,
-        thread: perThread ? thread : undefined,
-        unit: f.unit,
-        path,
-        counter: trackInfo(f.semantics, counterScaling(f.semantics, f.type), c.description),
-      }),
-    );
+    const rows = reader.fields.map((f) => {
+      const label = group ? f.name : name;
+      const counter = trackInfo(f.semantics, counterScaling(f.semantics, f.type), c.description);
+      const options = { label, process: this.host.process, thread: perThread ? thread : undefined, unit: f.unit, path };
+      const row = this.host.b.counterRow({ ...options, counter });
+      if (counter?.valueType === 'delta') {
+        // Changes since the previous sample: a second row shows what they add up to.
+        const total = this.host.b.counterRow({
+          ...options,
+          label: `${label} (running total)`,
+          counter: {
+            valueType: 'deltaSinceStart',
+            interpolation: 'untilNext',
+            derived: 'runningTotal',
+            source: label,
+            description: `sum of the changes of ${label} since its first sample (derived by nvtxview; changes the program marked unavailable are left out)`,
+          },
+        });
+        this.runningTotals.set(row, { total, t: [], v: [] });
+      }
+      return row;
+    });
     placed = { rows, last: new Float64Array(rows.length) };
     c.rows.set(key, placed);
     return placed;
+  }
+
+  /** One sample of a counter row (NaN: no value), kept aside too for rows whose running total is derived. */
+  private sample(row: number, t: number, value: number): void {
+    this.host.b.counter(row, t, value);
+    const totals = this.runningTotals.get(row);
+    if (totals) {
+      totals.t.push(t);
+      totals.v.push(value);
+    }
+  }
+
+  /**
+   * The running total of a delta counter: the sum of its changes in time order, starting from 0
+   * before its first sample (the header leaves the first change "tool-defined"; it counts as a change
+   * from the start). A change without a value adds nothing, and the total shows no value from it to
+   * the next sample, so the gap stays visible.
+   */
+  private placeRunningTotal(totals: RunningTotal): void {
+    const order = totals.t.map((_, i) => i).sort((a, b) => totals.t[a] - totals.t[b]);
+    let sum = 0;
+    for (const i of order) {
+      const v = totals.v[i];
+      if (Number.isNaN(v)) {
+        this.host.b.counter(totals.total, totals.t[i], NaN);
+        continue;
+      }
+      sum += v;
+      this.host.b.counter(totals.total, totals.t[i], sum);
+    }
   }
 
   private counterSample(r: ByteReader, st: StreamThread, offset: number): void {
@@ -511,11 +561,10 @@ export class ExtensionRecords {
     if (!c) return;
     const reader = c.reader as CounterReader;
     const placed = this.counterRows(c, st.thread);
-    const { b } = this.host;
     if (int !== undefined || float !== undefined) {
       const f = reader.fields[0];
       const v = applyScaling(int ?? float!, counterScaling(f.semantics, f.type));
-      b.counter(placed.rows[0], t, v);
+      this.sample(placed.rows[0], t, v);
       placed.last[0] = v;
       return;
     }
@@ -525,15 +574,19 @@ export class ExtensionRecords {
         return;
       }
       reader.read(bytes, 0, placed.last);
-      for (let k = 0; k < placed.rows.length; k++) b.counter(placed.rows[k], t, placed.last[k]);
+      for (let k = 0; k < placed.rows.length; k++) this.sample(placed.rows[k], t, placed.last[k]);
       return;
     }
     if (reason === NoValueReason.Unavailable) {
+      // No value from here to the next sample: NaN in the model, a gap in the drawing and the statistics.
       this.unavailableSamples++;
+      for (let k = 0; k < placed.rows.length; k++) this.sample(placed.rows[k], t, NaN);
       return;
     }
+    // UNCHANGED repeats the last value the program gave (also after an unavailable sample: it knew
+    // no newer value); ZERO is a sample of 0.
     if (reason === NoValueReason.Zero) placed.last.fill(0);
-    for (let k = 0; k < placed.rows.length; k++) b.counter(placed.rows[k], t, placed.last[k]);
+    for (let k = 0; k < placed.rows.length; k++) this.sample(placed.rows[k], t, placed.last[k]);
   }
 
   private counterBatch(r: ByteReader, st: StreamThread, offset: number): void {
@@ -585,7 +638,7 @@ export class ExtensionRecords {
       }
       const t = Math.round(convert(raw));
       reader.read(batch.samples, i * reader.stride, values);
-      for (let k = 0; k < placed.rows.length; k++) this.host.b.counter(placed.rows[k], t, values[k]);
+      for (let k = 0; k < placed.rows.length; k++) this.sample(placed.rows[k], t, values[k]);
     }
     if (missing > 0) {
       this.host.b.report('warning', `${missing} sample(s) of a batch of counter "${c.name || c.id}" have no timestamp; skipped`, { offset: batch.offset });
@@ -610,6 +663,9 @@ export class ExtensionRecords {
     const memory: ExtMemoryInput[] = flex.length > 0 && flexAddress !== 0n ? [{ address: flexAddress, bytes: flex }] : [];
     const stride = payloadStride(this.registry, domain, schemaId);
     const { b } = this.host;
+    // The flex data is stored once and shared by the batch's events (whatever its size), so offsets
+    // and pointers into it resolve in the panel.
+    let flexBase: number | undefined;
     let at = 0;
     let count = 0;
     while (at < events.length) {
@@ -626,7 +682,7 @@ export class ExtensionRecords {
         break;
       }
       const bytes = events.subarray(at, at + size);
-      const flexBase = flex.length > 0 && flex.length <= FLEX_PER_EVENT ? { address: flexAddress, bytes: flex } : undefined;
+      if (flexBase === undefined && flex.length > 0) flexBase = b.extSharedOffsetBase(domain, { address: flexAddress, bytes: flex });
       const payload = b.extPayload(domain, [{ schemaId, bytes, address: address + BigInt(at) }], [], flexBase);
       this.deferred.push({ domain, thread: st.thread, t, scope, decoded: [decoded], payload, offset });
       at += size;
@@ -733,13 +789,14 @@ export class ExtensionRecords {
   finish(): void {
     for (const ev of this.deferred) this.placeDeferred(ev);
     for (const batch of this.counterBatches) this.placeCounterBatch(batch);
+    for (const totals of this.runningTotals.values()) this.placeRunningTotal(totals);
     const { b } = this.host;
     for (const [key, { count, reason }] of this.unplaced) {
       const [what, label] = key.split('\u0000');
       b.report('warning', `${count} ${what} with timestamps in ${label} are not shown: ${reason}`);
     }
     if (this.unavailableSamples > 0) {
-      b.report('info', `${this.unavailableSamples} counter sample(s) were marked unavailable by the program (nvtxCounterSampleNoValue); they leave gaps`);
+      b.report('info', `${this.unavailableSamples} counter sample(s) were marked unavailable by the program (nvtxCounterSampleNoValue); the counters have no value from each of them to their next sample`);
     }
     if (this.unknownCounterSamples > 0 && this.unknownCounterSamples > 1) {
       b.report('warning', `${this.unknownCounterSamples} samples of unregistered counters were skipped`);
@@ -753,6 +810,9 @@ function trackInfo(sem: CounterSemantics | undefined, scaling: ReturnType<typeof
   if (sem) {
     const traits = counterTraits(sem);
     if (traits.interpolation) out.interpolation = traits.interpolation;
+    // "Delta to previous sample" (nvToolsExtSemanticsCounters.h): unless the program says how to
+    // draw it, a change covers the time since the previous sample (a bar from it to the sample).
+    else if (traits.valueType === 'delta') out.interpolation = 'sinceLast';
     if (traits.valueType) out.valueType = traits.valueType;
     if (traits.min !== undefined) out.min = scaling ? applyScaling(traits.min, scaling) : traits.min;
     if (traits.max !== undefined) out.max = scaling ? applyScaling(traits.max, scaling) : traits.max;

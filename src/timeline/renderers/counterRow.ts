@@ -3,7 +3,8 @@
  * from one min-max segment per pixel column (`MinMaxPyramid`), so the cost follows pixels. The
  * track's counter semantics (`Track.counter`, NVTX counters) choose the drawing: a step back to the
  * previous sample ('sinceLast'), straight lines ('linear') or the samples alone ('point'); limits
- * widen the value scale and are drawn as dashed lines.
+ * widen the value scale and are drawn as dashed lines. Samples without a value (NaN: the program
+ * said the value was unavailable) leave the time they cover empty.
  */
 import { upperBound } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
@@ -11,6 +12,7 @@ import { nameHash, namePalette, rgbToCss } from '../colors.ts';
 import { formatValue } from '../../format/numbers.ts';
 import { MinMaxPyramid } from '../lod.ts';
 import { gallopLowerBound } from '../search.ts';
+import type { Canvas2D } from '../canvas2d.ts';
 import type { CssPx } from '../units.ts';
 import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
 
@@ -44,61 +46,11 @@ export function counterValueScale(model: Model, trackIndex: number, heightCss: C
 
 export const counterRowRenderer: TrackRenderer = {
   draw(env: RowDrawEnv): void {
-    const { row, ctx, scale } = env;
-    const model = row.model;
-    const track = model.tracks[row.track];
-    const lo = track.counterBegin;
-    const hi = track.counterEnd;
-    const times = model.counters.timeNs;
-    const values = model.counters.value;
-    const first = Math.max(lo, upperBound(times, scale.startNs, lo, hi) - 1);
-    const last = upperBound(times, scale.endNs, first, hi);
-    if (last <= first) return;
-    const pyramid = pyramidOf(model, row.track);
-    const { yOf, top } = counterValueScale(model, row.track, row.heightCss);
-    const palette = namePalette(env.theme.dark);
-    const color = rgbToCss(palette[nameHash(track.label) % palette.length]);
+    const { row, ctx } = env;
+    const track = row.model.tracks[row.track];
+    const { yOf, top } = counterValueScale(row.model, row.track, row.heightCss);
     drawLimits(env, track, yOf);
-    const interpolation = track.counter?.interpolation;
-    if (interpolation === 'linear' || interpolation === 'sinceLast' || interpolation === 'point') {
-      // These need the sample after the view too (a line or step reaches back from it).
-      drawMode(env, interpolation, pyramid, first, Math.min(last + 1, hi), yOf, color);
-      ctx.fillStyle = env.theme.fgMuted;
-      ctx.fillText(formatValue(top, track.unit), 4, PAD_TOP_CSS + 1);
-      return;
-    }
-
-    const xStart = Math.max(scale.toX(times[first]), -1);
-    let v = values[first];
-    ctx.beginPath();
-    ctx.moveTo(xStart, yOf(v));
-    for (let k = first; k < last; ) {
-      const x = Math.max(scale.toX(times[k]), -1);
-      const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
-      ctx.lineTo(x, yOf(v));
-      if (next - k > 1) {
-        const [min, max] = pyramid.query(k - lo, next - lo);
-        ctx.lineTo(x, yOf(max));
-        ctx.lineTo(x, yOf(min));
-      }
-      v = values[next - 1];
-      ctx.lineTo(x, yOf(v));
-      k = next;
-    }
-    // The last value holds to the end of the capture.
-    const xEnd = Math.min(scale.toX(Math.max(model.durationNs, times[last - 1])), scale.widthCss + 1);
-    ctx.lineTo(xEnd, yOf(v));
-    ctx.strokeStyle = color;
-    ctx.lineWidth = 1;
-    ctx.stroke();
-    const yBase = yOf(0);
-    ctx.lineTo(xEnd, yBase);
-    ctx.lineTo(xStart, yBase);
-    ctx.closePath();
-    ctx.globalAlpha = 0.22;
-    ctx.fillStyle = color;
-    ctx.fill();
-    ctx.globalAlpha = 1;
+    if (!drawSeries(env, row.track, yOf, seriesColor(env, track))) return;
     ctx.fillStyle = env.theme.fgMuted;
     ctx.fillText(formatValue(top, track.unit), 4, PAD_TOP_CSS + 1);
   },
@@ -124,7 +76,7 @@ export const counterRowRenderer: TrackRenderer = {
         const tolerance = env.scale.toNs(xCss + 4) - t;
         let best = -1;
         for (const c of [k, k + 1]) {
-          if (c >= lo && c < hi && Math.abs(times[c] - t) <= tolerance && (best < 0 || Math.abs(times[c] - t) < Math.abs(times[best] - t))) best = c;
+          if (c >= lo && c < hi && !Number.isNaN(model.counters.value[c]) && Math.abs(times[c] - t) <= tolerance && (best < 0 || Math.abs(times[c] - t) < Math.abs(times[best] - t))) best = c;
         }
         return best < 0 ? null : { kind: 'counter', row: env.row, sample: best, tNs: t };
       }
@@ -134,6 +86,78 @@ export const counterRowRenderer: TrackRenderer = {
     }
   },
 };
+
+function seriesColor(env: RowDrawEnv, track: Track): string {
+  const palette = namePalette(env.theme.dark);
+  return rgbToCss(palette[nameHash(track.label) % palette.length]);
+}
+
+/**
+ * Draws the samples of counter track `trackIndex` in view with `yOf` (row-local y of a value), by
+ * its interpolation; false when none is in view.
+ */
+function drawSeries(env: RowDrawEnv, trackIndex: number, yOf: (v: number) => number, color: string): boolean {
+  const { ctx, scale } = env;
+  const model = env.row.model;
+  const track = model.tracks[trackIndex];
+  const lo = track.counterBegin;
+  const hi = track.counterEnd;
+  const times = model.counters.timeNs;
+  const values = model.counters.value;
+  const first = Math.max(lo, upperBound(times, scale.startNs, lo, hi) - 1);
+  const last = upperBound(times, scale.endNs, first, hi);
+  if (last <= first) return false;
+  const pyramid = pyramidOf(model, trackIndex);
+  const interpolation = track.counter?.interpolation;
+  if (interpolation === 'linear' || interpolation === 'sinceLast' || interpolation === 'point') {
+    // These need the sample after the view too (a line or step reaches back from it).
+    drawMode(env, trackIndex, interpolation, pyramid, first, Math.min(last + 1, hi), yOf, color);
+    return true;
+  }
+  const path = gapPath.reset();
+  const xStart = Math.max(scale.toX(times[first]), -1);
+  let v = values[first];
+  path.to(xStart, yOf(v));
+  for (let k = first; k < last; ) {
+    const x = Math.max(scale.toX(times[k]), -1);
+    const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
+    path.to(x, yOf(v));
+    if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
+    v = values[next - 1];
+    path.to(x, yOf(v));
+    k = next;
+  }
+  // The last value holds to the end of the capture.
+  const xEnd = Math.min(scale.toX(Math.max(model.durationNs, times[last - 1])), scale.widthCss + 1);
+  path.to(xEnd, yOf(v));
+  path.draw(ctx, color, yOf(0));
+  return true;
+}
+
+/**
+ * A collapsed group of counter rows (the counters of a counter group, or of a scope) drawn as one
+ * track: every counter on one value scale (zero and the counters' limits included) in the strip
+ * [yTop, yTop + heightCss), each in its own color. Only counters with the same unit share a scale
+ * meaningfully; those with another unit than the first are left to their own rows.
+ */
+export function drawCounterGroup(env: RowDrawEnv, tracks: readonly number[], yTop: CssPx, heightCss: CssPx): void {
+  const model = env.row.model;
+  const counters = tracks.filter((t) => model.tracks[t].kind === 'counter' && model.tracks[t].counterEnd > model.tracks[t].counterBegin);
+  if (counters.length === 0) return;
+  const unit = model.tracks[counters[0]].unit;
+  const shared = counters.filter((t) => model.tracks[t].unit === unit);
+  let base = 0;
+  let high = 0;
+  for (const t of shared) {
+    const track = model.tracks[t];
+    const [min, max] = pyramidOf(model, t).query(0, track.counterEnd - track.counterBegin);
+    base = Math.min(base, min, track.counter?.min ?? 0);
+    high = Math.max(high, max, track.counter?.max ?? 0);
+  }
+  const top = high === base ? base + 1 : high;
+  const yOf = (v: number) => yTop + (1 - (v - base) / (top - base)) * heightCss;
+  for (const t of shared) drawSeries(env, t, yOf, seriesColor(env, model.tracks[t]));
+}
 
 /** The value a counter shows at `tNs` (interpolated on linear rows), given the sample a hit found. */
 export function counterValueAt(model: Model, track: Track, sample: number, tNs: number): number {
@@ -172,6 +196,7 @@ function drawLimits(env: RowDrawEnv, track: Track, yOf: (v: number) => number): 
  */
 function drawMode(
   env: RowDrawEnv,
+  trackIndex: number,
   mode: 'linear' | 'sinceLast' | 'point',
   pyramid: MinMaxPyramid,
   first: number,
@@ -181,7 +206,7 @@ function drawMode(
 ): void {
   const { row, ctx, scale } = env;
   const model = row.model;
-  const lo = model.tracks[row.track].counterBegin;
+  const lo = model.tracks[trackIndex].counterBegin;
   const times = model.counters.timeNs;
   const values = model.counters.value;
   const xOf = (k: number) => Math.min(Math.max(scale.toX(times[k]), -1), scale.widthCss + 1);
@@ -191,49 +216,126 @@ function drawMode(
       const x = xOf(k);
       const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
       const [min, max] = next - k > 1 ? pyramid.query(k - lo, next - lo) : [values[k], values[k]];
-      ctx.fillRect(Math.round(x) - 1, yOf(max) - 1, 3, yOf(min) - yOf(max) + 3);
+      // A column of samples without a value draws nothing.
+      if (min <= max) ctx.fillRect(Math.round(x) - 1, yOf(max) - 1, 3, yOf(min) - yOf(max) + 3);
       k = next;
     }
     return;
   }
-  const xStart = xOf(first);
-  ctx.beginPath();
+  const path = gapPath.reset();
   // Since-last: a sample's value holds back to the previous sample, so the first one only marks a start.
-  ctx.moveTo(xStart, yOf(mode === 'linear' ? values[first] : values[Math.min(first + 1, last - 1)]));
-  let xLast = xStart;
+  path.to(xOf(first), yOf(mode === 'linear' ? values[first] : values[Math.min(first + 1, last - 1)]));
   for (let k = first; k < last; ) {
     const x = xOf(k);
     const next = gallopLowerBound(times, scale.toNs(Math.floor(x) + 1), k + 1, last);
     if (mode === 'linear') {
-      ctx.lineTo(x, yOf(values[k]));
-      if (next - k > 1) {
-        const [min, max] = pyramid.query(k - lo, next - lo);
-        ctx.lineTo(x, yOf(max));
-        ctx.lineTo(x, yOf(min));
-      }
-      ctx.lineTo(x, yOf(values[next - 1]));
+      // A sample without a value breaks the line on both sides of it.
+      path.to(x, yOf(values[k]));
+      if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
+      path.to(x, yOf(values[next - 1]));
     } else {
       // The step reaching x ends at sample k: its value is v[k]; then the next value starts.
-      ctx.lineTo(x, yOf(values[k]));
-      if (next - k > 1) {
-        const [min, max] = pyramid.query(k - lo, next - lo);
-        ctx.lineTo(x, yOf(max));
-        ctx.lineTo(x, yOf(min));
-      }
-      if (next < last) ctx.lineTo(x, yOf(values[next]));
+      path.to(x, yOf(values[k]));
+      if (next - k > 1) columnSpan(path, pyramid, k - lo, next - lo, x, yOf);
+      if (next < last) path.to(x, yOf(values[next]));
     }
-    xLast = x;
     k = next;
   }
-  ctx.strokeStyle = color;
-  ctx.lineWidth = 1;
-  ctx.stroke();
-  const yBase = yOf(0);
-  ctx.lineTo(xLast, yBase);
-  ctx.lineTo(xStart, yBase);
-  ctx.closePath();
-  ctx.globalAlpha = 0.22;
-  ctx.fillStyle = color;
-  ctx.fill();
-  ctx.globalAlpha = 1;
+  path.draw(ctx, color, yOf(0));
 }
+
+/** The vertical min-max segment of the samples [a, b) (pyramid indices) of one pixel column, if any has a value. */
+function columnSpan(path: GapPath, pyramid: MinMaxPyramid, a: number, b: number, x: number, yOf: (v: number) => number): void {
+  const [min, max] = pyramid.query(a, b);
+  if (min > max) return;
+  path.to(x, yOf(max));
+  path.to(x, yOf(min));
+}
+
+/**
+ * A polyline that breaks where the value is NaN (a sample without a value): each unbroken run is
+ * stroked, and filled down to the zero line on its own, so the time without a value stays empty.
+ * Gaps narrower than a pixel column are bridged by that column's min-max segment. One instance is
+ * reused by every row (drawing is synchronous).
+ */
+class GapPath {
+  private xs = new Float64Array(1024);
+  private ys = new Float64Array(1024);
+  private n = 0;
+  /** Start index of each run, in order. */
+  private runs: number[] = [];
+  private broken = true;
+
+  reset(): this {
+    this.n = 0;
+    this.runs.length = 0;
+    this.broken = true;
+    return this;
+  }
+
+  /** Extends the current run to (x, y), starts a new run after a break, or breaks when y is NaN. */
+  to(x: number, y: number): void {
+    if (y !== y) {
+      this.broken = true;
+      return;
+    }
+    if (this.n === this.xs.length) {
+      const xs = new Float64Array(this.n * 2);
+      const ys = new Float64Array(this.n * 2);
+      xs.set(this.xs);
+      ys.set(this.ys);
+      this.xs = xs;
+      this.ys = ys;
+    }
+    if (this.broken) {
+      this.runs.push(this.n);
+      this.broken = false;
+    }
+    this.xs[this.n] = x;
+    this.ys[this.n] = y;
+    this.n++;
+  }
+
+  draw(ctx: Canvas2D, color: string, yBase: number): void {
+    if (this.n === 0) return;
+    const { runs } = this;
+    ctx.beginPath();
+    for (let r = 0; r < runs.length; r++) this.trace(ctx, r);
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    if (runs.length === 1) {
+      // No gap: the stroked path itself is closed down to the zero line and filled.
+      this.closeDown(ctx, 0, yBase);
+    } else {
+      ctx.beginPath();
+      for (let r = 0; r < runs.length; r++) {
+        this.trace(ctx, r);
+        this.closeDown(ctx, r, yBase);
+      }
+    }
+    ctx.globalAlpha = 0.22;
+    ctx.fillStyle = color;
+    ctx.fill();
+    ctx.globalAlpha = 1;
+  }
+
+  private end(r: number): number {
+    return r + 1 < this.runs.length ? this.runs[r + 1] : this.n;
+  }
+
+  private trace(ctx: Canvas2D, r: number): void {
+    const { xs, ys } = this;
+    const end = this.end(r);
+    ctx.moveTo(xs[this.runs[r]], ys[this.runs[r]]);
+    for (let i = this.runs[r] + 1; i < end; i++) ctx.lineTo(xs[i], ys[i]);
+  }
+
+  private closeDown(ctx: Canvas2D, r: number, yBase: number): void {
+    ctx.lineTo(this.xs[this.end(r) - 1], yBase);
+    ctx.lineTo(this.xs[this.runs[r]], yBase);
+    ctx.closePath();
+  }
+}
+
+const gapPath = new GapPath();

@@ -1,9 +1,11 @@
 /**
  * Capture and group (process, thread, NVTX...) header rows. A collapsed one summarises what it
- * hides: the outermost ranges and the marks of its tracks, merged per pixel into one strip.
+ * hides: the outermost ranges and the marks of its tracks, merged per pixel into one strip, and its
+ * counters as lines on one scale (a collapsed counter group is the group as one track).
  */
 import { levelCount } from '../../model/query.ts';
 import type { CssPx } from '../units.ts';
+import { drawCounterGroup } from './counterRow.ts';
 import { drawMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';
 import { drawLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
 import { ShapeBatch } from './shapeBatch.ts';
@@ -48,6 +50,8 @@ export const groupRowRenderer: TrackRenderer = {
       for (let level = 0; level < lanes; level++) drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], y, h);
     }
     shapes.flush(ctx, theme.groupBg, TEAR_CSS);
+    // A group of counters only (a counter group, a scope's counters) as one track: their lines on one scale.
+    if (row.summaryTracks.every((t) => model.tracks[t].kind === 'counter')) drawCounterGroup(env, row.summaryTracks, y, h);
   },
 
   hitTest(): Hit | null {

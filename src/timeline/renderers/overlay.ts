@@ -11,7 +11,7 @@ import { formatDuration, formatTimeAtResolution } from '../../format/time.ts';
 import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
 import { drawHighlights, type HighlightIndex } from './highlight.ts';
 import { rangeBoxInRow } from './rangeRow.ts';
-import { counterValueScale } from './counterRow.ts';
+import { counterValueAt, counterValueScale } from './counterRow.ts';
 import { RULER_HEIGHT_CSS } from './ruler.ts';
 import type { BoxCss, Hit } from './types.ts';
 import { snapCss, type CssPx } from '../units.ts';
@@ -113,7 +113,10 @@ function outlineHit(ctx: Canvas2D, frame: Frame, hit: Hit, color: string, lineWi
     const model = row.model;
     const { yOf } = counterValueScale(model, row.track, row.heightCss);
     const x = scale.toX(hit.tNs);
-    const y = rowTopCss(frame, row) + yOf(model.counters.value[hit.sample]);
+    // The value the tooltip shows (interpolated on linear rows); none where the sample has no value.
+    const value = counterValueAt(model, model.tracks[row.track], hit.sample, hit.tNs);
+    if (Number.isNaN(value)) return;
+    const y = rowTopCss(frame, row) + yOf(value);
     ctx.fillStyle = color;
     ctx.beginPath();
     ctx.moveTo(x, y - 3.5);
