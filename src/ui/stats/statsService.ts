@@ -10,6 +10,7 @@ import { modelTransferables } from '../../model/transfer.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { computeStats, type StatsRequest, type StatsResult } from './compute.ts';
+import { stringSlices } from '../../worker/stringSlices.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 
 /**
@@ -33,25 +34,41 @@ const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 /**
  * The model with every typed array replaced by a copy (nested plain objects followed), other
- * values shared: a message whose copied buffers can be transferred. The copying is a memcpy in
- * slices of COPY_SLICE_BYTES with a yield after each, so a model of hundreds of megabytes never
- * holds the page for more than a few milliseconds at a time.
+ * values shared: a message whose copied buffers can be transferred. The copying is a memcpy that
+ * yields to the page after every COPY_SLICE_BYTES copied, within a column or across columns (a
+ * model of many columns under the slice size is as long to copy as one big column), so a model
+ * of hundreds of megabytes never holds the page for more than a few milliseconds at a time.
+ * Typed arrays reached twice (e.g. a column and the summary built from it) stay one array.
  */
-export async function copyColumns<T>(value: T): Promise<T> {
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    const src = value as unknown as Uint8Array;
-    const out = new (src.constructor as new (n: number) => Uint8Array)(src.length);
-    const step = Math.max(1, Math.floor(COPY_SLICE_BYTES / src.BYTES_PER_ELEMENT));
-    for (let i = 0; i < src.length; i += step) {
-      out.set(src.subarray(i, Math.min(src.length, i + step)), i);
-      if (src.length > step) await yieldToPage();
+export async function copyColumns<T>(value: T, sliceBytes = COPY_SLICE_BYTES): Promise<T> {
+  let sinceYield = 0;
+  const copies = new Map<unknown, unknown>();
+  const copy = async (v: unknown): Promise<unknown> => {
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      const done = copies.get(v);
+      if (done) return done;
+      const src = v as Uint8Array;
+      const out = new (src.constructor as new (n: number) => Uint8Array)(src.length);
+      copies.set(v, out);
+      const perElement = src.BYTES_PER_ELEMENT;
+      for (let i = 0; i < src.length; ) {
+        if (sinceYield >= sliceBytes) {
+          await yieldToPage();
+          sinceYield = 0;
+        }
+        const end = Math.min(src.length, i + Math.max(1, Math.floor((sliceBytes - sinceYield) / perElement)));
+        out.set(src.subarray(i, end), i);
+        sinceYield += (end - i) * perElement;
+        i = end;
+      }
+      return out;
     }
-    return out as unknown as T;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Map || value instanceof Set) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = await copyColumns(v);
-  return out as T;
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Map || v instanceof Set) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = await copy(x);
+    return out;
+  };
+  return (await copy(value)) as T;
 }
 
 export function modelEvents(model: Model): number {
@@ -189,18 +206,35 @@ export class StatsService {
     // The page keeps drawing from its own columns: the worker gets copies, transferred. A memcpy
     // is far cheaper than structured cloning (about 1 s for 350 MB in Chromium, see README.md).
     this.sent.set(captureId, model);
-    copyColumns(model).then(
-      (copy) => {
+    // Still the job and the worker it was made for, and the capture still has this model.
+    const current = () => this.inFlight === job && this.worker === worker && this.sent.get(captureId) === model;
+    const sendModel = async (): Promise<boolean> => {
+      const copy = await copyColumns(model);
+      // A big string table goes in slices, each cloned in a task of its own (stringSlices.ts).
+      const slices = stringSlices(copy.strings);
+      if (slices.length > 1) {
+        for (const strings of slices) {
+          if (!current()) return false;
+          worker.postMessage({ type: 'strings', capture: captureId, strings } satisfies ToStatsWorker);
+          await yieldToPage();
+        }
+        copy.strings = [];
+      }
+      if (!current()) return false;
+      worker.postMessage({ type: 'model', capture: captureId, model: copy } satisfies ToStatsWorker, modelTransferables(copy));
+      return true;
+    };
+    sendModel().then(
+      (sent) => {
         // Disposed, or the worker crashed meanwhile (its handler settled the job).
         if (this.inFlight !== job || this.worker !== worker) return;
-        if (this.sent.get(captureId) !== model) {
+        if (!sent) {
           // The capture was closed or reloaded while it was copied.
           this.inFlight = null;
           job.resolve(null);
           this.pump();
           return;
         }
-        worker.postMessage({ type: 'model', capture: captureId, model: copy } satisfies ToStatsWorker, modelTransferables(copy));
         send();
       },
       (e: unknown) => {
