@@ -15,10 +15,11 @@ import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 
 /**
  * Events (ranges + marks + counter samples) from which a capture's statistics run in the worker.
- * A whole-capture table costs about 0.1 µs per range on the page's thread (README.md), so from
- * here on one computation takes a frame or more.
+ * A whole-capture table costs about 0.1 µs per range on the page's thread once the code is warm
+ * (README.md), but the first table of a session runs cold code: 62k events (a big Chrome trace's
+ * partial model) took ~50-100 ms on the page. From here on a first table may pass 50 ms.
  */
-export const WORKER_MIN_EVENTS = 100_000;
+export const WORKER_MIN_EVENTS = 20_000;
 
 export interface StatsAnswer {
   result: StatsResult;
