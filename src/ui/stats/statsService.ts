@@ -28,21 +28,47 @@ export interface StatsAnswer {
   where: 'page' | 'worker';
 }
 
-/** Bytes copied between two yields to the event loop while a model is copied for the worker. */
-const COPY_SLICE_BYTES = 8 << 20;
+/** Bytes copied at a time; the clock is read between chunks. */
+const COPY_CHUNK_BYTES = 1 << 20;
+/**
+ * Copying time between two yields to the page. A fixed byte count is no bound on time: on this
+ * 2-core machine under load, an 8 MB slice of a freshly allocated column took 50-150 ms.
+ */
+const COPY_BUDGET_MS = 8;
 
-const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Lets the page run its other tasks (input, frames). A message to oneself, not setTimeout: nested
+ * timers are clamped to 4 ms, which dozens of yields would add up.
+ */
+function yieldToPage(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+export interface CopyPacing {
+  chunkBytes: number;
+  budgetMs: number;
+  now(): number;
+}
+
+const PACING: CopyPacing = { chunkBytes: COPY_CHUNK_BYTES, budgetMs: COPY_BUDGET_MS, now: () => performance.now() };
 
 /**
  * The model with every typed array replaced by a copy (nested plain objects followed), other
- * values shared: a message whose copied buffers can be transferred. The copying is a memcpy that
- * yields to the page after every COPY_SLICE_BYTES copied, within a column or across columns (a
- * model of many columns under the slice size is as long to copy as one big column), so a model
- * of hundreds of megabytes never holds the page for more than a few milliseconds at a time.
- * Typed arrays reached twice (e.g. a column and the summary built from it) stay one array.
+ * values shared: a message whose copied buffers can be transferred. The copying is a memcpy in
+ * chunks that yields to the page whenever it has run for `budgetMs`, within a column or across
+ * columns, so a model of hundreds of megabytes never holds the page for long. Typed arrays reached
+ * twice (e.g. a column and the summary built from it) stay one array.
  */
-export async function copyColumns<T>(value: T, sliceBytes = COPY_SLICE_BYTES): Promise<T> {
-  let sinceYield = 0;
+export async function copyColumns<T>(value: T, pacing: CopyPacing = PACING): Promise<T> {
+  let sliceStart = pacing.now();
   const copies = new Map<unknown, unknown>();
   const copy = async (v: unknown): Promise<unknown> => {
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
@@ -51,16 +77,13 @@ export async function copyColumns<T>(value: T, sliceBytes = COPY_SLICE_BYTES): P
       const src = v as Uint8Array;
       const out = new (src.constructor as new (n: number) => Uint8Array)(src.length);
       copies.set(v, out);
-      const perElement = src.BYTES_PER_ELEMENT;
-      for (let i = 0; i < src.length; ) {
-        if (sinceYield >= sliceBytes) {
+      const step = Math.max(1, Math.floor(pacing.chunkBytes / src.BYTES_PER_ELEMENT));
+      for (let i = 0; i < src.length; i += step) {
+        if (pacing.now() - sliceStart >= pacing.budgetMs) {
           await yieldToPage();
-          sinceYield = 0;
+          sliceStart = pacing.now();
         }
-        const end = Math.min(src.length, i + Math.max(1, Math.floor((sliceBytes - sinceYield) / perElement)));
-        out.set(src.subarray(i, end), i);
-        sinceYield += (end - i) * perElement;
-        i = end;
+        out.set(src.subarray(i, Math.min(src.length, i + step)), i);
       }
       return out;
     }
