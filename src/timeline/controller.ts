@@ -35,7 +35,7 @@ export interface TimelineElements {
 
 const TOOLTIP_OFFSET_CSS: CssPx = 14;
 /** Time a frame may spend on a sliced static draw, with the style and layout work it forced. */
-const STATIC_SLICE_MS = 10;
+const STATIC_SLICE_MS = 16;
 
 export class TimelineController {
   readonly keys = new HeldKeys();
@@ -292,7 +292,7 @@ export class TimelineController {
     const frame = this.currentFrame();
     if (drawStatic || this.resumeRow >= 0) {
       // A layout not drawn yet (new or replaced captures, rows expanded or filtered) is drawn in
-      // slices of a frame's budget: its first draw runs cold code over every visible row (up to
+      // slices of about a frame: its first draw runs cold code over every visible row (up to
       // ~100 ms in one frame when a 10M capture appeared) together with the page's own style and
       // layout work (counted: they are forced by the reads above). View changes draw whole frames.
       const sliced = this.layout !== this.layoutDrawn;

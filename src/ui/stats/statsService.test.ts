@@ -188,9 +188,9 @@ describe('copyColumns', () => {
   it('copies every typed array once, keeps shared arrays shared and other values as they are', async () => {
     const column = new Float64Array([1, 2, 3, 4, 5]);
     const value = { a: column, nested: { same: column, other: Uint8Array.from([7, 8, 9]) }, text: ['x'], n: 4 };
-    // Chunks of 8 bytes and no time budget: a yield before every chunk, within and across columns.
-    let reads = 0;
-    const copy = await copyColumns(value, { chunkBytes: 8, budgetMs: 0, now: () => reads++ });
+    // Chunks of 8 bytes and slices that end at once: one chunk per slice, within and across columns.
+    let slices = 0;
+    const copy = await copyColumns(value, { chunkBytes: 8, slice: async () => (slices++, 0), now: () => 1 });
     expect(copy.a).not.toBe(column);
     expect(copy.nested.same).toBe(copy.a);
     expect(Array.from(copy.a)).toEqual([1, 2, 3, 4, 5]);
@@ -198,8 +198,8 @@ describe('copyColumns', () => {
     expect(copy.nested.other).toBeInstanceOf(Uint8Array);
     expect(copy.text).toBe(value.text);
     expect(copy.n).toBe(4);
-    // The clock is read at the start, then before and after the yield of each chunk: five chunks of
-    // the float column (copied once though reached twice) and one of the byte column.
-    expect(reads).toBe(1 + 2 * (5 + 1));
+    // The first slice, then one after each chunk: five chunks of the float column (copied once
+    // though reached twice) and one of the byte column.
+    expect(slices).toBe(1 + 5 + 1);
   });
 });

@@ -31,44 +31,47 @@ export interface StatsAnswer {
 /** Bytes copied at a time; the clock is read between chunks. */
 const COPY_CHUNK_BYTES = 1 << 20;
 /**
- * Copying time between two yields to the page. A fixed byte count is no bound on time: on this
- * 2-core machine under load, an 8 MB slice of a freshly allocated column took 50-150 ms.
+ * Copying time per slice where the browser cannot say how long the page will be idle. A fixed byte
+ * count is no bound on time: on this 2-core machine under load, an 8 MB slice of a freshly
+ * allocated column took 50-150 ms.
  */
 const COPY_BUDGET_MS = 8;
+/** Longest wait for an idle period: past it, a slice runs anyway (at least one chunk). */
+const IDLE_TIMEOUT_MS = 100;
 
 /**
- * Lets the page run its other tasks (input, frames). A message to oneself, not setTimeout: nested
- * timers are clamped to 4 ms, which dozens of yields would add up.
+ * Waits for the page's next idle period and resolves to the time (performance.now()) at which the
+ * work done in it should stop: copying a model for the worker is background work, and must not
+ * delay the frames of someone zooming the timeline meanwhile. Without requestIdleCallback
+ * (Safari, Node), the next task and a fixed budget.
  */
-function yieldToPage(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
+function idleSlice(): Promise<number> {
+  if (typeof requestIdleCallback === 'function') {
+    return new Promise((resolve) =>
+      requestIdleCallback((deadline) => resolve(performance.now() + deadline.timeRemaining()), { timeout: IDLE_TIMEOUT_MS }),
+    );
+  }
+  return new Promise((resolve) => setTimeout(() => resolve(performance.now() + COPY_BUDGET_MS), 0));
 }
 
 export interface CopyPacing {
   chunkBytes: number;
-  budgetMs: number;
+  /** Resolves when the next slice of copying may start, to the time it should end. */
+  slice(): Promise<number>;
   now(): number;
 }
 
-const PACING: CopyPacing = { chunkBytes: COPY_CHUNK_BYTES, budgetMs: COPY_BUDGET_MS, now: () => performance.now() };
+const PACING: CopyPacing = { chunkBytes: COPY_CHUNK_BYTES, slice: idleSlice, now: () => performance.now() };
 
 /**
  * The model with every typed array replaced by a copy (nested plain objects followed), other
  * values shared: a message whose copied buffers can be transferred. The copying is a memcpy in
- * chunks that yields to the page whenever it has run for `budgetMs`, within a column or across
- * columns, so a model of hundreds of megabytes never holds the page for long. Typed arrays reached
- * twice (e.g. a column and the summary built from it) stay one array.
+ * chunks, done in the page's idle periods (`pacing.slice`), at least one chunk per period, so a
+ * model of hundreds of megabytes never holds the page for long nor takes time from its frames.
+ * Typed arrays reached twice (e.g. a column and the summary built from it) stay one array.
  */
 export async function copyColumns<T>(value: T, pacing: CopyPacing = PACING): Promise<T> {
-  let sliceStart = pacing.now();
+  let sliceEnd = await pacing.slice();
   const copies = new Map<unknown, unknown>();
   const copy = async (v: unknown): Promise<unknown> => {
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
@@ -79,11 +82,8 @@ export async function copyColumns<T>(value: T, pacing: CopyPacing = PACING): Pro
       copies.set(v, out);
       const step = Math.max(1, Math.floor(pacing.chunkBytes / src.BYTES_PER_ELEMENT));
       for (let i = 0; i < src.length; i += step) {
-        if (pacing.now() - sliceStart >= pacing.budgetMs) {
-          await yieldToPage();
-          sliceStart = pacing.now();
-        }
         out.set(src.subarray(i, Math.min(src.length, i + step)), i);
+        if (pacing.now() >= sliceEnd) sliceEnd = await pacing.slice();
       }
       return out;
     }
@@ -240,7 +240,7 @@ export class StatsService {
         for (const strings of slices) {
           if (!current()) return false;
           worker.postMessage({ type: 'strings', capture: captureId, strings } satisfies ToStatsWorker);
-          await yieldToPage();
+          await idleSlice();
         }
         copy.strings = [];
       }
