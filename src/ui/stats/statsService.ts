@@ -31,9 +31,9 @@ export interface StatsAnswer {
 /** Bytes copied at a time; the clock is read between chunks. */
 const COPY_CHUNK_BYTES = 1 << 20;
 /**
- * Copying time per slice where the browser cannot say how long the page will be idle. A fixed byte
- * count is no bound on time: on this 2-core machine under load, an 8 MB slice of a freshly
- * allocated column took 50-150 ms.
+ * Longest copying time per slice. An idle period of a quiet page lasts up to 50 ms, and input that
+ * arrives meanwhile waits for the slice to end. (A fixed byte count is no bound on time: on this
+ * 2-core machine under load, an 8 MB slice of a freshly allocated column took 50-150 ms.)
  */
 const COPY_BUDGET_MS = 8;
 /** Longest wait for an idle period: past it, a slice runs anyway (at least one chunk). */
@@ -42,13 +42,15 @@ const IDLE_TIMEOUT_MS = 100;
 /**
  * Waits for the page's next idle period and resolves to the time (performance.now()) at which the
  * work done in it should stop: copying a model for the worker is background work, and must not
- * delay the frames of someone zooming the timeline meanwhile. Without requestIdleCallback
- * (Safari, Node), the next task and a fixed budget.
+ * delay the frames of someone zooming the timeline meanwhile. At most COPY_BUDGET_MS; without
+ * requestIdleCallback (Safari, Node), the next task and that budget.
  */
 function idleSlice(): Promise<number> {
   if (typeof requestIdleCallback === 'function') {
     return new Promise((resolve) =>
-      requestIdleCallback((deadline) => resolve(performance.now() + deadline.timeRemaining()), { timeout: IDLE_TIMEOUT_MS }),
+      requestIdleCallback((deadline) => resolve(performance.now() + Math.min(COPY_BUDGET_MS, deadline.timeRemaining())), {
+        timeout: IDLE_TIMEOUT_MS,
+      }),
     );
   }
   return new Promise((resolve) => setTimeout(() => resolve(performance.now() + COPY_BUDGET_MS), 0));
