@@ -165,7 +165,7 @@ test('a large capture is computed in the statistics worker, the page stays respo
   const dir = mkdtempSync(join(tmpdir(), 'nvtxview-stats-e2e-'));
   try {
     const path = join(dir, 'large.nvtxt');
-    // Above WORKER_MIN_EVENTS (100,000 events).
+    // Above WORKER_MIN_EVENTS (20,000 events).
     await generateFile(path, 'nvtxt', { events: 150_000, seed: 3 });
     await page.getByTestId('open-input').setInputFiles({ name: 'large.nvtxt', mimeType: 'text/plain', buffer: readFileSync(path) });
     await waitForCaptures(page, 2, 90_000);

@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import type { Browser, Page } from '@playwright/test';
 import { buildApp, chromiumVersion, launchChromium, serve, SPEEDSCOPE_DIR, type Served } from './bench/browser.ts';
 import { median, percentile, runViews, scriptedViews, type FrameSample } from './bench/frames.ts';
-import { installProbes, longestTask, pageMemory, readProbes } from './bench/pageProbes.ts';
+import { installProbes, longestTask, longTasks, pageMemory, readProbes } from './bench/pageProbes.ts';
 import { generateFile } from './gen/main.ts';
 
 const { values } = parseArgs({
@@ -83,7 +83,11 @@ interface LoadFigures {
 }
 
 /** Opens nvtxview in a fresh page and picks `path` through its file input; waits for the loaded frame. */
-async function nvtxviewLoad(browser: Browser, app: Served, path: string): Promise<{ figures: LoadFigures; page: Page; close(): Promise<void> }> {
+async function nvtxviewLoad(
+  browser: Browser,
+  app: Served,
+  path: string,
+): Promise<{ figures: LoadFigures; longTasksMs: number[]; page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -130,7 +134,8 @@ async function nvtxviewLoad(browser: Browser, app: Served, path: string): Promis
     marks: model.marks,
     bytesPerRange: round(model.rangeBytes / model.ranges, 1),
   };
-  return { figures, page, close: () => context.close() };
+  const longTasksMs = longTasks(probes, picked, probes.loadedDrawAt! + 1000).map((ms) => round(ms));
+  return { figures, longTasksMs, page, close: () => context.close() };
 }
 
 /** Zoom/pan script over the loaded capture (whole extent of capture 0). */
@@ -202,6 +207,7 @@ async function main(): Promise<void> {
     if (values.only !== 'chrome') {
       const path = await capture(genDir, 'nvtxc', nativeEvents, 'nvtxc');
       const loads: LoadFigures[] = [];
+      const tasks: number[][] = [];
       const frameP: { p50: number; p95: number; p99: number; max: number; latencyP95: number; undrawn: number }[] = [];
       for (let run = 0; run < runs; run++) {
         const loaded = await nvtxviewLoad(browser, app, path);
@@ -217,7 +223,8 @@ async function main(): Promise<void> {
           undrawn: samples.filter((s) => !s.drawn).length,
         });
         loads.push(loaded.figures);
-        log(`  native run ${run + 1}: first draw ${loaded.figures.dropToFirstDrawMs} ms, loaded ${loaded.figures.dropToLoadedDrawMs} ms, longest task ${loaded.figures.longestTaskMs} ms, frame p95 ${frameP[run].p95.toFixed(1)} ms (load average ${loadavg()[0].toFixed(1)})`);
+        tasks.push(loaded.longTasksMs);
+        log(`  native run ${run + 1}: first draw ${loaded.figures.dropToFirstDrawMs} ms, loaded ${loaded.figures.dropToLoadedDrawMs} ms, long tasks [${loaded.longTasksMs.join(', ')}] ms, frame p95 ${frameP[run].p95.toFixed(1)} ms (load average ${loadavg()[0].toFixed(1)})`);
       }
       const m = medianFigures(loads);
       result.native10M = {
@@ -232,16 +239,19 @@ async function main(): Promise<void> {
         inputToFrameP95Ms: round(median(frameP.map((f) => f.latencyP95)), 1),
         framesNotDrawn: Math.max(...frameP.map((f) => f.undrawn)),
         perRun: loads,
+        longTasksMsPerRun: tasks,
       };
     }
     if (values.only !== 'native') {
       const path = await capture(genDir, 'chrome-json', chromeEvents, 'json');
       const loads: LoadFigures[] = [];
+      const tasks: number[][] = [];
       for (let run = 0; run < runs; run++) {
         const loaded = await nvtxviewLoad(browser, app, path);
         await loaded.close();
         loads.push(loaded.figures);
-        log(`  chrome JSON run ${run + 1}: nvtxview first render ${loaded.figures.dropToFirstDrawMs} ms, complete ${loaded.figures.dropToLoadedDrawMs} ms (load average ${loadavg()[0].toFixed(1)})`);
+        tasks.push(loaded.longTasksMs);
+        log(`  chrome JSON run ${run + 1}: nvtxview first render ${loaded.figures.dropToFirstDrawMs} ms, complete ${loaded.figures.dropToLoadedDrawMs} ms, long tasks [${loaded.longTasksMs.join(', ')}] ms (load average ${loadavg()[0].toFixed(1)})`);
       }
       const m = medianFigures(loads);
       const chrome: Record<string, unknown> = {
@@ -251,6 +261,7 @@ async function main(): Promise<void> {
         nvtxviewFirstRenderMs: m.dropToFirstDrawMs,
         nvtxviewCompleteRenderMs: m.dropToLoadedDrawMs,
         nvtxviewLongestTaskMs: m.longestTaskMs,
+        nvtxviewLongTasksMsPerRun: tasks,
         nvtxviewHeapBytes: m.heapBytes,
         nvtxviewArrayBufferBytes: m.arrayBufferBytes,
         nvtxviewBytesPerRange: m.bytesPerRange,
@@ -288,6 +299,7 @@ function table(r: Record<string, unknown>): string {
     row('drop to first drawn timeline', n.dropToFirstDrawMs, 'ms');
     row('drop to loaded timeline', n.dropToLoadedDrawMs, 'ms');
     row('longest main-thread task', n.longestTaskMs, 'ms (0: none over 50 ms)');
+    row('tasks over 50 ms, per run', (n.longTasksMsPerRun as unknown as number[][]).map((t) => `[${t.join(', ')}]`).join(' '), 'ms');
     row('JS heap / array buffers', `${mb(n.heapBytes)} / ${mb(n.arrayBufferBytes)}`, 'MB');
     row('model bytes per range', n.bytesPerRange, 'B');
     row('frame time P50 / P95 / P99', `${n.frameP50Ms} / ${n.frameP95Ms} / ${n.frameP99Ms}`, 'ms');
@@ -299,7 +311,8 @@ function table(r: Record<string, unknown>): string {
     lines.push(`Chrome JSON: ${c.events.toLocaleString('en-US')} events, ${mb(c.fileBytes)} MB`);
     row('nvtxview drop to first render', c.nvtxviewFirstRenderMs, 'ms (partial model of the first 1/16)');
     row('nvtxview drop to complete render', c.nvtxviewCompleteRenderMs, 'ms');
-    row('nvtxview longest main-thread task', c.nvtxviewLongestTaskMs, 'ms');
+    row('nvtxview longest main-thread task', c.nvtxviewLongestTaskMs, 'ms (0: none over 50 ms)');
+    row('nvtxview tasks over 50 ms, per run', (c.nvtxviewLongTasksMsPerRun as unknown as number[][]).map((t) => `[${t.join(', ')}]`).join(' '), 'ms');
     row('nvtxview JS heap / array buffers', `${mb(c.nvtxviewHeapBytes)} / ${mb(c.nvtxviewArrayBufferBytes)}`, 'MB');
     row('speedscope drop to first render', c.speedscopeFirstRenderMs, 'ms');
     if (c.speedscopeHeapBytes !== undefined) row('speedscope JS heap / array buffers', `${mb(c.speedscopeHeapBytes)} / ${mb(c.speedscopeArrayBufferBytes)}`, 'MB');

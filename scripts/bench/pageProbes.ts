@@ -54,6 +54,11 @@ export function readProbes(page: Page): Promise<ProbeReadings> {
   return page.evaluate(() => (window as unknown as { __bench: ProbeReadings }).__bench);
 }
 
+/** Durations of the long tasks (over 50 ms) that started in [from, to], in order. */
+export function longTasks(readings: ProbeReadings, from: number, to: number): number[] {
+  return readings.longTasks.filter(([start]) => start >= from && start <= to).map(([, duration]) => duration);
+}
+
 /** Longest long task that started in [from, to] (0 when none passed the API's 50 ms threshold). */
 export function longestTask(readings: ProbeReadings, from: number, to: number): number {
   let longest = 0;

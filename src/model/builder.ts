@@ -9,6 +9,7 @@
  */
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
+import { buildFlaggedRanges } from './flagged.ts';
 import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildRangeLod } from './lod.ts';
@@ -891,6 +892,7 @@ export class ModelBuilder {
     if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;
     model.trackTree = buildTrackTree(model);
     model.rangeLod = buildRangeLod(ranges);
+    model.flaggedRanges = buildFlaggedRanges(ranges.flags);
     return model;
   }
 

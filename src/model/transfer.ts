@@ -18,6 +18,7 @@ export function modelTransferables(model: Model): ArrayBuffer[] {
   visit(model.crossThreadEnds);
   if (model.correlation) visit(model.correlation);
   if (model.rangeLod) visit(model.rangeLod);
+  if (model.flaggedRanges) visit(model.flaggedRanges);
   if (model.extPayloads) visit(model.extPayloads);
   visit({ markRefs: model.markRefs });
   for (const extra of Object.values(model as unknown as Record<string, unknown>)) {

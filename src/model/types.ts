@@ -8,6 +8,7 @@
  */
 
 import type { PayloadRegistry } from '../payload/schema.ts';
+import type { FlaggedRanges } from './flagged.ts';
 import type { RangeLod } from './lod.ts';
 
 /** Integer nanoseconds relative to the capture start. */
@@ -378,6 +379,11 @@ export interface Model {
    * `ModelBuilder.finish`. Valid only while `rangeLod.startNs === ranges.startNs`.
    */
   rangeLod?: RangeLod;
+  /**
+   * Ranges with `RangeFlag` bits set (src/model/flagged.ts); built by `ModelBuilder.finish`. Valid
+   * only while `flaggedRanges.flags === ranges.flags`; read through `flaggedRanges(model)`.
+   */
+  flaggedRanges?: FlaggedRanges;
   /** Extended payload blobs, when the capture has any (`PayloadType.Ext` rows point here). */
   extPayloads?: ExtPayloadColumns;
   /** Schemas, enums, registered strings and scopes the capture registered, for decoding `extPayloads`. */

@@ -16,6 +16,8 @@ export interface LoadedCapture {
   /** Shift of this capture's time zero on the shared axis (captures on one clock are aligned). */
   offsetNs: Nanoseconds;
   decodeMs: number;
+  /** A model of the file's start, shown while the whole file still decodes (its model replaces it). */
+  partial?: boolean;
 }
 
 /** A file being loaded. */

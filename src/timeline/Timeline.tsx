@@ -89,15 +89,18 @@ export function Timeline(): JSX.Element {
     controllerRef.current?.setLayout(layout);
   }, [layout]);
 
-  // The tree mounts the rows near the viewport: follow the scroller's position and size.
-  useLayoutEffect(() => {
+  // The tree mounts the rows near the viewport: follow the scroller's position and size. Read only
+  // where layout is already done (a ResizeObserver callback, which also comes once right after
+  // the first layout, or a scroll event): reading sizes here, right after React changed the DOM,
+  // would force a layout of the whole page inside the commit (~65 ms when a 10M capture's panels
+  // appear).
+  useEffect(() => {
     const scroller = scrollerRef.current!;
     const measure = () =>
       setViewport((v) => {
         const next = { top: scroller.scrollTop, height: scroller.clientHeight, gutter: scroller.offsetWidth - scroller.clientWidth };
         return v.top === next.top && v.height === next.height && v.gutter === next.gutter ? v : next;
       });
-    measure();
     scroller.addEventListener('scroll', measure, { passive: true });
     const resize = new ResizeObserver(measure);
     resize.observe(scroller);

@@ -5,7 +5,7 @@
  */
 import { trackOfMark, trackOfRange } from '../model/query.ts';
 import { captureExtent, type ViewerState, type ViewerStore } from '../state/viewerStore.ts';
-import { drawStaticFrame, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
+import { drawStaticSlice, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
 import { attachInput } from './input.ts';
 import { HeldKeys } from './keyboard.ts';
 import { viewLimits, type ViewLimits } from './navigation.ts';
@@ -34,6 +34,8 @@ export interface TimelineElements {
 }
 
 const TOOLTIP_OFFSET_CSS: CssPx = 14;
+/** Time a frame may spend on a sliced static draw, with the style and layout work it forced. */
+const STATIC_SLICE_MS = 16;
 
 export class TimelineController {
   readonly keys = new HeldKeys();
@@ -42,12 +44,17 @@ export class TimelineController {
   private heightCss: CssPx = 1;
   private dpr = 1;
   private sizeDirty = true;
-  private theme: Theme;
+  /** Read at the first draw (or the first hit test before it), not when the timeline mounts. */
+  private theme: Theme | null = null;
   private themeDirty = true;
   private pointer: { xCss: CssPx; yCss: CssPx } | null = null;
   private dragging: 'pan' | 'span' | null = null;
   private tooltipKey = '';
   private frameCount = 0;
+  /** Next row of a static frame drawn in slices, or -1 when none is under way. */
+  private resumeRow = -1;
+  /** The layout of the last static frame drawn to the end; a different one is drawn in slices. */
+  private layoutDrawn: TrackLayout | null = null;
   private highlight: HighlightIndex | null = null;
   /** A revealed event whose row is not on screen yet (waiting for the expanded layout). */
   private pendingReveal: { captureId: number; track: number } | null = null;
@@ -66,7 +73,9 @@ export class TimelineController {
     this.staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
     this.overlayCtx = el.overlayCanvas.getContext('2d')!;
     this.text = new TextMeasurer((s) => this.staticCtx.measureText(s).width);
-    this.theme = readTheme(el.root);
+    // No theme read here: computed styles read while React mounts the page force a style pass over
+    // everything it just added (~55 ms, traced, when a 10M capture's page appears). The first
+    // frame reads it, once style is due anyway.
     this.scheduler = new FrameScheduler({
       animate: (now) => this.animate(now),
       draw: (layers) => this.draw(layers),
@@ -204,13 +213,17 @@ export class TimelineController {
       scrollTopCss: this.el.scroller.scrollTop,
       widthCss: this.widthCss,
       heightCss: this.heightCss,
-      theme: this.theme,
+      theme: this.currentTheme(),
       dpr: this.dpr,
     };
   }
 
   private limits(): ViewLimits {
     return viewLimits(captureExtent([...this.layout.captures]), this.widthCss);
+  }
+
+  private currentTheme(): Theme {
+    return (this.theme ??= readTheme(this.el.root));
   }
 
   private invalidateSize(): void {
@@ -265,6 +278,7 @@ export class TimelineController {
   }
 
   private draw(layers: FrameLayers): void {
+    const startMs = performance.now();
     let drawStatic = layers.static;
     if (this.themeDirty) {
       this.theme = readTheme(this.el.root);
@@ -276,10 +290,22 @@ export class TimelineController {
       drawStatic = true;
     }
     const frame = this.currentFrame();
-    if (drawStatic) {
-      drawStaticFrame(this.staticCtx, frame, this.text);
-      this.frameCount++;
-      document.body.dataset.timelineFrame = String(this.frameCount);
+    if (drawStatic || this.resumeRow >= 0) {
+      // A layout not drawn yet (new or replaced captures, rows expanded or filtered) is drawn in
+      // slices of about a frame: its first draw runs cold code over every visible row (up to
+      // ~100 ms in one frame when a 10M capture appeared) together with the page's own style and
+      // layout work (counted: they are forced by the reads above). View changes draw whole frames.
+      const sliced = this.layout !== this.layoutDrawn;
+      const from = drawStatic ? null : this.resumeRow;
+      this.resumeRow = drawStaticSlice(this.staticCtx, frame, this.text, from, sliced ? startMs + STATIC_SLICE_MS : Infinity);
+      if (this.resumeRow >= 0) {
+        // The next frame goes on where this one stopped (a frame is what a request buys).
+        this.scheduler.request('overlay');
+      } else {
+        this.layoutDrawn = this.layout;
+        this.frameCount++;
+        document.body.dataset.timelineFrame = String(this.frameCount);
+      }
     }
     const s = this.store.getState();
     let hover: Hit | null = null;
@@ -300,7 +326,7 @@ export class TimelineController {
       this.tooltipKey = '';
       return;
     }
-    const content = tooltipContent(hover, this.theme.dark);
+    const content = tooltipContent(hover, this.currentTheme().dark);
     if (content.key !== this.tooltipKey) {
       renderTooltip(tip, content);
       this.tooltipKey = content.key;

@@ -46,19 +46,45 @@ export function framedRows(frame: Frame): [number, number] {
 }
 
 export function drawStaticFrame(ctx: Canvas2D, frame: Frame, text: TextMeasurer): Axis {
+  const axis = axisTicks(frame.scale);
+  drawStaticSlice(ctx, frame, text, null, Infinity, axis);
+  return axis;
+}
+
+/**
+ * Part of the static frame: with `fromRow` null, the background, grid and ruler and then the rows
+ * from the first visible one; else the rows from `fromRow` over what an earlier slice of the same
+ * frame drew. Stops after the row during which the clock (`now`, ms) passed `deadlineMs` and returns
+ * the next row to draw, or -1 once every visible row is drawn. Slices in a row draw exactly what
+ * one `drawStaticFrame` draws; the controller uses them to spread a new layout's first draw (cold
+ * code, many rows) over several frames.
+ */
+export function drawStaticSlice(
+  ctx: Canvas2D,
+  frame: Frame,
+  text: TextMeasurer,
+  fromRow: number | null,
+  deadlineMs: number,
+  axis: Axis = axisTicks(frame.scale),
+  now: () => number = () => performance.now(),
+): number {
   const { theme, dpr, widthCss, heightCss } = frame;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.globalAlpha = 1;
-  ctx.fillStyle = theme.bg;
-  ctx.fillRect(0, 0, widthCss, heightCss);
-  const axis = axisTicks(frame.scale);
+  if (fromRow === null) {
+    ctx.fillStyle = theme.bg;
+    ctx.fillRect(0, 0, widthCss, heightCss);
+    drawRuler(ctx, frame, axis);
+  }
 
   ctx.save();
   ctx.beginPath();
   ctx.rect(0, RULER_HEIGHT_CSS, widthCss, heightCss - RULER_HEIGHT_CSS);
   ctx.clip();
-  ctx.fillStyle = theme.grid;
-  for (const tick of axis.ticks) ctx.fillRect(snapCss(tick.xCss, dpr), RULER_HEIGHT_CSS, 1, heightCss);
+  if (fromRow === null) {
+    ctx.fillStyle = theme.grid;
+    for (const tick of axis.ticks) ctx.fillRect(snapCss(tick.xCss, dpr), RULER_HEIGHT_CSS, 1, heightCss);
+  }
 
   ctx.font = theme.labelFont;
   ctx.textBaseline = 'middle';
@@ -68,7 +94,7 @@ export function drawStaticFrame(ctx: Canvas2D, frame: Frame, text: TextMeasurer)
   const [first, last] = framedRows(frame);
   const top = frame.scrollTopCss;
   const bottom = top + heightCss - RULER_HEIGHT_CSS;
-  for (let r = first; r < last; r++) {
+  for (let r = Math.max(first, fromRow ?? first); r < last; r++) {
     const row = frame.layout.rows[r];
     let scale = scales.get(row.offsetNs);
     if (!scale) scales.set(row.offsetNs, (scale = frame.scale.forCapture(row.offsetNs)));
@@ -88,10 +114,13 @@ export function drawStaticFrame(ctx: Canvas2D, frame: Frame, text: TextMeasurer)
     ctx.fillStyle = row.track < 0 ? theme.border : theme.grid;
     ctx.fillRect(0, row.heightCss - 1 / dpr, widthCss, 1 / dpr);
     ctx.restore();
+    if (r + 1 < last && now() >= deadlineMs) {
+      ctx.restore();
+      return r + 1;
+    }
   }
   ctx.restore();
-  drawRuler(ctx, frame, axis);
-  return axis;
+  return -1;
 }
 
 /** What is under a canvas point: a range, mark or counter sample; 'ruler' on the time axis. */

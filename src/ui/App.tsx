@@ -18,6 +18,7 @@ import { SearchBar } from './search/SearchBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
 import { useFileDrop } from './useFileDrop.ts';
+import { useAfterFirstFrame } from './useAfterFirstFrame.ts';
 import { useThemeAttribute } from './useTheme.ts';
 
 /** The bundled demo capture, relative to the page so that any sub-path works. */
@@ -68,6 +69,9 @@ export function App({ controller }: { controller: LoadController }) {
   }, [open, setShowShortcuts]);
 
   const empty = captures.length === 0;
+  // A new capture's timeline is drawn first; the panels' contents (statistics, the open bottom tab)
+  // mount after that frame, as a transition, instead of in the same long task.
+  const panelsReady = useAfterFirstFrame(!empty);
   return (
     <div className="app">
       <Header
@@ -97,13 +101,17 @@ export function App({ controller }: { controller: LoadController }) {
           {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <Timeline />}
           {!empty && <SearchBar />}
         </div>
-        {!empty && <SidePanel />}
+        {!empty && <SidePanel contentReady={panelsReady} />}
       </main>
       {empty ? (
         reportOpen && <LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />
       ) : (
         // With captures, the load report is a tab of the bottom panel (events, hierarchy, health).
-        <AnalysisPanel report={<LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />} reportCounts={counts} />
+        <AnalysisPanel
+          report={<LoadReport rows={rows} counts={counts} onClose={() => setReportOpen(false)} />}
+          reportCounts={counts}
+          contentReady={panelsReady}
+        />
       )}
       {dragging && (
         <div className="drop-overlay" data-testid="drop-overlay">

@@ -1,8 +1,8 @@
 /** The collapsible load report at the bottom: every problem found while loading, filterable, virtualized. */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
 import { formatCount } from '../format/numbers.ts';
 import { filterRows, type IssueCounts, type ReportRow, type SeverityFilter } from './loadReport.ts';
+import { useListVirtualizer } from './useListVirtualizer.ts';
 
 export interface LoadReportProps {
   rows: readonly ReportRow[];
@@ -58,7 +58,7 @@ const SEVERITY_LABEL = { error: 'Error', warning: 'Warning', info: 'Info' } as c
 
 function ReportList({ rows }: { rows: readonly ReportRow[] }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 24,

@@ -18,7 +18,8 @@ function clampWidth(width: number): number {
 /** Share of the panel's height the selection details may take (the statistics get the rest). */
 const DEFAULT_SELECTION_SHARE = 0.36;
 
-export function SidePanel() {
+/** `contentReady` false: the statistics section is left empty (busy) for now. */
+export function SidePanel({ contentReady = true }: { contentReady?: boolean }) {
   const [width, setWidth] = useState(defaultWidth);
   const [selectionOpen, setSelectionOpen] = useState(true);
   const [selectionShare, setSelectionShare] = useState(DEFAULT_SELECTION_SHARE);
@@ -107,8 +108,8 @@ export function SidePanel() {
             }}
           />
         )}
-        <section className="panel-section stats-section" aria-label="Statistics">
-          <StatsPanel />
+        <section className="panel-section stats-section" aria-label="Statistics" aria-busy={!contentReady}>
+          {contentReady && <StatsPanel />}
         </section>
       </aside>
     </>

@@ -145,7 +145,7 @@ export class LoadController {
         // A big file's start, shown while the rest decodes; the whole model replaces it.
         if (replaces !== undefined || preview !== undefined) return;
         const state = store.getState();
-        preview = { captureId: state.addCapture({ model, decodeMs: 0 }), view: [0, 0] };
+        preview = { captureId: state.addCapture({ model, decodeMs: 0, partial: true }), view: [0, 0] };
         const fitted = store.getState();
         preview.view = [fitted.viewStartNs, fitted.viewEndNs];
       },

@@ -38,6 +38,7 @@ describe('partial models while a big file loads', () => {
     loader.request.onPartial!(model(1000));
     const s = store.getState();
     expect(s.captures).toHaveLength(1);
+    expect(s.captures[0].partial).toBe(true);
     expect(s.loads).toHaveLength(1);
     expect(s.viewEndNs - s.viewStartNs).toBeLessThan(2000);
     const id = s.captures[0].id;
@@ -45,7 +46,7 @@ describe('partial models while a big file loads', () => {
     const [outcome] = await done;
     const after = store.getState();
     expect(outcome).toEqual({ ok: true, name: 'big.nvtxc', captureId: id });
-    expect(after.captures.map((c) => [c.id, c.model.durationNs])).toEqual([[id, 100_000]]);
+    expect(after.captures.map((c) => [c.id, c.model.durationNs, c.partial])).toEqual([[id, 100_000, undefined]]);
     expect(after.viewEndNs - after.viewStartNs).toBeGreaterThan(100_000);
     expect(after.loads).toEqual([]);
   });

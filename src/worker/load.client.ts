@@ -5,6 +5,14 @@
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/types.ts';
 import type { FromWorker, ToWorker } from './load.protocol.ts';
+import { StringCollector } from './stringSlices.ts';
+
+/** The model with the string slices that came before it, if any. */
+function withStrings(model: Model, strings: StringCollector): Model {
+  const sliced = strings.take();
+  if (sliced) model.strings = sliced;
+  return model;
+}
 
 export interface LoadHandle {
   promise: Promise<{ model: Model; decodeMs: number }>;
@@ -63,13 +71,15 @@ export class LoadClient {
           this.running--;
           this.release();
         };
+        const strings = new StringCollector();
         worker.onmessage = (event: MessageEvent<FromWorker>) => {
           const msg = event.data;
-          if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
-          else if (msg.type === 'partial') request.onPartial?.(msg.model);
+          if (msg.type === 'strings') strings.add(msg.strings);
+          else if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
+          else if (msg.type === 'partial') request.onPartial?.(withStrings(msg.model, strings));
           else if (msg.type === 'done') {
             finish();
-            resolve({ model: msg.model, decodeMs: msg.decodeMs });
+            resolve({ model: withStrings(msg.model, strings), decodeMs: msg.decodeMs });
           } else {
             finish();
             reject(new Error(msg.message));

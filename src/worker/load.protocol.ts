@@ -19,6 +19,11 @@ export type ToWorker = {
 
 export type FromWorker =
   | { type: 'progress'; bytesDone: number; bytesTotal: number }
+  /**
+   * A slice of the next model's string table (stringSlices.ts). A model whose strings came in
+   * slices is posted with `strings: []`; the slices, in order, are its strings.
+   */
+  | { type: 'strings'; strings: string[] }
   /** A model of the file's first `bytesDone` bytes, shown while the whole file decodes (preview.ts). */
   | { type: 'partial'; model: Model; bytesDone: number }
   | { type: 'done'; model: Model; decodeMs: number }

@@ -7,9 +7,20 @@ import type { Model } from '../model/types.ts';
 import { openDownload } from './fetchCapture.ts';
 import type { FromWorker, ToWorker } from './load.protocol.ts';
 import { previewSlice } from './preview.ts';
+import { stringSlices } from './stringSlices.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
+
+/** Posts a model with its buffers transferred and a large string table in slices before it. */
+function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void {
+  const slices = stringSlices(msg.model.strings);
+  if (slices.length > 1) {
+    for (const strings of slices) post({ type: 'strings', strings });
+    msg = { ...msg, model: { ...msg.model, strings: [] } };
+  }
+  post(msg, modelTransferables(msg.model));
+}
 
 /** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
 async function postPreview(file: Blob, name: string, options: DecodeOptions): Promise<void> {
@@ -20,7 +31,7 @@ async function postPreview(file: Blob, name: string, options: DecodeOptions): Pr
     // The cut at the slice's end is not a problem of the file; the whole model reports what is.
     model.issues = [];
     model.capture.byteSize = file.size;
-    post({ type: 'partial', model, bytesDone: slice.size }, modelTransferables(model));
+    postModel({ type: 'partial', model, bytesDone: slice.size });
   } catch {
     // The whole-file decode reports what is wrong.
   }
@@ -47,7 +58,7 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
       const download = await openDownload(msg.url, msg.name, { onProgress, pageOrigin: scope.location.origin });
       model = await loadModelFromStream(msg.name, download.chunks, download.sizeHint, { decode: msg.options });
     }
-    post({ type: 'done', model, decodeMs: performance.now() - t0 }, modelTransferables(model));
+    postModel({ type: 'done', model, decodeMs: performance.now() - t0 });
   } catch (e) {
     post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
   }

@@ -8,7 +8,8 @@ import type { IssueCounts } from '../loadReport.ts';
 import { BottomPanel, type TabSpec } from './BottomPanel.tsx';
 import { EventsPanel } from './EventsPanel.tsx';
 
-export function AnalysisPanel({ report, reportCounts }: { report: ReactNode; reportCounts: IssueCounts }) {
+/** `contentReady` false: the tabs show, the open tab's content waits. */
+export function AnalysisPanel({ report, reportCounts, contentReady = true }: { report: ReactNode; reportCounts: IssueCounts; contentReady?: boolean }) {
   const captures = useViewer((s) => s.captures);
   const health = useMemo(() => healthList(captures), [captures]);
   const problems = Object.values(health.counts).reduce((a, b) => a + b, 0);
@@ -32,5 +33,5 @@ export function AnalysisPanel({ report, reportCounts }: { report: ReactNode; rep
       render: () => report,
     },
   ];
-  return <BottomPanel tabs={tabs} />;
+  return <BottomPanel tabs={tabs} contentReady={contentReady} />;
 }

@@ -43,7 +43,7 @@ function storedHeight(): number {
   }
 }
 
-export function BottomPanel({ tabs }: { tabs: readonly TabSpec[] }) {
+export function BottomPanel({ tabs, contentReady = true }: { tabs: readonly TabSpec[]; contentReady?: boolean }) {
   const panel = useViewer((s) => s.panel);
   const setPanel = useViewer((s) => s.setPanel);
   const open = tabs.find((t) => t.id === panel) ?? null;
@@ -125,8 +125,15 @@ export function BottomPanel({ tabs }: { tabs: readonly TabSpec[] }) {
         )}
       </div>
       {open && (
-        <div className="bottom-content" role="tabpanel" id={`tabpanel-${open.id}`} aria-labelledby={`tab-${open.id}`} style={{ height }}>
-          {open.render()}
+        <div
+          className="bottom-content"
+          role="tabpanel"
+          id={`tabpanel-${open.id}`}
+          aria-labelledby={`tab-${open.id}`}
+          aria-busy={!contentReady}
+          style={{ height }}
+        >
+          {contentReady && open.render()}
         </div>
       )}
     </section>

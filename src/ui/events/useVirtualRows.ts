@@ -1,5 +1,5 @@
 /** A scrolled list of fixed-height rows that renders only the rows in view (see virtualRows.ts). */
-import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { rowWindow, scrollRatio, scrollTopFor, type RowWindow } from './virtualRows.ts';
 
 export interface VirtualRows extends RowWindow {
@@ -14,12 +14,13 @@ export function useVirtualRows(scrollRef: RefObject<HTMLElement | null>, count: 
   const countRef = useRef(count);
   countRef.current = count;
 
-  useLayoutEffect(() => {
+  // Sizes are read where layout is current (ResizeObserver, whose first callback follows the first
+  // layout, and scroll events), never right after React changed the DOM: that forces a layout.
+  useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
     const measure = () =>
       setView((v) => (v.top === el.scrollTop && v.height === el.clientHeight ? v : { top: el.scrollTop, height: el.clientHeight }));
-    measure();
     // Scaled lists move by rows under the wheel, not by scaled pixels.
     const onWheel = (e: WheelEvent) => {
       const ratio = scrollRatio(countRef.current, rowPx, el.clientHeight);

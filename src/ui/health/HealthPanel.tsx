@@ -3,7 +3,6 @@
  * place (the range selected and revealed, or the view moved to the time of an event that left no
  * range, such as a pop with nothing open).
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import { threadLabel } from '../../model/trackTree.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
@@ -11,6 +10,7 @@ import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatTimestamp } from '../../format/time.ts';
 import { HEALTH_KINDS, type HealthEntry, type HealthKind, type HealthList } from './health.ts';
+import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 const KIND_LABEL = new Map(HEALTH_KINDS.map((k) => [k.kind, k.label]));
 
@@ -63,7 +63,7 @@ function HealthRows({ entries, captures }: { entries: readonly HealthEntry[]; ca
   const scrollRef = useRef<HTMLDivElement>(null);
   const store = useViewerStore();
   const selection = useViewer((s) => s.selection);
-  const virtualizer = useVirtualizer({ count: entries.length, getScrollElement: () => scrollRef.current, estimateSize: () => 22, overscan: 12 });
+  const virtualizer = useListVirtualizer({ count: entries.length, getScrollElement: () => scrollRef.current, estimateSize: () => 22, overscan: 12 });
   const byId = new Map(captures.map((c) => [c.id, c]));
   const go = (e: HealthEntry) => {
     const c = byId.get(e.captureId);

@@ -45,6 +45,19 @@ describe('healthList', () => {
     expect(model.threads[entries[0].thread].name).toBe('main');
   });
 
+  it('finds the same entries with or without the flagged-range index, and ignores a stale one', () => {
+    const model = broken();
+    expect(model.flaggedRanges?.index.length).toBeGreaterThan(0);
+    const withIndex = healthList([{ id: 3, model }]);
+    const { flaggedRanges: _, ...unindexed } = model;
+    expect(healthList([{ id: 3, model: unindexed }])).toEqual(withIndex);
+    // Ranges replaced (a view with its own flags): the old index must not be used.
+    const cleared = { ...model, ranges: { ...model.ranges, flags: new Uint8Array(model.ranges.flags.length) } };
+    const kinds = healthList([{ id: 3, model: cleared }]).entries.map((e) => e.kind);
+    expect(kinds).not.toContain('cross-thread');
+    expect(kinds).not.toContain('bad-nesting');
+  });
+
   it('lists nothing for a clean capture', () => {
     const b = new ModelBuilder({ fileName: 'clean.test', format: 'test', byteSize: 0 });
     const t = b.thread(1, 1);

@@ -6,6 +6,7 @@
  * which carry the file location. An issue about a range that is in the model (never popped, never
  * ended) lends its location to the range's entry instead of making a second one.
  */
+import { flaggedRanges } from '../../model/flagged.ts';
 import { trackOfRange } from '../../model/query.ts';
 import { threadLabel } from '../../model/trackTree.ts';
 import { RangeFlag, type LoadIssue, type LoadIssueKind, type Model } from '../../model/types.ts';
@@ -85,9 +86,11 @@ export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model'
     for (let k = 0; k < model.crossThreadEnds.range.length; k++) crossEnd.set(model.crossThreadEnds.range[k], model.crossThreadEnds.thread[k]);
     // Open-at-the-end ranges by (thread, start), for the issues that name them.
     const openAtEnd = new Map<string, HealthEntry>();
-    for (let i = 0; i < flags.length; i++) {
+    // Flagged ranges are few: walk their index (built in the load worker), not every range.
+    const flagged = flaggedRanges(model);
+    for (let k = 0; k < flagged.length; k++) {
+      const i = flagged[k];
       const f = flags[i];
-      if (f === 0) continue;
       const base = { captureId: id, range: i, timeNs: startNs[i], thread: thread[i], file, where: '' };
       if (f & RangeFlag.Unterminated) {
         const track = model.tracks[trackOfRange(model, i)];

@@ -1,7 +1,7 @@
 /** A small sortable, virtualized table of figures (the marks and counters tabs). */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type CSSProperties } from 'react';
 import { NATURAL } from './tableModel.ts';
+import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 export interface FigureColumn<T> {
   id: string;
@@ -50,7 +50,7 @@ export function FigureTable<T>({
     // columns derive from name and figures.
   }, [rows, sort, name, figures]);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: sorted.length, getScrollElement: () => scrollRef.current, estimateSize: () => 40, overscan: 8 });
+  const virtualizer = useListVirtualizer({ count: sorted.length, getScrollElement: () => scrollRef.current, estimateSize: () => 40, overscan: 8 });
   const style = {
     '--st-wide': `repeat(${figures.length}, 76px)`,
     '--st-narrow': `repeat(${figures.length}, minmax(0, 1fr))`,

@@ -1,5 +1,4 @@
 /** The instances of a per-name detail (all, or a histogram band's): start, duration, thread; a click shows one on the timeline. */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState } from 'react';
 import type { GroupInstances } from '../../analysis/rangeStats.ts';
 import { threadLabel } from '../../model/trackTree.ts';
@@ -8,6 +7,7 @@ import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort, formatTimestamp } from '../../format/time.ts';
 import { listOrder } from './jumpTargets.ts';
+import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 export function InstanceList({ capture, instances, begin, end }: { capture: LoadedCapture; instances: GroupInstances; begin: number; end: number }) {
   const [order, setOrder] = useState<'duration' | 'start'>('duration');
@@ -16,7 +16,7 @@ export function InstanceList({ capture, instances, begin, end }: { capture: Load
   const selected = useViewer((s) => (s.selection?.kind === 'range' && s.selection.capture === capture.id ? s.selection.index : -1));
   const revealEvent = useViewer((s) => s.revealEvent);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: positions.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 22,

@@ -2,7 +2,6 @@
  * The range table (nsys `nvtx_sum` columns plus self time and P90/P99) for the scope, grouped by
  * name or another key, and the drill-down detail of one of its rows.
  */
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
 import { GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
 import { useViewer } from '../../state/context.tsx';
@@ -33,6 +32,7 @@ import {
   type TableSort,
 } from './tableModel.ts';
 import { useStatsQuery } from './useStatsQuery.ts';
+import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 const GROUP_LABELS: Record<GroupBy, string> = {
   name: 'Name',
@@ -199,7 +199,7 @@ function RangeGrid({
   onOpen(row: StatsRow): void;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => 40,

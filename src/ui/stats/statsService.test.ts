@@ -4,7 +4,7 @@ import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { computeStats, type StatsRequest } from './compute.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
-import { StatsService } from './statsService.ts';
+import { copyColumns, StatsService } from './statsService.ts';
 
 function capture(id: number, ranges: number): LoadedCapture {
   const b = new ModelBuilder({ fileName: `c${id}`, format: 'test', byteSize: 0 });
@@ -21,9 +21,17 @@ class FakeWorker {
   onerror: ((e: ErrorEvent) => void) | null = null;
   terminated = false;
 
+  private readonly strings = new Map<number, string[]>();
+
   postMessage(msg: ToStatsWorker): void {
     this.received.push(msg);
-    if (msg.type === 'model') this.models.set(msg.capture, structuredClone(msg.model));
+    if (msg.type === 'strings') this.strings.set(msg.capture, [...(this.strings.get(msg.capture) ?? []), ...msg.strings]);
+    if (msg.type === 'model') {
+      const model = structuredClone(msg.model);
+      const sliced = this.strings.get(msg.capture);
+      this.strings.delete(msg.capture);
+      this.models.set(msg.capture, sliced ? { ...model, strings: sliced } : model);
+    }
     if (msg.type === 'drop') this.models.delete(msg.capture);
   }
 
@@ -149,5 +157,49 @@ describe('StatsService', () => {
     expect(big.model.ranges.startNs.length).toBe(100);
     worker.answer();
     expect((await again)?.where).toBe('worker');
+  });
+
+  it('sends a large string table in slices before the model', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const b = new ModelBuilder({ fileName: 'names', format: 'test', byteSize: 0 });
+    const t = b.thread(1, 1, 'main');
+    // Long names: more than one slice of characters.
+    const names = Array.from({ length: 300 }, (_, k) => `${k}:${'n'.repeat(8000)}`);
+    names.forEach((name, k) => b.range(t, k * 10, k * 10 + 5, { name }));
+    const big: LoadedCapture = { id: 1, model: b.finish(), offsetNs: 0, decodeMs: 0 };
+    const pending = service.run(big, TABLE, 'table');
+    for (let k = 0; k < 10 && !worker.received.some((m) => m.type === 'run'); k++) await settle();
+    const types = worker.received.map((m) => m.type);
+    expect(types.filter((x) => x === 'strings').length).toBeGreaterThan(1);
+    expect(types.slice(-2)).toEqual(['model', 'run']);
+    const sent = worker.received.find((m) => m.type === 'model');
+    if (sent?.type !== 'model') throw new Error('no model sent');
+    expect(sent.model.strings).toEqual([]);
+    expect(worker.models.get(1)!.strings).toEqual(big.model.strings);
+    worker.answer();
+    const a = await pending;
+    const rows = a?.result.kind === 'ranges' ? a.result.result.rows : [];
+    expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
+  });
+});
+
+describe('copyColumns', () => {
+  it('copies every typed array once, keeps shared arrays shared and other values as they are', async () => {
+    const column = new Float64Array([1, 2, 3, 4, 5]);
+    const value = { a: column, nested: { same: column, other: Uint8Array.from([7, 8, 9]) }, text: ['x'], n: 4 };
+    // Chunks of 8 bytes and slices that end at once: one chunk per slice, within and across columns.
+    let slices = 0;
+    const copy = await copyColumns(value, { chunkBytes: 8, slice: async () => (slices++, 0), now: () => 1 });
+    expect(copy.a).not.toBe(column);
+    expect(copy.nested.same).toBe(copy.a);
+    expect(Array.from(copy.a)).toEqual([1, 2, 3, 4, 5]);
+    expect(Array.from(copy.nested.other)).toEqual([7, 8, 9]);
+    expect(copy.nested.other).toBeInstanceOf(Uint8Array);
+    expect(copy.text).toBe(value.text);
+    expect(copy.n).toBe(4);
+    // The first slice, then one after each chunk: five chunks of the float column (copied once
+    // though reached twice) and one of the byte column.
+    expect(slices).toBe(1 + 5 + 1);
   });
 });

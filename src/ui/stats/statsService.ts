@@ -10,14 +10,16 @@ import { modelTransferables } from '../../model/transfer.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { computeStats, type StatsRequest, type StatsResult } from './compute.ts';
+import { stringSlices } from '../../worker/stringSlices.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 
 /**
  * Events (ranges + marks + counter samples) from which a capture's statistics run in the worker.
- * A whole-capture table costs about 0.1 µs per range on the page's thread (README.md), so from
- * here on one computation takes a frame or more.
+ * A whole-capture table costs about 0.1 µs per range on the page's thread once the code is warm
+ * (README.md), but the first table of a session runs cold code: 62k events (a big Chrome trace's
+ * partial model) took ~50-100 ms on the page. From here on a first table may pass 50 ms.
  */
-export const WORKER_MIN_EVENTS = 100_000;
+export const WORKER_MIN_EVENTS = 20_000;
 
 export interface StatsAnswer {
   result: StatsResult;
@@ -26,32 +28,73 @@ export interface StatsAnswer {
   where: 'page' | 'worker';
 }
 
-/** Bytes copied between two yields to the event loop while a model is copied for the worker. */
-const COPY_SLICE_BYTES = 8 << 20;
+/** Bytes copied at a time; the clock is read between chunks. */
+const COPY_CHUNK_BYTES = 1 << 20;
+/**
+ * Longest copying time per slice. An idle period of a quiet page lasts up to 50 ms, and input that
+ * arrives meanwhile waits for the slice to end. (A fixed byte count is no bound on time: on this
+ * 2-core machine under load, an 8 MB slice of a freshly allocated column took 50-150 ms.)
+ */
+const COPY_BUDGET_MS = 8;
+/** Longest wait for an idle period: past it, a slice runs anyway (at least one chunk). */
+const IDLE_TIMEOUT_MS = 100;
 
-const yieldToPage = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Waits for the page's next idle period and resolves to the time (performance.now()) at which the
+ * work done in it should stop: copying a model for the worker is background work, and must not
+ * delay the frames of someone zooming the timeline meanwhile. At most COPY_BUDGET_MS; without
+ * requestIdleCallback (Safari, Node), the next task and that budget.
+ */
+function idleSlice(): Promise<number> {
+  if (typeof requestIdleCallback === 'function') {
+    return new Promise((resolve) =>
+      requestIdleCallback((deadline) => resolve(performance.now() + Math.min(COPY_BUDGET_MS, deadline.timeRemaining())), {
+        timeout: IDLE_TIMEOUT_MS,
+      }),
+    );
+  }
+  return new Promise((resolve) => setTimeout(() => resolve(performance.now() + COPY_BUDGET_MS), 0));
+}
+
+export interface CopyPacing {
+  chunkBytes: number;
+  /** Resolves when the next slice of copying may start, to the time it should end. */
+  slice(): Promise<number>;
+  now(): number;
+}
+
+const PACING: CopyPacing = { chunkBytes: COPY_CHUNK_BYTES, slice: idleSlice, now: () => performance.now() };
 
 /**
  * The model with every typed array replaced by a copy (nested plain objects followed), other
  * values shared: a message whose copied buffers can be transferred. The copying is a memcpy in
- * slices of COPY_SLICE_BYTES with a yield after each, so a model of hundreds of megabytes never
- * holds the page for more than a few milliseconds at a time.
+ * chunks, done in the page's idle periods (`pacing.slice`), at least one chunk per period, so a
+ * model of hundreds of megabytes never holds the page for long nor takes time from its frames.
+ * Typed arrays reached twice (e.g. a column and the summary built from it) stay one array.
  */
-export async function copyColumns<T>(value: T): Promise<T> {
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-    const src = value as unknown as Uint8Array;
-    const out = new (src.constructor as new (n: number) => Uint8Array)(src.length);
-    const step = Math.max(1, Math.floor(COPY_SLICE_BYTES / src.BYTES_PER_ELEMENT));
-    for (let i = 0; i < src.length; i += step) {
-      out.set(src.subarray(i, Math.min(src.length, i + step)), i);
-      if (src.length > step) await yieldToPage();
+export async function copyColumns<T>(value: T, pacing: CopyPacing = PACING): Promise<T> {
+  let sliceEnd = await pacing.slice();
+  const copies = new Map<unknown, unknown>();
+  const copy = async (v: unknown): Promise<unknown> => {
+    if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+      const done = copies.get(v);
+      if (done) return done;
+      const src = v as Uint8Array;
+      const out = new (src.constructor as new (n: number) => Uint8Array)(src.length);
+      copies.set(v, out);
+      const step = Math.max(1, Math.floor(pacing.chunkBytes / src.BYTES_PER_ELEMENT));
+      for (let i = 0; i < src.length; i += step) {
+        out.set(src.subarray(i, Math.min(src.length, i + step)), i);
+        if (pacing.now() >= sliceEnd) sliceEnd = await pacing.slice();
+      }
+      return out;
     }
-    return out as unknown as T;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Map || value instanceof Set) return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = await copyColumns(v);
-  return out as T;
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Map || v instanceof Set) return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = await copy(x);
+    return out;
+  };
+  return (await copy(value)) as T;
 }
 
 export function modelEvents(model: Model): number {
@@ -189,18 +232,35 @@ export class StatsService {
     // The page keeps drawing from its own columns: the worker gets copies, transferred. A memcpy
     // is far cheaper than structured cloning (about 1 s for 350 MB in Chromium, see README.md).
     this.sent.set(captureId, model);
-    copyColumns(model).then(
-      (copy) => {
+    // Still the job and the worker it was made for, and the capture still has this model.
+    const current = () => this.inFlight === job && this.worker === worker && this.sent.get(captureId) === model;
+    const sendModel = async (): Promise<boolean> => {
+      const copy = await copyColumns(model);
+      // A big string table goes in slices, each cloned in a task of its own (stringSlices.ts).
+      const slices = stringSlices(copy.strings);
+      if (slices.length > 1) {
+        for (const strings of slices) {
+          if (!current()) return false;
+          worker.postMessage({ type: 'strings', capture: captureId, strings } satisfies ToStatsWorker);
+          await idleSlice();
+        }
+        copy.strings = [];
+      }
+      if (!current()) return false;
+      worker.postMessage({ type: 'model', capture: captureId, model: copy } satisfies ToStatsWorker, modelTransferables(copy));
+      return true;
+    };
+    sendModel().then(
+      (sent) => {
         // Disposed, or the worker crashed meanwhile (its handler settled the job).
         if (this.inFlight !== job || this.worker !== worker) return;
-        if (this.sent.get(captureId) !== model) {
+        if (!sent) {
           // The capture was closed or reloaded while it was copied.
           this.inFlight = null;
           job.resolve(null);
           this.pump();
           return;
         }
-        worker.postMessage({ type: 'model', capture: captureId, model: copy } satisfies ToStatsWorker, modelTransferables(copy));
         send();
       },
       (e: unknown) => {

@@ -35,6 +35,9 @@ export function useStatsQuery<K extends StatsResult['kind']>(
   useEffect(() => {
     let live = true;
     setState((s) => (s.pending ? s : { ...s, pending: true }));
+    // A capture still loading (a partial model) is replaced within seconds: its statistics would
+    // describe the file's start only and take CPU from the decoding. The table waits (pending).
+    if (captures.some((c) => c.partial)) return;
     const jobs = captures.map((c) => {
       const request = requestFor(c);
       return request ? service.run(c, request, slot).then((answer) => ({ id: c.id, answer })) : null;

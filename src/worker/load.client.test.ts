@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ModelBuilder } from '../model/builder.ts';
+import type { Model } from '../model/types.ts';
+import { LoadClient } from './load.client.ts';
+import type { FromWorker } from './load.protocol.ts';
+
+/** A load worker the test drives by hand. */
+class FakeWorker {
+  onmessage: ((e: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  postMessage(): void {}
+  terminate(): void {}
+  send(msg: FromWorker): void {
+    this.onmessage?.({ data: msg } as MessageEvent<FromWorker>);
+  }
+}
+
+function model(names: string[]): Model {
+  const b = new ModelBuilder({ fileName: 'm.test', format: 'test', byteSize: 0 });
+  const t = b.thread(1, 1);
+  names.forEach((name, k) => b.range(t, k, k + 1, { name }));
+  return b.finish();
+}
+
+describe('LoadClient', () => {
+  it('puts a model together with the string slices posted before it, for the partial and the whole model', async () => {
+    const worker = new FakeWorker();
+    const partials: Model[] = [];
+    const client = new LoadClient(1, () => worker as unknown as Worker);
+    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+
+    const first = model(['a', 'b']);
+    const strings = first.strings;
+    worker.send({ type: 'strings', strings: strings.slice(0, 1) });
+    worker.send({ type: 'strings', strings: strings.slice(1) });
+    worker.send({ type: 'partial', model: { ...first, strings: [] }, bytesDone: 1 });
+    expect(partials[0].strings).toEqual(strings);
+
+    // A model posted whole keeps its own strings; slices never leak into the next model.
+    const whole = model(['a', 'b', 'c']);
+    worker.send({ type: 'done', model: whole, decodeMs: 1 });
+    expect((await handle.promise).model.strings).toEqual(whole.strings);
+  });
+});
