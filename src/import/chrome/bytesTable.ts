@@ -1,60 +1,98 @@
 /**
  * Interning keyed by raw UTF-8 bytes: a trace repeats a few hundred names across millions of
  * events, so looking the bytes up (hash + compare) avoids decoding a string per event. Keys live
- * in one growing byte arena (a small typed array per key would cost an allocation each).
+ * in one growing byte arena (a small typed array per key would cost an allocation each); the
+ * table is open addressing over typed arrays (no Map lookup per event).
  */
 export class BytesTable {
-  /** Hash -> first entry of its chain. */
-  private readonly heads = new Map<number, number>();
-  private readonly next: number[] = [];
-  private readonly start: number[] = [];
-  private readonly length: number[] = [];
-  private readonly ids: number[] = [];
-  private arena = new Uint8Array(4096);
+  /** Slot -> entry + 1 (0: empty); the size is a power of two, at most half full. */
+  private slots: Int32Array = new Int32Array(256);
+  private hashes: Int32Array = new Int32Array(64);
+  private starts: Int32Array = new Int32Array(64);
+  private lengths: Int32Array = new Int32Array(64);
+  private ids: Int32Array = new Int32Array(64);
+  private count = 0;
+  private arena: Uint8Array = new Uint8Array(4096);
   private used = 0;
 
   /** The id stored for buf[start, end), or -1. */
   get(buf: Uint8Array, start: number, end: number): number {
+    return this.getHashed(buf, start, end, hashBytes(buf, start, end));
+  }
+
+  /** As `get`, with the bytes' `hashBytes` already known. */
+  getHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
     const n = end - start;
-    const arena = this.arena;
-    for (let e = this.heads.get(hashBytes(buf, start, end)) ?? -1; e !== -1; e = this.next[e]) {
-      if (this.length[e] !== n) continue;
-      const at = this.start[e];
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let s = hash & mask; ; s = (s + 1) & mask) {
+      const e = slots[s] - 1;
+      if (e < 0) return -1;
+      if (this.hashes[e] !== hash || this.lengths[e] !== n) continue;
+      const arena = this.arena;
+      const at = this.starts[e];
       let k = 0;
       while (k < n && arena[at + k] === buf[start + k]) k++;
       if (k === n) return this.ids[e];
     }
-    return -1;
   }
 
   /** Stores `id` for buf[start, end) (which must not be in the table yet). */
   set(buf: Uint8Array, start: number, end: number, id: number): void {
     const n = end - start;
-    if (this.used + n > this.arena.length) {
-      const grown = new Uint8Array(Math.max(this.arena.length * 2, this.used + n));
-      grown.set(this.arena.subarray(0, this.used));
-      this.arena = grown;
-    }
+    if (this.used + n > this.arena.length) this.arena = grownBytes(this.arena, this.used + n, this.used);
     for (let i = 0; i < n; i++) this.arena[this.used + i] = buf[start + i];
-    const h = hashBytes(buf, start, end);
-    const e = this.ids.length;
-    this.next.push(this.heads.get(h) ?? -1);
-    this.start.push(this.used);
-    this.length.push(n);
-    this.ids.push(id);
-    this.heads.set(h, e);
+    const e = this.count++;
+    if (e === this.ids.length) {
+      this.hashes = grownInts(this.hashes);
+      this.starts = grownInts(this.starts);
+      this.lengths = grownInts(this.lengths);
+      this.ids = grownInts(this.ids);
+    }
+    const hash = hashBytes(buf, start, end);
+    this.hashes[e] = hash;
+    this.starts[e] = this.used;
+    this.lengths[e] = n;
+    this.ids[e] = id;
     this.used += n;
+    if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
+    else this.place(e, hash);
   }
 
   /** The bytes stored for `id` (a copy), or undefined. For messages, not hot paths. */
   bytesOf(id: number): Uint8Array | undefined {
-    const e = this.ids.indexOf(id);
-    return e === -1 ? undefined : this.arena.slice(this.start[e], this.start[e] + this.length[e]);
+    const e = this.ids.subarray(0, this.count).indexOf(id);
+    return e === -1 ? undefined : this.arena.slice(this.starts[e], this.starts[e] + this.lengths[e]);
+  }
+
+  private place(e: number, hash: number): void {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let s = hash & mask;
+    while (slots[s] !== 0) s = (s + 1) & mask;
+    slots[s] = e + 1;
+  }
+
+  private rehash(size: number): void {
+    this.slots = new Int32Array(size);
+    for (let e = 0; e < this.count; e++) this.place(e, this.hashes[e]);
   }
 }
 
-/** FNV-1a over the bytes. */
-function hashBytes(buf: Uint8Array, start: number, end: number): number {
+function grownInts(a: Int32Array): Int32Array {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function grownBytes(a: Uint8Array, need: number, used: number): Uint8Array {
+  const b = new Uint8Array(Math.max(a.length * 2, need));
+  b.set(a.subarray(0, used));
+  return b;
+}
+
+/** FNV-1a over the bytes, as a signed 32-bit integer. */
+export function hashBytes(buf: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
   return h | 0;

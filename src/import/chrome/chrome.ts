@@ -21,6 +21,7 @@ import { BytesTable } from './bytesTable.ts';
 import { cnameColor } from './colors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
+import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
 import { INCOMPLETE, decodeStringToken, decodeText } from './jsonBytes.ts';
 
@@ -129,7 +130,11 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private eventOffset = 0;
   private eventCount = 0;
 
-  constructor(private readonly builder: ModelBuilder) {
+  /** `fastPath` false: every event through the general parser (tests compare the two). */
+  constructor(
+    private readonly builder: ModelBuilder,
+    private readonly fastPath = true,
+  ) {
     this.budget = new IssueBudget(builder);
     this.emptyName = builder.intern('');
     this.nameTexts.set(this.emptyName, '');
@@ -138,7 +143,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   // ---------------------------------------------------------------- TraceDocumentSink
 
   event(buf: Uint8Array, pos: number, limit: number, base: number): number {
-    const end = parseEvent(buf, pos, limit, this.f);
+    let end = this.fastPath ? parseEventFast(buf, pos, limit, this.f) : FALLBACK;
+    if (end === FALLBACK) end = parseEvent(buf, pos, limit, this.f);
     if (end === INCOMPLETE) return INCOMPLETE;
     this.eventCount++;
     this.eventOffset = base + pos;
@@ -397,7 +403,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private nameId(buf: Uint8Array): number {
     const field = this.f.name;
     if (field.kind === FieldKind.String && !field.escaped) {
-      let id = this.names.get(buf, field.start, field.end);
+      let id = this.names.getHashed(buf, field.start, field.end, field.hash);
       if (id === -1) {
         const text = decodeText(buf, field.start, field.end);
         id = this.builder.intern(text);
@@ -627,19 +633,22 @@ export function sniffChromeJson(head: Uint8Array): boolean {
   return /"ph"\s*:\s*"/.test(text) && /"(ts|pid|name)"\s*:/.test(text);
 }
 
+/** Decodes a Chrome trace; `fastPath` false reads every event with the general parser (for tests). */
+export async function decodeChromeTrace(input: DecodeInput, ctx: DecodeContext, fastPath = true): Promise<void> {
+  const decoder = new ChromeTraceDecoder(ctx.builder, fastPath);
+  const reader = new TraceDocumentReader(decoder, { keptKeys: KEPT_KEYS });
+  for await (const chunk of input.chunks()) {
+    if (ctx.signal?.aborted) return;
+    reader.push(chunk);
+  }
+  reader.end();
+  decoder.finish(reader);
+}
+
 export const chromeImporter: Importer = {
   id: CHROME_FORMAT_ID,
   label: 'Chrome trace JSON',
   extensions: ['json', 'trace'],
   sniff: sniffChromeJson,
-  async decode(input: DecodeInput, ctx: DecodeContext): Promise<void> {
-    const decoder = new ChromeTraceDecoder(ctx.builder);
-    const reader = new TraceDocumentReader(decoder, { keptKeys: KEPT_KEYS });
-    for await (const chunk of input.chunks()) {
-      if (ctx.signal?.aborted) return;
-      reader.push(chunk);
-    }
-    reader.end();
-    decoder.finish(reader);
-  },
+  decode: (input: DecodeInput, ctx: DecodeContext) => decodeChromeTrace(input, ctx),
 };

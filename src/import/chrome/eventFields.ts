@@ -3,6 +3,7 @@
  * strings and `args` stay as byte spans (decoded later, only when needed), timestamps are parsed
  * exactly, everything else is skipped (but still checked to be JSON). No object per event.
  */
+import { hashBytes } from './bytesTable.ts';
 import { parseMicros, type Micros } from './decimal.ts';
 import {
   COLON,
@@ -40,11 +41,14 @@ export class SpanField {
   escaped = false;
   /** Integer value when kind is Number and the text is a plain integer, else NaN. */
   int = NaN;
+  /** FNV-1a hash of the bytes of an unescaped string (set for `name` only, for interning). */
+  hash = 0;
 
   reset(): void {
     this.kind = FieldKind.Absent;
     this.escaped = false;
     this.int = NaN;
+    this.hash = 0;
   }
 }
 
@@ -100,23 +104,24 @@ export class EventFields {
   }
 }
 
-// Keys the reader understands.
-const K_OTHER = 0;
-const K_PH = 1;
-const K_NAME = 2;
-const K_CAT = 3;
-const K_TS = 4;
-const K_DUR = 5;
-const K_PID = 6;
-const K_TID = 7;
-const K_ID = 8;
-const K_ID2 = 9;
-const K_ARGS = 10;
-const K_S = 11;
-const K_SCOPE = 12;
-const K_CNAME = 13;
+// Keys the reader understands (also read by the fast path, fastEvent.ts).
+export const K_OTHER = 0;
+export const K_PH = 1;
+export const K_NAME = 2;
+export const K_CAT = 3;
+export const K_TS = 4;
+export const K_DUR = 5;
+export const K_PID = 6;
+export const K_TID = 7;
+export const K_ID = 8;
+export const K_ID2 = 9;
+export const K_ARGS = 10;
+export const K_S = 11;
+export const K_SCOPE = 12;
+export const K_CNAME = 13;
 
-function keyOf(buf: Uint8Array, s: number, n: number): number {
+/** The key buf[s, s + n) (no quotes, no escapes). */
+export function keyOf(buf: Uint8Array, s: number, n: number): number {
   const c0 = buf[s];
   switch (n) {
     case 1:
@@ -228,8 +233,11 @@ function readValue(buf: Uint8Array, i: number, limit: number, key: number, f: Ev
       else f.hasDur = kind;
       return end;
     }
-    case K_NAME:
-      return readSpan(buf, i, limit, f.name);
+    case K_NAME: {
+      const end = readSpan(buf, i, limit, f.name);
+      if (end !== INCOMPLETE && f.name.kind === FieldKind.String && !f.name.escaped) f.name.hash = hashBytes(buf, f.name.start, f.name.end);
+      return end;
+    }
     case K_CAT:
       return readSpan(buf, i, limit, f.cat);
     case K_PID:
