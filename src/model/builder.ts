@@ -9,6 +9,7 @@
  */
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
+import { JsonTextStore } from './jsonText.ts';
 import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildRangeLod } from './lod.ts';
@@ -40,7 +41,20 @@ export type PayloadValue =
       value: number;
     }
   | { type: typeof PayloadType.String | typeof PayloadType.Json; value: string }
+  | JsonBytesValue
   | { type: typeof PayloadType.Ext; value: number };
+
+/**
+ * JSON text given as its UTF-8 bytes buf[start, end): copied into `Model.jsonText`, no string made
+ * (a decoder may reuse one such object for every event).
+ */
+export interface JsonBytesValue {
+  type: typeof PayloadType.Json;
+  value?: undefined;
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
 
 /** Attributes of a mark or range (NVTX event attributes). */
 export interface EventAttrs {
@@ -209,6 +223,7 @@ export class ModelBuilder {
   private readonly payloadBits = f64();
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private ext: ExtPayloadTable | undefined;
+  private jsonText: JsonTextStore | undefined;
   private payloadRegistry: PayloadRegistry | undefined;
 
   private readonly processes: ProcessInfo[] = [];
@@ -878,6 +893,7 @@ export class ModelBuilder {
     if (this.resources.length > 0) model.resources = this.resources;
     if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
     if (this.ext && this.ext.size > 0) model.extPayloads = this.ext.finish();
+    if (this.jsonText) model.jsonText = this.jsonText.finish();
     if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;
     model.trackTree = buildTrackTree(model);
     model.rangeLod = buildRangeLod(ranges);
@@ -966,6 +982,11 @@ export class ModelBuilder {
         v.setFloat64(0, this.intern(p.value), true);
         break;
       case PayloadType.Json:
+        if (p.value === undefined) {
+          this.jsonText ??= new JsonTextStore();
+          v.setFloat64(0, -1 - this.jsonText.add(p.bytes, p.start, p.end), true);
+          break;
+        }
         // JSON payloads (Chrome args, nsys jsonText) are nearly always unique: not worth the intern map.
         v.setFloat64(0, this.strings.push(p.value) - 1, true);
         break;

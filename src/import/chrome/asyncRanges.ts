@@ -5,8 +5,9 @@
  * begin of the same name (or the innermost one when the end has no name). Pairs become start/end
  * ranges of the process's category row (the builder packs them into lanes).
  */
-import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
-import { PayloadType } from '../../model/types.ts';
+import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
+import { JsonTextStore } from '../../model/jsonText.ts';
+import { PayloadType, type JsonTextColumns } from '../../model/types.ts';
 import { BytesTable } from './bytesTable.ts';
 import type { IssueBudget } from './issueBudget.ts';
 
@@ -71,9 +72,11 @@ export class AsyncRangeMatcher {
   /** Index into `args`, or -1. */
   private readonly payload: number[] = [];
   private readonly offset: number[] = [];
-  private readonly args: string[] = [];
+  /** `args` bytes of begin events (the chunks they came in are gone by `finish`). */
+  private readonly args = new JsonTextStore();
+  private argsColumns: JsonTextColumns | undefined;
   private readonly scratch: EventAttrs = {};
-  private readonly jsonPayload = { type: PayloadType.Json, value: '' };
+  private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   private readonly styles = new Map<number, number>();
 
   /** Id of the key (parts: kind, category, scope, id[, name]). */
@@ -91,12 +94,21 @@ export class AsyncRangeMatcher {
     return this.key.length;
   }
 
-  begin(key: number, tNs: number, thread: number, name: number, category: number, color: number, args: string | undefined, offset: number): void {
+  /** A begin event; its `args` are buf[argsStart, argsEnd) when `buf` is given. */
+  begin(
+    key: number,
+    tNs: number,
+    thread: number,
+    name: number,
+    category: number,
+    color: number,
+    offset: number,
+    buf?: Uint8Array,
+    argsStart = 0,
+    argsEnd = 0,
+  ): void {
     this.add(key, tNs, false, thread, name, category, color, offset);
-    if (args !== undefined) {
-      this.payload[this.payload.length - 1] = this.args.length;
-      this.args.push(args);
-    }
+    if (buf !== undefined) this.payload[this.payload.length - 1] = this.args.add(buf, argsStart, argsEnd);
   }
 
   end(key: number, tNs: number, thread: number, name: number, offset: number): void {
@@ -120,6 +132,7 @@ export class AsyncRangeMatcher {
     const n = this.key.length;
     if (n === 0) return;
     const { key, time } = this;
+    this.argsColumns = this.args.finish();
     const order = Uint32Array.from({ length: n }, (_, i) => i);
     order.sort((a, b) => key[a] - key[b] || time[a] - time[b] || a - b);
     const open: number[] = [];
@@ -174,8 +187,12 @@ export class AsyncRangeMatcher {
     }
     const p = this.payload[i];
     if (p >= 0) {
-      this.jsonPayload.value = this.args[p];
-      a.payload = this.jsonPayload;
+      const columns = this.argsColumns!;
+      const payload = this.argsPayload;
+      payload.bytes = columns.bytes;
+      payload.start = columns.start[p];
+      payload.end = columns.start[p + 1];
+      a.payload = payload;
     } else a.payload = undefined;
     return a;
   }

@@ -13,7 +13,7 @@
  * is the decoder's origin. Flow, sample, object and memory-dump events are counted and reported once
  * per kind.
  */
-import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
+import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
@@ -110,7 +110,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
   private readonly where = { offset: 0 };
-  private readonly jsonPayload = { type: PayloadType.Json, value: '' };
+  /** `args` handed over as bytes: the builder copies them, no string per event. */
+  private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   /** Style by name and category (uncolored events): the builder's string-keyed lookup is per event otherwise. */
   private readonly styles = new Map<number, number>();
 
@@ -304,8 +305,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const keyId = this.asyncRanges.keyId(key);
     if (f.ph === PH.b || f.ph === PH.S) {
       const color = this.color(buf);
-      const args = f.argsStart >= 0 && !f.argsEmpty ? decodeText(buf, f.argsStart, f.argsEnd) : undefined;
-      this.asyncRanges.begin(keyId, t, thread, this.nameId(buf), category, color, args, offset);
+      const hasArgs = f.argsStart >= 0 && !f.argsEmpty;
+      this.asyncRanges.begin(keyId, t, thread, this.nameId(buf), category, color, offset, hasArgs ? buf : undefined, f.argsStart, f.argsEnd);
     } else {
       if (f.argsStart >= 0 && !f.argsEmpty) {
         this.budget.tally('async end args', 'info', 'async end events carry args, which are not shown (only the begin event\'s args are)', offset);
@@ -394,8 +395,11 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       a.style = style;
     }
     if (f.argsStart >= 0 && !f.argsEmpty) {
-      this.jsonPayload.value = decodeText(buf, f.argsStart, f.argsEnd);
-      a.payload = this.jsonPayload;
+      const p = this.argsPayload;
+      p.bytes = buf;
+      p.start = f.argsStart;
+      p.end = f.argsEnd;
+      a.payload = p;
     } else a.payload = undefined;
     return a;
   }
