@@ -426,7 +426,7 @@ describe('Chrome importer documents', () => {
       if (r() < 0.1) parts.push(`"cname":"${pick(['good', 'bad', 'nonsense'])}"`);
       if (r() < 0.1) parts.push('"tts":12,"tdur":3');
       const order = parts.sort(() => r() - 0.5);
-      let text = `{${order.join(r() < 0.1 ? ', ' : ',')}}`;
+      let text = `{${order.join(pick([',', ',', ',', ', ', ',\n  ', '\n,']))}}`;
       if (r() < 0.03) text = text.replace(':', ':,');
       return text;
     };

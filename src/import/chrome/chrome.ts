@@ -143,9 +143,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   // ---------------------------------------------------------------- TraceDocumentSink
 
+  lastEventLineBreaks = -1;
+
   event(buf: Uint8Array, pos: number, limit: number, base: number): number {
     let end = this.fastPath ? parseEventFast(buf, pos, limit, this.f) : FALLBACK;
     if (end === FALLBACK) end = parseEvent(buf, pos, limit, this.f);
+    this.lastEventLineBreaks = this.f.lineBreaks;
     if (end === INCOMPLETE) return INCOMPLETE;
     this.eventCount++;
     this.eventOffset = base + pos;

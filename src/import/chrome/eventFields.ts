@@ -81,6 +81,8 @@ export class EventFields {
   argsEmpty = true;
   id2Start = -1;
   id2End = -1;
+  /** Line breaks inside the object when the parser counted them (the fast path), else -1. */
+  lineBreaks = -1;
 
   reset(): void {
     this.ph = 0;
@@ -101,6 +103,7 @@ export class EventFields {
     this.argsEmpty = true;
     this.id2Start = -1;
     this.id2End = -1;
+    this.lineBreaks = -1;
   }
 }
 

@@ -187,6 +187,24 @@ describe('parseEventFast', () => {
     }
   });
 
+  it('counts the line breaks inside the event unless it skipped a value unseen', () => {
+    const r = rng(5);
+    let counted = 0;
+    for (let k = 0; k < 5000; k++) {
+      const buf = encode(randomEvent(r));
+      const f = new EventFields();
+      const end = parseEventFast(buf, 0, buf.length, f);
+      if (end < 0 || f.lineBreaks < 0) continue;
+      counted++;
+      expect(f.lineBreaks).toBe(buf.subarray(0, end).filter((b) => b === 0x0a).length);
+    }
+    expect(counted).toBeGreaterThan(1000);
+    const f = new EventFields();
+    const nested = encode('{"args":{"a":\n[1,\n2]},\n"ph":"X"}');
+    expect(parseEventFast(nested, 0, nested.length, f)).toBe(nested.length);
+    expect(f.lineBreaks).toBe(-1);
+  });
+
   it('hashes the name as the bytes table does', () => {
     const f = new EventFields();
     const buf = encode('{"name":"forward_batch","ph":"X"}');

@@ -1,8 +1,9 @@
 /**
  * The fast path of `parseEvent` for the shape nearly every writer uses: keys without escapes,
  * `ts`/`dur` as plain decimal numbers, `pid`/`tid`/`id` as integers or strings, `ph`/`s` as plain
- * strings, `args` a flat object of scalars. One pass per event, no calls per byte, and the name's
- * hash is taken while it is scanned (the decoder interns names by it).
+ * strings, `args` a flat object of scalars. One pass per event, no calls per byte; the name's
+ * hash is taken while it is scanned (the decoder interns names by it), and the line breaks in the
+ * event are counted (the document reader then need not scan the event again for line numbers).
  *
  * Anything else (a quoted or exponent timestamp, an escaped `ph`, `id2`, a nested value, the end of
  * the buffer, a byte that is not JSON...) makes it return FALLBACK before the caller has used
@@ -44,6 +45,7 @@ const LBRACE = 0x7b;
 const RBRACE = 0x7d;
 const MINUS = 0x2d;
 const DOT = 0x2e;
+const LF = 0x0a;
 
 /** FNV-1a offset basis and prime (as BytesTable hashes). */
 export const FNV_BASIS = 0x811c9dc5;
@@ -67,10 +69,17 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
   f.start = pos;
   let i = pos + 1;
   let c = 0;
-  while (i < limit && isWsByte((c = buf[i]))) i++;
+  /** Line breaks in the event (in whitespace: strings cannot hold one), unless a value was skipped unseen. */
+  let lines = 0;
+  let unseen = false;
+  while (i < limit && isWsByte((c = buf[i]))) {
+    if (c === LF) lines++;
+    i++;
+  }
   if (i >= limit) return FALLBACK;
   if (c === RBRACE) {
     f.end = i + 1;
+    f.lineBreaks = lines;
     return i + 1;
   }
   for (;;) {
@@ -91,10 +100,16 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
     }
     const key = escapedKey ? K_OTHER : keyOf(buf, keyStart, k - keyStart);
     i = k + 1;
-    while (i < limit && isWsByte((c = buf[i]))) i++;
+    while (i < limit && isWsByte((c = buf[i]))) {
+      if (c === LF) lines++;
+      i++;
+    }
     if (i >= limit || c !== COLON) return FALLBACK;
     i++;
-    while (i < limit && isWsByte((c = buf[i]))) i++;
+    while (i < limit && isWsByte((c = buf[i]))) {
+      if (c === LF) lines++;
+      i++;
+    }
     if (i >= limit) return FALLBACK;
 
     // Value.
@@ -182,7 +197,10 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
       }
       case K_ARGS: {
         let end = c === LBRACE ? flatObjectEnd(buf, i, limit) : FALLBACK;
-        if (end === FALLBACK) end = checkedValueEnd(buf, i, limit);
+        if (end === FALLBACK) {
+          end = checkedValueEnd(buf, i, limit);
+          unseen = true;
+        }
         if (end < 0) return FALLBACK;
         f.argsStart = i;
         f.argsEnd = end;
@@ -196,20 +214,30 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
         return FALLBACK;
       default: {
         const end = scalarEnd(buf, i, limit);
-        i = end === FALLBACK ? checkedValueEnd(buf, i, limit) : end;
+        if (end === FALLBACK) {
+          i = checkedValueEnd(buf, i, limit);
+          unseen = true;
+        } else i = end;
       }
     }
     if (i < 0) return FALLBACK;
 
-    while (i < limit && isWsByte((c = buf[i]))) i++;
+    while (i < limit && isWsByte((c = buf[i]))) {
+      if (c === LF) lines++;
+      i++;
+    }
     if (i >= limit) return FALLBACK;
     if (c === RBRACE) {
       f.end = i + 1;
+      f.lineBreaks = unseen ? -1 : lines;
       return i + 1;
     }
     if (c !== COMMA) return FALLBACK;
     i++;
-    while (i < limit && isWsByte((c = buf[i]))) i++;
+    while (i < limit && isWsByte((c = buf[i]))) {
+      if (c === LF) lines++;
+      i++;
+    }
     if (i >= limit) return FALLBACK;
   }
 }
