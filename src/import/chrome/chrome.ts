@@ -430,7 +430,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private categoryId(buf: Uint8Array): number {
     const field = this.f.cat;
     if (field.kind === FieldKind.Absent || field.end === field.start) return 0;
-    let id = this.cats.get(buf, field.start, field.end);
+    let id = field.kind === FieldKind.String && !field.escaped ? this.cats.getHashed(buf, field.start, field.end, field.hash) : this.cats.get(buf, field.start, field.end);
     if (id === -1) {
       const text = this.text(buf, field);
       id = ++this.categoryCount;

@@ -41,7 +41,7 @@ export class SpanField {
   escaped = false;
   /** Integer value when kind is Number and the text is a plain integer, else NaN. */
   int = NaN;
-  /** FNV-1a hash of the bytes of an unescaped string (set for `name` only, for interning). */
+  /** FNV-1a hash of the bytes of an unescaped string (set for `name` and `cat` only, for interning). */
   hash = 0;
 
   reset(): void {
@@ -236,13 +236,10 @@ function readValue(buf: Uint8Array, i: number, limit: number, key: number, f: Ev
       else f.hasDur = kind;
       return end;
     }
-    case K_NAME: {
-      const end = readSpan(buf, i, limit, f.name);
-      if (end !== INCOMPLETE && f.name.kind === FieldKind.String && !f.name.escaped) f.name.hash = hashBytes(buf, f.name.start, f.name.end);
-      return end;
-    }
+    case K_NAME:
+      return readHashedSpan(buf, i, limit, f.name);
     case K_CAT:
-      return readSpan(buf, i, limit, f.cat);
+      return readHashedSpan(buf, i, limit, f.cat);
     case K_PID:
       return readSpan(buf, i, limit, f.pid);
     case K_TID:
@@ -278,6 +275,13 @@ function readValue(buf: Uint8Array, i: number, limit: number, key: number, f: Ev
     default:
       return skipValue(buf, i, limit);
   }
+}
+
+/** As `readSpan`, with the hash of an unescaped string. */
+function readHashedSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): number {
+  const end = readSpan(buf, i, limit, field);
+  if (end !== INCOMPLETE && field.kind === FieldKind.String && !field.escaped) field.hash = hashBytes(buf, field.start, field.end);
+  return end;
 }
 
 /** A string (span without quotes) or a number (span and, when a plain integer, its value). */

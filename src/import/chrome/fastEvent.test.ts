@@ -205,11 +205,12 @@ describe('parseEventFast', () => {
     expect(f.lineBreaks).toBe(-1);
   });
 
-  it('hashes the name as the bytes table does', () => {
+  it('hashes the name and category as the bytes table does', () => {
     const f = new EventFields();
-    const buf = encode('{"name":"forward_batch","ph":"X"}');
+    const buf = encode('{"name":"forward_batch","ph":"X","cat":"gpu"}');
     expect(parseEventFast(buf, 0, buf.length, f)).toBe(buf.length);
     expect(f.name.hash).toBe(hashBytes(buf, f.name.start, f.name.end));
+    expect(f.cat.hash).toBe(hashBytes(buf, f.cat.start, f.cat.end));
   });
 
   it('falls back for what it does not read itself', () => {

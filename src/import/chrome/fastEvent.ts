@@ -1,8 +1,8 @@
 /**
  * The fast path of `parseEvent` for the shape nearly every writer uses: keys without escapes,
  * `ts`/`dur` as plain decimal numbers, `pid`/`tid`/`id` as integers or strings, `ph`/`s` as plain
- * strings, `args` a flat object of scalars. One pass per event, no calls per byte; the name's
- * hash is taken while it is scanned (the decoder interns names by it), and the line breaks in the
+ * strings, `args` a flat object of scalars. One pass per event, no calls per byte; the hashes of
+ * the name and category are taken while they are scanned (the decoder interns them by it), and the line breaks in the
  * event are counted (the document reader then need not scan the event again for line numbers).
  *
  * Anything else (a quoted or exponent timestamp, an escaped `ph`, `id2`, a nested value, the end of
@@ -115,7 +115,7 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
     // Value.
     switch (key) {
       case K_NAME:
-        i = readNameSpan(buf, i, limit, f.name);
+        i = readHashedSpan(buf, i, limit, f.name);
         break;
       case K_PH: {
         if (c !== QUOTE) return FALLBACK;
@@ -176,7 +176,7 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
         i = readSpan(buf, i, limit, f.tid);
         break;
       case K_CAT:
-        i = readSpan(buf, i, limit, f.cat);
+        i = readHashedSpan(buf, i, limit, f.cat);
         break;
       case K_ID:
         i = readSpan(buf, i, limit, f.id);
@@ -252,8 +252,8 @@ function plainStringEnd(buf: Uint8Array, i: number, limit: number): number {
   return FALLBACK;
 }
 
-/** The `name` field: as `readSpan`, with the FNV-1a hash of a plain string's bytes in `field.hash`. */
-function readNameSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): number {
+/** `name` and `cat`: as `readSpan`, with the FNV-1a hash of a plain string's bytes in `field.hash`. */
+function readHashedSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): number {
   if (buf[i] !== QUOTE) return readSpan(buf, i, limit, field);
   let h = FNV_BASIS;
   for (let k = i + 1; k < limit; k++) {
