@@ -963,6 +963,14 @@ export class ModelBuilder {
 
   private payloadOf(p: PayloadValue | undefined): number {
     if (!p) return -1;
+    if (p.type === PayloadType.Json && p.value === undefined) {
+      // JSON bytes (one per Chrome event with args): the row is a plain negative number.
+      this.jsonText ??= new JsonTextStore();
+      const row = this.payloadType.length;
+      this.payloadType.push(PayloadType.Json);
+      this.payloadBits.push(-1 - this.jsonText.add(p.bytes, p.start, p.end));
+      return row;
+    }
     const v = this.scratch;
     switch (p.type) {
       case PayloadType.U64:
@@ -982,11 +990,6 @@ export class ModelBuilder {
         v.setFloat64(0, this.intern(p.value), true);
         break;
       case PayloadType.Json:
-        if (p.value === undefined) {
-          this.jsonText ??= new JsonTextStore();
-          v.setFloat64(0, -1 - this.jsonText.add(p.bytes, p.start, p.end), true);
-          break;
-        }
         // JSON payloads (Chrome args, nsys jsonText) are nearly always unique: not worth the intern map.
         v.setFloat64(0, this.strings.push(p.value) - 1, true);
         break;
