@@ -199,6 +199,11 @@ export class TraceDocumentReader {
   private run(buf: Uint8Array, pos: number, base: number, eof: boolean): void {
     const len = buf.length;
     while (pos < len) {
+      if (this.state === S_EV_NEXT || this.state === S_EV_AFTER_COMMA || this.state === S_EV_FIRST) {
+        pos = this.readEvents(buf, pos, base, eof);
+        if (this.carryMode !== C_NONE) return;
+        if (pos >= len) break;
+      }
       const c = buf[pos];
       switch (this.state) {
         case S_EV_NEXT:
@@ -304,6 +309,34 @@ export class TraceDocumentReader {
       if (c === 0x0a) this.lineBreaks++;
     }
     return pos + 1;
+  }
+
+  /**
+   * The common path through the events array, without the state machine's dispatch per byte:
+   * whitespace, a comma, the next event, and again. Returns at anything else (the closing ']',
+   * bad JSON, a carried event) for `run` to handle.
+   */
+  private readEvents(buf: Uint8Array, pos: number, base: number, eof: boolean): number {
+    const len = buf.length;
+    let state = this.state;
+    while (pos < len) {
+      const c = buf[pos];
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+        pos = this.passWs(c, pos, base);
+      } else if (state === S_EV_NEXT) {
+        if (c !== COMMA) break;
+        pos = this.passWs(c, pos, base);
+        state = S_EV_AFTER_COMMA;
+      } else {
+        if (c !== LBRACE) break;
+        this.state = state;
+        pos = this.readEvent(buf, pos, base, eof);
+        state = this.state;
+        if (state !== S_EV_NEXT || this.carryMode !== C_NONE) return pos;
+      }
+    }
+    this.state = state;
+    return pos;
   }
 
   private readEvent(buf: Uint8Array, pos: number, base: number, eof: boolean): number {

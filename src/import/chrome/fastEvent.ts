@@ -86,19 +86,24 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
     // Key.
     if (c !== QUOTE) return FALLBACK;
     const keyStart = i + 1;
+    let key = knownKey(buf, keyStart, limit);
     let k = keyStart;
-    let escapedKey = false;
-    for (;;) {
-      if (k >= limit) return FALLBACK;
-      const b = buf[k];
-      if (b === QUOTE) break;
-      if (b < 0x20) return FALLBACK;
-      if (b === BACKSLASH) {
-        escapedKey = true;
-        k += 2;
-      } else k++;
+    if (key >= 0) k += key >> 4;
+    else {
+      let escapedKey = false;
+      for (;;) {
+        if (k >= limit) return FALLBACK;
+        const b = buf[k];
+        if (b === QUOTE) break;
+        if (b < 0x20) return FALLBACK;
+        if (b === BACKSLASH) {
+          escapedKey = true;
+          k += 2;
+        } else k++;
+      }
+      key = escapedKey ? K_OTHER : keyOf(buf, keyStart, k - keyStart);
     }
-    const key = escapedKey ? K_OTHER : keyOf(buf, keyStart, k - keyStart);
+    key &= 15;
     i = k + 1;
     while (i < limit && isWsByte((c = buf[i]))) {
       if (c === LF) lines++;
@@ -240,6 +245,37 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
     }
     if (i >= limit) return FALLBACK;
   }
+}
+
+/**
+ * The usual keys, recognised from their first bytes and closing quote (no scan, no call per
+ * byte): length << 4 | key, or -1 for any other key (then scanned and looked up with `keyOf`).
+ */
+function knownKey(buf: Uint8Array, s: number, limit: number): number {
+  if (s + 5 >= limit) return -1;
+  const b0 = buf[s];
+  const b1 = buf[s + 1];
+  const b2 = buf[s + 2];
+  if (b2 === QUOTE) {
+    if (b0 === 0x70 && b1 === 0x68) return (2 << 4) | K_PH; // ph
+    if (b0 === 0x74 && b1 === 0x73) return (2 << 4) | K_TS; // ts
+    if (b0 === 0x69 && b1 === 0x64) return (2 << 4) | K_ID; // id
+    return -1;
+  }
+  const b3 = buf[s + 3];
+  if (b3 === QUOTE) {
+    if (b1 === 0x69 && b2 === 0x64) {
+      if (b0 === 0x70) return (3 << 4) | K_PID; // pid
+      if (b0 === 0x74) return (3 << 4) | K_TID; // tid
+    } else if (b0 === 0x63 && b1 === 0x61 && b2 === 0x74) return (3 << 4) | K_CAT; // cat
+    else if (b0 === 0x64 && b1 === 0x75 && b2 === 0x72) return (3 << 4) | K_DUR; // dur
+    return -1;
+  }
+  if (buf[s + 4] === QUOTE) {
+    if (b0 === 0x6e && b1 === 0x61 && b2 === 0x6d && b3 === 0x65) return (4 << 4) | K_NAME; // name
+    if (b0 === 0x61 && b1 === 0x72 && b2 === 0x67 && b3 === 0x73) return (4 << 4) | K_ARGS; // args
+  }
+  return -1;
 }
 
 /** End of the string at buf[i] ('"') when it has no escape and no control byte, else FALLBACK. */
