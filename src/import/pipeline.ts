@@ -41,14 +41,26 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** The raw file as chunks, reporting progress and honouring cancellation. */
+/**
+ * The raw file as chunks, reporting progress and honouring cancellation. The next slice is asked
+ * for before the current one is handed over, so that reading it (off-thread in the browser, a
+ * Blob's copy takes ~10 ms per 4 MiB) overlaps the decoding of this one.
+ */
 async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
-  for (let pos = 0; pos < source.size; ) {
-    if (options.signal?.aborted) throw new LoadCancelled();
+  const readFrom = (pos: number) => {
     const end = Math.min(source.size, pos + CHUNK_BYTES);
-    const bytes = await source.read(pos, end);
-    if (bytes.length === 0) throw new LoadFailed(`${source.name}: could not read bytes ${pos}..${end}`);
-    pos += bytes.length;
+    const read = source.read(pos, end);
+    // Handled here too: a consumer that stops early never awaits the last read.
+    read.catch(() => undefined);
+    return { pos, end, read };
+  };
+  let next = source.size > 0 ? readFrom(0) : undefined;
+  while (next) {
+    if (options.signal?.aborted) throw new LoadCancelled();
+    const bytes = await next.read;
+    if (bytes.length === 0) throw new LoadFailed(`${source.name}: could not read bytes ${next.pos}..${next.end}`);
+    const pos = next.pos + bytes.length;
+    next = pos < source.size ? readFrom(pos) : undefined;
     yield bytes;
     options.onProgress?.(pos, source.size);
   }
