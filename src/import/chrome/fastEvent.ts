@@ -30,7 +30,6 @@ import {
   K_TS,
   SpanField,
   keyOf,
-  plainInteger,
 } from './eventFields.ts';
 import { INCOMPLETE, skipValue } from './jsonBytes.ts';
 
@@ -332,13 +331,25 @@ function readSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): 
     return k + 1;
   }
   if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
-    let k = i + 1;
-    while (k < limit && isNumberByte(buf[k])) k++;
+    // The integer is read while scanned; as `plainInteger`: at most 15 digits, nothing else.
+    const from = c === MINUS ? i + 1 : i;
+    let k = from;
+    let v = 0;
+    let d = 0;
+    while (k < limit && (d = buf[k] - 0x30) >= 0 && d <= 9) {
+      v = v * 10 + d;
+      k++;
+    }
+    let int = k > from && k - from <= 15 ? (c === MINUS ? -v : v) : NaN;
+    if (k < limit && isNumberByte(buf[k])) {
+      int = NaN;
+      while (k < limit && isNumberByte(buf[k])) k++;
+    }
     if (k >= limit) return FALLBACK;
     field.kind = FieldKind.Number;
     field.start = i;
     field.end = k;
-    field.int = plainInteger(buf, i, k);
+    field.int = int;
     return k;
   }
   return FALLBACK;
