@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_BYTES, LoadCancelled, LoadFailed, loadModel } from './pipeline.ts';
+import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, loadModel } from './pipeline.ts';
 import type { ByteSource } from './types.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
@@ -28,13 +28,35 @@ function loggingSource(bytes: Uint8Array, log: string[], failAt = -1): ByteSourc
 }
 
 describe('loadModel reading', () => {
-  it('asks for the next slice before the current one is decoded, and reports progress per slice', async () => {
-    const bytes = paddedTrace(3);
+  it('reads the next slices while the current one is decoded, in order, and reports progress per slice', async () => {
+    const slices = 6;
+    const bytes = paddedTrace(slices);
     const log: string[] = [];
     const model = await loadModel(loggingSource(bytes, log), { onProgress: (done) => log.push(`progress ${Math.ceil(done / CHUNK_BYTES)}`) });
     expect(model.ranges.startNs.length).toBe(2);
-    // The read of slice k + 1 is under way when slice k's progress (after its decode) is reported.
-    expect(log).toEqual(['read 0', 'read 1', 'progress 1', 'read 2', 'progress 2', 'progress 3']);
+    expect(log.filter((l) => l.startsWith('read'))).toEqual(Array.from({ length: slices }, (_, k) => `read ${k}`));
+    expect(log.filter((l) => l.startsWith('progress'))).toEqual(Array.from({ length: slices }, (_, k) => `progress ${k + 1}`));
+    // When slice k has been decoded (its progress), slices up to k + READ_AHEAD have been asked for.
+    expect(READ_AHEAD).toBeGreaterThan(0);
+    for (let k = 1; k <= slices; k++) {
+      const readsBefore = log.slice(0, log.indexOf(`progress ${k}`)).filter((l) => l.startsWith('read')).length;
+      expect(readsBefore).toBe(Math.min(slices, k + READ_AHEAD));
+    }
+  });
+
+  it('reads on after a short read from where it ended', async () => {
+    // Events all through the file, so that a lost or repeated byte shows.
+    const event = '{"name":"m","ph":"i","ts":3,"pid":1,"tid":1},\n';
+    const count = Math.ceil((2.5 * CHUNK_BYTES) / event.length);
+    const bytes = encode(`[${event.repeat(count)}{"name":"end","ph":"i","ts":4,"pid":1,"tid":1}]`);
+    const short: ByteSource = {
+      name: 'trace.json',
+      size: bytes.length,
+      read: async (start, end) => bytes.slice(start, Math.min(end, start + 1000003)),
+    };
+    const model = await loadModel(short);
+    expect(model.issues).toEqual([]);
+    expect(model.marks.timeNs.length).toBe(count + 1);
   });
 
   it('names the bytes of a read that returns nothing', async () => {

@@ -41,26 +41,39 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
+/** Slices being read ahead of the one being decoded. */
+export const READ_AHEAD = 2;
+
 /**
- * The raw file as chunks, reporting progress and honouring cancellation. The next slice is asked
- * for before the current one is handed over, so that reading it (off-thread in the browser, a
- * Blob's copy takes ~10 ms per 4 MiB) overlaps the decoding of this one.
+ * The raw file as chunks, reporting progress and honouring cancellation. The next slices are asked
+ * for before the current one is handed over, so that reading them (off-thread in the browser: a
+ * Blob slice's copy takes ~10 ms per 4 MiB, longer when the machine is busy) overlaps decoding.
  */
 async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
-  const readFrom = (pos: number) => {
-    const end = Math.min(source.size, pos + CHUNK_BYTES);
-    const read = source.read(pos, end);
-    // Handled here too: a consumer that stops early never awaits the last read.
-    read.catch(() => undefined);
-    return { pos, end, read };
+  const reads: { pos: number; end: number; read: Promise<Uint8Array> }[] = [];
+  let asked = 0;
+  const readAhead = () => {
+    while (reads.length < READ_AHEAD && asked < source.size) {
+      const end = Math.min(source.size, asked + CHUNK_BYTES);
+      const read = source.read(asked, end);
+      // Handled here too: a consumer that stops early never awaits the last reads.
+      read.catch(() => undefined);
+      reads.push({ pos: asked, end, read });
+      asked = end;
+    }
   };
-  let next = source.size > 0 ? readFrom(0) : undefined;
-  while (next) {
+  readAhead();
+  for (let next = reads.shift(); next; next = reads.shift()) {
     if (options.signal?.aborted) throw new LoadCancelled();
     const bytes = await next.read;
     if (bytes.length === 0) throw new LoadFailed(`${source.name}: could not read bytes ${next.pos}..${next.end}`);
     const pos = next.pos + bytes.length;
-    next = pos < source.size ? readFrom(pos) : undefined;
+    if (pos < next.end) {
+      // A short read: the reads asked for after it start past what came; ask again from here.
+      reads.length = 0;
+      asked = pos;
+    }
+    readAhead();
     yield bytes;
     options.onProgress?.(pos, source.size);
   }
