@@ -4,13 +4,14 @@
  * in one growing byte arena (a small typed array per key would cost an allocation each); the
  * table is open addressing over typed arrays (no Map lookup per event).
  */
+/** Int32 values per entry of `BytesTable.entries`. */
+const ENTRY = 4;
+
 export class BytesTable {
   /** Slot -> entry + 1 (0: empty); the size is a power of two, at most half full. */
   private slots: Int32Array = new Int32Array(256);
-  private hashes: Int32Array = new Int32Array(64);
-  private starts: Int32Array = new Int32Array(64);
-  private lengths: Int32Array = new Int32Array(64);
-  private ids: Int32Array = new Int32Array(64);
+  /** Per entry, side by side (one cache line per probe): hash, arena start, length, id. */
+  private entries: Int32Array = new Int32Array(64 * ENTRY);
   private count = 0;
   private arena: Uint8Array = new Uint8Array(4096);
   private used = 0;
@@ -24,16 +25,18 @@ export class BytesTable {
   getHashed(buf: Uint8Array, start: number, end: number, hash: number): number {
     const n = end - start;
     const slots = this.slots;
+    const entries = this.entries;
     const mask = slots.length - 1;
     for (let s = hash & mask; ; s = (s + 1) & mask) {
       const e = slots[s] - 1;
       if (e < 0) return -1;
-      if (this.hashes[e] !== hash || this.lengths[e] !== n) continue;
+      const at = e * ENTRY;
+      if (entries[at] !== hash || entries[at + 2] !== n) continue;
       const arena = this.arena;
-      const at = this.starts[e];
+      const from = entries[at + 1];
       let k = 0;
-      while (k < n && arena[at + k] === buf[start + k]) k++;
-      if (k === n) return this.ids[e];
+      while (k < n && arena[from + k] === buf[start + k]) k++;
+      if (k === n) return entries[at + 3];
     }
   }
 
@@ -43,17 +46,13 @@ export class BytesTable {
     if (this.used + n > this.arena.length) this.arena = grownBytes(this.arena, this.used + n, this.used);
     for (let i = 0; i < n; i++) this.arena[this.used + i] = buf[start + i];
     const e = this.count++;
-    if (e === this.ids.length) {
-      this.hashes = grownInts(this.hashes);
-      this.starts = grownInts(this.starts);
-      this.lengths = grownInts(this.lengths);
-      this.ids = grownInts(this.ids);
-    }
+    if ((e + 1) * ENTRY > this.entries.length) this.entries = grownInts(this.entries);
     const hash = hashBytes(buf, start, end);
-    this.hashes[e] = hash;
-    this.starts[e] = this.used;
-    this.lengths[e] = n;
-    this.ids[e] = id;
+    const at = e * ENTRY;
+    this.entries[at] = hash;
+    this.entries[at + 1] = this.used;
+    this.entries[at + 2] = n;
+    this.entries[at + 3] = id;
     this.used += n;
     if (this.count * 2 > this.slots.length) this.rehash(this.slots.length * 2);
     else this.place(e, hash);
@@ -61,8 +60,11 @@ export class BytesTable {
 
   /** The bytes stored for `id` (a copy), or undefined. For messages, not hot paths. */
   bytesOf(id: number): Uint8Array | undefined {
-    const e = this.ids.subarray(0, this.count).indexOf(id);
-    return e === -1 ? undefined : this.arena.slice(this.starts[e], this.starts[e] + this.lengths[e]);
+    for (let e = 0; e < this.count; e++) {
+      const at = e * ENTRY;
+      if (this.entries[at + 3] === id) return this.arena.slice(this.entries[at + 1], this.entries[at + 1] + this.entries[at + 2]);
+    }
+    return undefined;
   }
 
   private place(e: number, hash: number): void {
@@ -75,7 +77,7 @@ export class BytesTable {
 
   private rehash(size: number): void {
     this.slots = new Int32Array(size);
-    for (let e = 0; e < this.count; e++) this.place(e, this.hashes[e]);
+    for (let e = 0; e < this.count; e++) this.place(e, this.entries[e * ENTRY]);
   }
 }
 
