@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, loadModel } from './pipeline.ts';
+import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, READ_BYTES, loadModel } from './pipeline.ts';
 import type { ByteSource } from './types.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
-/** A Chrome trace padded with whitespace to span several read slices. */
-function paddedTrace(slices: number): Uint8Array {
+/** A Chrome trace padded with whitespace to span several reads. */
+function paddedTrace(reads: number): Uint8Array {
   const head = encode('[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1},');
   const tail = encode('{"name":"b","ph":"X","ts":5,"dur":1,"pid":1,"tid":1}]');
-  const bytes = new Uint8Array(CHUNK_BYTES * (slices - 1) + head.length + tail.length).fill(0x20);
+  const bytes = new Uint8Array(READ_BYTES * (reads - 1) + head.length + tail.length).fill(0x20);
   bytes.set(head, 0);
   bytes.set(tail, bytes.length - tail.length);
   return bytes;
@@ -20,7 +20,7 @@ function loggingSource(bytes: Uint8Array, log: string[], failAt = -1): ByteSourc
     name: 'trace.json',
     size: bytes.length,
     read: async (start, end) => {
-      log.push(`read ${start / CHUNK_BYTES}`);
+      log.push(`read ${start / READ_BYTES}`);
       await new Promise((done) => setTimeout(done, 1));
       return start === failAt ? new Uint8Array(0) : bytes.subarray(start, end);
     },
@@ -28,19 +28,21 @@ function loggingSource(bytes: Uint8Array, log: string[], failAt = -1): ByteSourc
 }
 
 describe('loadModel reading', () => {
-  it('reads the next slices while the current one is decoded, in order, and reports progress per slice', async () => {
-    const slices = 6;
-    const bytes = paddedTrace(slices);
+  it('reads ahead while a read is decoded, in order, and hands reads on in chunks with progress each', async () => {
+    const reads = 4;
+    const bytes = paddedTrace(reads);
     const log: string[] = [];
     const model = await loadModel(loggingSource(bytes, log), { onProgress: (done) => log.push(`progress ${Math.ceil(done / CHUNK_BYTES)}`) });
     expect(model.ranges.startNs.length).toBe(2);
-    expect(log.filter((l) => l.startsWith('read'))).toEqual(Array.from({ length: slices }, (_, k) => `read ${k}`));
-    expect(log.filter((l) => l.startsWith('progress'))).toEqual(Array.from({ length: slices }, (_, k) => `progress ${k + 1}`));
-    // When slice k has been decoded (its progress), slices up to k + READ_AHEAD have been asked for.
+    expect(log.filter((l) => l.startsWith('read'))).toEqual(Array.from({ length: reads }, (_, k) => `read ${k}`));
+    const chunks = Math.ceil(bytes.length / CHUNK_BYTES);
+    expect(log.filter((l) => l.startsWith('progress'))).toEqual(Array.from({ length: chunks }, (_, k) => `progress ${k + 1}`));
+    // When the first chunk of read k has been decoded, reads up to k + READ_AHEAD have been asked for.
     expect(READ_AHEAD).toBeGreaterThan(0);
-    for (let k = 1; k <= slices; k++) {
-      const readsBefore = log.slice(0, log.indexOf(`progress ${k}`)).filter((l) => l.startsWith('read')).length;
-      expect(readsBefore).toBe(Math.min(slices, k + READ_AHEAD));
+    const perRead = READ_BYTES / CHUNK_BYTES;
+    for (let k = 0; k < reads; k++) {
+      const readsBefore = log.slice(0, log.indexOf(`progress ${k * perRead + 1}`)).filter((l) => l.startsWith('read')).length;
+      expect(readsBefore).toBe(Math.min(reads, k + 1 + READ_AHEAD));
     }
   });
 
@@ -61,8 +63,8 @@ describe('loadModel reading', () => {
 
   it('names the bytes of a read that returns nothing', async () => {
     const bytes = paddedTrace(3);
-    await expect(loadModel(loggingSource(bytes, [], CHUNK_BYTES))).rejects.toThrow(
-      new LoadFailed(`trace.json: could not read bytes ${CHUNK_BYTES}..${2 * CHUNK_BYTES}`),
+    await expect(loadModel(loggingSource(bytes, [], READ_BYTES))).rejects.toThrow(
+      new LoadFailed(`trace.json: could not read bytes ${READ_BYTES}..${2 * READ_BYTES}`),
     );
   });
 

@@ -41,20 +41,25 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** Slices being read ahead of the one being decoded. */
+/**
+ * Bytes asked of the source per read. A Blob read has a cost of its own besides the copy: in
+ * Chromium a 119 MB file read from a worker in 16 MiB slices took 0.25 s, in 4 MiB slices 0.4 s.
+ */
+export const READ_BYTES = 4 * CHUNK_BYTES;
+/** Reads under way ahead of the one being decoded. */
 export const READ_AHEAD = 2;
 
 /**
- * The raw file as chunks, reporting progress and honouring cancellation. The next slices are asked
- * for before the current one is handed over, so that reading them (off-thread in the browser: a
- * Blob slice's copy takes ~10 ms per 4 MiB, longer when the machine is busy) overlaps decoding.
+ * The raw file as chunks, reporting progress and honouring cancellation. The next reads are asked
+ * for before the current one is handed over, so that reading (off-thread in the browser)
+ * overlaps decoding; each read is handed on in CHUNK_BYTES views.
  */
 async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
   const reads: { pos: number; end: number; read: Promise<Uint8Array> }[] = [];
   let asked = 0;
   const readAhead = () => {
     while (reads.length < READ_AHEAD && asked < source.size) {
-      const end = Math.min(source.size, asked + CHUNK_BYTES);
+      const end = Math.min(source.size, asked + READ_BYTES);
       const read = source.read(asked, end);
       // Handled here too: a consumer that stops early never awaits the last reads.
       read.catch(() => undefined);
@@ -74,8 +79,12 @@ async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenera
       asked = pos;
     }
     readAhead();
-    yield bytes;
-    options.onProgress?.(pos, source.size);
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      if (at > 0 && options.signal?.aborted) throw new LoadCancelled();
+      const piece = bytes.length <= CHUNK_BYTES ? bytes : bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
+      yield piece;
+      options.onProgress?.(next.pos + at + piece.length, source.size);
+    }
   }
 }
 
