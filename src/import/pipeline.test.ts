@@ -4,11 +4,11 @@ import type { ByteSource } from './types.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
-/** A Chrome trace padded with whitespace to span several reads. */
+/** A Chrome trace padded with whitespace to span several reads (the first is one chunk, the others READ_BYTES). */
 function paddedTrace(reads: number): Uint8Array {
   const head = encode('[{"name":"a","ph":"X","ts":1,"dur":2,"pid":1,"tid":1},');
   const tail = encode('{"name":"b","ph":"X","ts":5,"dur":1,"pid":1,"tid":1}]');
-  const bytes = new Uint8Array(READ_BYTES * (reads - 1) + head.length + tail.length).fill(0x20);
+  const bytes = new Uint8Array(CHUNK_BYTES + READ_BYTES * (reads - 2) + head.length + tail.length).fill(0x20);
   bytes.set(head, 0);
   bytes.set(tail, bytes.length - tail.length);
   return bytes;
@@ -20,7 +20,7 @@ function loggingSource(bytes: Uint8Array, log: string[], failAt = -1): ByteSourc
     name: 'trace.json',
     size: bytes.length,
     read: async (start, end) => {
-      log.push(`read ${start / READ_BYTES}`);
+      log.push(`read ${start === 0 ? 0 : (start - CHUNK_BYTES) / READ_BYTES + 1}`);
       await new Promise((done) => setTimeout(done, 1));
       return start === failAt ? new Uint8Array(0) : bytes.subarray(start, end);
     },
@@ -41,7 +41,8 @@ describe('loadModel reading', () => {
     expect(READ_AHEAD).toBeGreaterThan(0);
     const perRead = READ_BYTES / CHUNK_BYTES;
     for (let k = 0; k < reads; k++) {
-      const readsBefore = log.slice(0, log.indexOf(`progress ${k * perRead + 1}`)).filter((l) => l.startsWith('read')).length;
+      const firstChunk = k === 0 ? 1 : 2 + (k - 1) * perRead;
+      const readsBefore = log.slice(0, log.indexOf(`progress ${firstChunk}`)).filter((l) => l.startsWith('read')).length;
       expect(readsBefore).toBe(Math.min(reads, k + 1 + READ_AHEAD));
     }
   });
@@ -63,8 +64,8 @@ describe('loadModel reading', () => {
 
   it('names the bytes of a read that returns nothing', async () => {
     const bytes = paddedTrace(3);
-    await expect(loadModel(loggingSource(bytes, [], READ_BYTES))).rejects.toThrow(
-      new LoadFailed(`trace.json: could not read bytes ${READ_BYTES}..${2 * READ_BYTES}`),
+    await expect(loadModel(loggingSource(bytes, [], CHUNK_BYTES))).rejects.toThrow(
+      new LoadFailed(`trace.json: could not read bytes ${CHUNK_BYTES}..${CHUNK_BYTES + READ_BYTES}`),
     );
   });
 
