@@ -16,7 +16,7 @@
  * nanosecond); the capture's absolute origin and clock are kept in `otherData`. Colors have no
  * place in the format and are not written.
  */
-import { payloadJson } from '../model/payload.ts';
+import { payloadJson, payloadValue } from '../model/payload.ts';
 import { categoryLabel, domainLabel } from '../model/trackTree.ts';
 import { PayloadType, type Model, type Track } from '../model/types.ts';
 import { decodeModelPayload } from '../payload/model.ts';
@@ -264,7 +264,7 @@ function argsJson(model: Model, payload: number, stats: { failures: number }): s
   if (type === PayloadType.Json) {
     const text = payloadJson(model, payload);
     // payloadJson parses valid JSON; text it could not parse comes back as the raw string.
-    const raw = model.strings[model.payloads.bits[payload]];
+    const raw = payloadValue(model, payload)!.value as string;
     if (typeof text === 'object' && text !== null && !Array.isArray(text)) return raw;
     if (typeof text === 'string' && text === raw) {
       stats.failures++;

@@ -41,16 +41,51 @@ function isGzip(head: Uint8Array): boolean {
   return head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 }
 
-/** The raw file as chunks, reporting progress and honouring cancellation. */
+/**
+ * Bytes asked of the source per read after the first (which is one chunk, so that decoding starts
+ * soon). A Blob read has a cost of its own besides the copy: in Chromium a 119 MB file read from a
+ * worker in 16 MiB slices took 0.25 s, in 4 MiB slices 0.4 s.
+ */
+export const READ_BYTES = 4 * CHUNK_BYTES;
+/** Reads under way ahead of the one being decoded. */
+export const READ_AHEAD = 2;
+
+/**
+ * The raw file as chunks, reporting progress and honouring cancellation. The next reads are asked
+ * for before the current one is handed over, so that reading (off-thread in the browser)
+ * overlaps decoding; each read is handed on in CHUNK_BYTES views.
+ */
 async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
-  for (let pos = 0; pos < source.size; ) {
+  const reads: { pos: number; end: number; read: Promise<Uint8Array> }[] = [];
+  let asked = 0;
+  const readAhead = () => {
+    while (reads.length < READ_AHEAD && asked < source.size) {
+      const end = Math.min(source.size, asked + (asked === 0 ? CHUNK_BYTES : READ_BYTES));
+      const read = source.read(asked, end);
+      // Handled here too: a consumer that stops early never awaits the last reads.
+      read.catch(() => undefined);
+      reads.push({ pos: asked, end, read });
+      asked = end;
+    }
+  };
+  readAhead();
+  for (let next = reads.shift(); next; next = reads.shift()) {
     if (options.signal?.aborted) throw new LoadCancelled();
-    const end = Math.min(source.size, pos + CHUNK_BYTES);
-    const bytes = await source.read(pos, end);
-    if (bytes.length === 0) throw new LoadFailed(`${source.name}: could not read bytes ${pos}..${end}`);
-    pos += bytes.length;
-    yield bytes;
-    options.onProgress?.(pos, source.size);
+    const bytes = await next.read;
+    if (bytes.length === 0) throw new LoadFailed(`${source.name}: could not read bytes ${next.pos}..${next.end}`);
+    const pos = next.pos + bytes.length;
+    if (pos < next.end) {
+      // A short read: the reads asked for after it start past what came; ask again from here.
+      reads.length = 0;
+      asked = pos;
+    }
+    readAhead();
+    for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      if (at > 0 && options.signal?.aborted) throw new LoadCancelled();
+      const piece = bytes.length <= CHUNK_BYTES ? bytes : bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
+      yield piece;
+      options.onProgress?.(next.pos + at + piece.length, source.size);
+    }
   }
 }
 

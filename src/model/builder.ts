@@ -10,6 +10,7 @@
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
 import { buildFlaggedRanges } from './flagged.ts';
+import { JsonTextStore } from './jsonText.ts';
 import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildRangeLod } from './lod.ts';
@@ -41,7 +42,20 @@ export type PayloadValue =
       value: number;
     }
   | { type: typeof PayloadType.String | typeof PayloadType.Json; value: string }
+  | JsonBytesValue
   | { type: typeof PayloadType.Ext; value: number };
+
+/**
+ * JSON text given as its UTF-8 bytes buf[start, end): copied into `Model.jsonText`, no string made
+ * (a decoder may reuse one such object for every event).
+ */
+export interface JsonBytesValue {
+  type: typeof PayloadType.Json;
+  value?: undefined;
+  bytes: Uint8Array;
+  start: number;
+  end: number;
+}
 
 /** Attributes of a mark or range (NVTX event attributes). */
 export interface EventAttrs {
@@ -210,6 +224,7 @@ export class ModelBuilder {
   private readonly payloadBits = f64();
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private ext: ExtPayloadTable | undefined;
+  private jsonText: JsonTextStore | undefined;
   private payloadRegistry: PayloadRegistry | undefined;
 
   private readonly processes: ProcessInfo[] = [];
@@ -889,6 +904,7 @@ export class ModelBuilder {
     if (this.resources.length > 0) model.resources = this.resources;
     if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
     if (this.ext && this.ext.size > 0) model.extPayloads = this.ext.finish();
+    if (this.jsonText) model.jsonText = this.jsonText.finish();
     if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;
     model.trackTree = buildTrackTree(model);
     model.rangeLod = buildRangeLod(ranges);
@@ -959,6 +975,14 @@ export class ModelBuilder {
 
   private payloadOf(p: PayloadValue | undefined): number {
     if (!p) return -1;
+    if (p.type === PayloadType.Json && p.value === undefined) {
+      // JSON bytes (one per Chrome event with args): the row is a plain negative number.
+      this.jsonText ??= new JsonTextStore();
+      const row = this.payloadType.length;
+      this.payloadType.push(PayloadType.Json);
+      this.payloadBits.push(-1 - this.jsonText.add(p.bytes, p.start, p.end));
+      return row;
+    }
     const v = this.scratch;
     switch (p.type) {
       case PayloadType.U64:

@@ -39,9 +39,27 @@ export function orderByStart(start: ArrayLike<number>, end: ArrayLike<number>, l
   let to = new Uint32Array(n);
   const count = new Uint32Array(DIGITS);
   const span = max - min;
-  for (let scale = 1; scale <= span; scale *= DIGITS) {
+  // Start minus the smallest as 32-bit halves, so that a digit is a shift and a mask.
+  const lo = new Uint32Array(n);
+  const hi = span >= 2 ** 32 ? new Uint32Array(n) : lo;
+  for (let i = 0; i < n; i++) {
+    const rel = start[i] - min;
+    if (hi === lo) lo[i] = rel;
+    else {
+      const h = Math.floor(rel / 2 ** 32);
+      hi[i] = h;
+      lo[i] = rel - h * 2 ** 32;
+    }
+  }
+  const passes = span < 2 ** 16 ? 1 : span < 2 ** 32 ? 2 : span < 2 ** 48 ? 3 : 4;
+  for (let pass = 0; pass < passes; pass++) {
+    const word = pass < 2 ? lo : hi;
+    const shift = (pass & 1) * DIGIT_BITS;
     count.fill(0);
-    for (let k = 0; k < n; k++) count[Math.floor((start[from[k]] - min) / scale) % DIGITS]++;
+    // Counts do not depend on the order: read in index order.
+    for (let i = 0; i < n; i++) count[(word[i] >>> shift) & (DIGITS - 1)]++;
+    // A digit that is the same for every range orders nothing.
+    if (count[(word[0] >>> shift) & (DIGITS - 1)] === n) continue;
     let acc = 0;
     for (let d = 0; d < DIGITS; d++) {
       const c = count[d];
@@ -50,7 +68,7 @@ export function orderByStart(start: ArrayLike<number>, end: ArrayLike<number>, l
     }
     for (let k = 0; k < n; k++) {
       const i = from[k];
-      to[count[Math.floor((start[i] - min) / scale) % DIGITS]++] = i;
+      to[count[(word[i] >>> shift) & (DIGITS - 1)]++] = i;
     }
     const swap = from;
     from = to;

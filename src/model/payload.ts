@@ -1,4 +1,5 @@
 /** Reading payload rows of the model (`Model.payloads`), which store 8 raw bytes per row. */
+import { jsonTextAt } from './jsonText.ts';
 import { PayloadType, type Model, type PayloadTypeCode } from './types.ts';
 
 export type PayloadRead =
@@ -17,8 +18,11 @@ export function payloadValue(model: Model, index: number): PayloadRead | undefin
     case PayloadType.I64:
       return { type, value: view.getBigInt64(0, true) };
     case PayloadType.String:
-    case PayloadType.Json:
       return { type, value: model.strings[view.getFloat64(0, true)] };
+    case PayloadType.Json: {
+      const ref = view.getFloat64(0, true);
+      return { type, value: ref >= 0 ? model.strings[ref] : model.jsonText ? jsonTextAt(model.jsonText, -ref - 1) : '' };
+    }
     default:
       return { type, value: view.getFloat64(0, true) };
   }

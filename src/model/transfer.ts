@@ -20,6 +20,7 @@ export function modelTransferables(model: Model): ArrayBuffer[] {
   if (model.rangeLod) visit(model.rangeLod);
   if (model.flaggedRanges) visit(model.flaggedRanges);
   if (model.extPayloads) visit(model.extPayloads);
+  if (model.jsonText) visit(model.jsonText);
   visit({ markRefs: model.markRefs });
   for (const extra of Object.values(model as unknown as Record<string, unknown>)) {
     if (ArrayBuffer.isView(extra)) buffers.add(extra.buffer as ArrayBuffer);

@@ -108,7 +108,10 @@ export const PayloadType = {
   F32: 6,
   /** A string: `bits` holds a StringId as a double. */
   String: 7,
-  /** JSON text (Chrome `args`, nsys `jsonText`): `bits` holds a StringId as a double. */
+  /**
+   * JSON text (Chrome `args`, nsys `jsonText`): `bits` holds a StringId as a double, or, when
+   * negative, -(k + 1) for text k of `Model.jsonText` (kept as bytes). Read it with `payloadValue`.
+   */
   Json: 8,
   /** Extended payloads (schema-described bytes): `bits` holds the first row of the event's chain in `Model.extPayloads`. */
   Ext: 9,
@@ -136,6 +139,13 @@ export const ExtPayloadRole = {
  * call order, then deep-copied memory, then pop/end payloads. Decode with `decodeModelPayload`
  * (src/payload/model.ts) against `Model.payloadRegistry`.
  */
+/** JSON payload texts as UTF-8 bytes (src/model/jsonText.ts): text k is bytes[start[k], start[k + 1]). */
+export interface JsonTextColumns {
+  bytes: Uint8Array;
+  /** One more entry than texts. */
+  start: Float64Array;
+}
+
 export interface ExtPayloadColumns {
   /** `nvtxPayloadData_t::schemaId` (registered schema, enum, or predefined type id). */
   schema: Float64Array;
@@ -386,6 +396,8 @@ export interface Model {
   flaggedRanges?: FlaggedRanges;
   /** Extended payload blobs, when the capture has any (`PayloadType.Ext` rows point here). */
   extPayloads?: ExtPayloadColumns;
+  /** JSON payload texts kept as bytes, when a decoder gave any (`PayloadType.Json` rows with negative `bits`). */
+  jsonText?: JsonTextColumns;
   /** Schemas, enums, registered strings and scopes the capture registered, for decoding `extPayloads`. */
   payloadRegistry?: PayloadRegistry;
   /** Names the program gave to its objects (CUDA/OpenCL naming calls, NVTX resources), when there are any. */

@@ -5,8 +5,10 @@
  * begin of the same name (or the innermost one when the end has no name). Pairs become start/end
  * ranges of the process's category row (the builder packs them into lanes).
  */
-import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
-import { PayloadType } from '../../model/types.ts';
+import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
+import { f64, i32, u32, u8 } from '../../model/growable.ts';
+import { JsonTextStore } from '../../model/jsonText.ts';
+import { PayloadType, type JsonTextColumns } from '../../model/types.ts';
 import { BytesTable } from './bytesTable.ts';
 import type { IssueBudget } from './issueBudget.ts';
 
@@ -60,20 +62,23 @@ const encoder = new TextEncoder();
 export class AsyncRangeMatcher {
   private readonly keyIds = new BytesTable();
   private keyCount = 0;
-  private readonly key: number[] = [];
-  private readonly time: number[] = [];
-  private readonly isEnd: boolean[] = [];
+  // One row per event, in typed columns (no boxing, no per-event arrays).
+  private readonly key = u32();
+  private readonly time = f64();
+  private readonly isEnd = u8();
   /** StringId of the name, or -1 for an end without a name. */
-  private readonly name: number[] = [];
-  private readonly category: number[] = [];
-  private readonly thread: number[] = [];
-  private readonly color: number[] = [];
+  private readonly name = i32();
+  private readonly category = u32();
+  private readonly thread = u32();
+  private readonly color = u32();
   /** Index into `args`, or -1. */
-  private readonly payload: number[] = [];
-  private readonly offset: number[] = [];
-  private readonly args: string[] = [];
+  private readonly payload = i32();
+  private readonly offset = f64();
+  /** `args` bytes of begin events (the chunks they came in are gone by `finish`). */
+  private readonly args = new JsonTextStore();
+  private argsColumns: JsonTextColumns | undefined;
   private readonly scratch: EventAttrs = {};
-  private readonly jsonPayload = { type: PayloadType.Json, value: '' };
+  private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   private readonly styles = new Map<number, number>();
 
   /** Id of the key (parts: kind, category, scope, id[, name]). */
@@ -91,27 +96,35 @@ export class AsyncRangeMatcher {
     return this.key.length;
   }
 
-  begin(key: number, tNs: number, thread: number, name: number, category: number, color: number, args: string | undefined, offset: number): void {
-    this.add(key, tNs, false, thread, name, category, color, offset);
-    if (args !== undefined) {
-      this.payload[this.payload.length - 1] = this.args.length;
-      this.args.push(args);
-    }
+  /** A begin event; its `args` are buf[argsStart, argsEnd) when `buf` is given. */
+  begin(
+    key: number,
+    tNs: number,
+    thread: number,
+    name: number,
+    category: number,
+    color: number,
+    offset: number,
+    buf?: Uint8Array,
+    argsStart = 0,
+    argsEnd = 0,
+  ): void {
+    this.add(key, tNs, false, thread, name, category, color, offset, buf === undefined ? -1 : this.args.add(buf, argsStart, argsEnd));
   }
 
   end(key: number, tNs: number, thread: number, name: number, offset: number): void {
-    this.add(key, tNs, true, thread, name, 0, 0, offset);
+    this.add(key, tNs, true, thread, name, 0, 0, offset, -1);
   }
 
-  private add(k: number, tNs: number, isEnd: boolean, thread: number, name: number, category: number, color: number, offset: number): void {
+  private add(k: number, tNs: number, isEnd: boolean, thread: number, name: number, category: number, color: number, offset: number, payload: number): void {
     this.key.push(k);
     this.time.push(tNs);
-    this.isEnd.push(isEnd);
+    this.isEnd.push(isEnd ? 1 : 0);
     this.name.push(name);
     this.category.push(category);
     this.thread.push(thread);
-    this.color.push(color);
-    this.payload.push(-1);
+    this.color.push(color >>> 0);
+    this.payload.push(payload);
     this.offset.push(offset);
   }
 
@@ -119,9 +132,14 @@ export class AsyncRangeMatcher {
   finish(builder: ModelBuilder, budget: IssueBudget, nameText: (id: number) => string): void {
     const n = this.key.length;
     if (n === 0) return;
-    const { key, time } = this;
-    const order = Uint32Array.from({ length: n }, (_, i) => i);
-    order.sort((a, b) => key[a] - key[b] || time[a] - time[b] || a - b);
+    const key = this.key.view();
+    const time = this.time.view();
+    const isEnd = this.isEnd.view();
+    const names = this.name.view();
+    const thread = this.thread.view();
+    const offset = this.offset.view();
+    this.argsColumns = this.args.finish();
+    const order = orderByKeyAndTime(key, time, this.keyCount);
     const open: number[] = [];
     let unterminated = 0;
     for (let g = 0; g < n; ) {
@@ -129,31 +147,32 @@ export class AsyncRangeMatcher {
       open.length = 0;
       for (; g < n && key[order[g]] === k; g++) {
         const i = order[g];
-        if (!this.isEnd[i]) {
+        if (!isEnd[i]) {
           open.push(i);
           continue;
         }
         if (open.length === 0) {
-          budget.report('async end without begin', 'warning', `async end "${nameText(this.name[i])}" (${describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0))}) has no open begin; ignored`, this.offset[i]);
+          budget.report('async end without begin', 'warning', `async end "${nameText(names[i])}" (${describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0))}) has no open begin; ignored`, offset[i]);
           continue;
         }
         let at = open.length - 1;
-        const name = this.name[i];
-        if (name >= 0 && this.name[open[at]] !== name) {
+        const name = names[i];
+        if (name >= 0 && names[open[at]] !== name) {
           for (let s = at - 1; s >= 0; s--) {
-            if (this.name[open[s]] === name) {
+            if (names[open[s]] === name) {
               at = s;
               break;
             }
           }
         }
         const b = open[at];
-        open.splice(at, 1);
-        builder.startEnd(this.thread[b], time[b], time[i], this.attrs(builder, b), this.thread[i], { offset: this.offset[b] });
+        if (at === open.length - 1) open.pop();
+        else open.splice(at, 1);
+        builder.startEnd(thread[b], time[b], time[i], this.attrs(builder, b), thread[i], { offset: offset[b] });
       }
       // Still open at the end: the builder closes them at the capture end and reports each.
       for (const b of open) {
-        builder.rangeStart(`chrome async ${unterminated++}`, this.thread[b], time[b], this.attrs(builder, b), { offset: this.offset[b] });
+        builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), { offset: offset[b] });
       }
     }
   }
@@ -161,9 +180,9 @@ export class AsyncRangeMatcher {
   /** Attributes of begin event `i` (one reused object: the builder copies what it keeps). */
   private attrs(builder: ModelBuilder, i: number): EventAttrs {
     const a = this.scratch;
-    a.nameId = this.name[i];
-    a.category = this.category[i];
-    a.color = this.color[i];
+    a.nameId = this.name.get(i);
+    a.category = this.category.get(i);
+    a.color = this.color.get(i);
     a.style = undefined;
     // Style by name and category for uncolored events, as in the decoder.
     if (a.color === 0 && a.category < 4096) {
@@ -172,13 +191,41 @@ export class AsyncRangeMatcher {
       if (style === undefined) this.styles.set(key, (style = builder.style(a)));
       a.style = style;
     }
-    const p = this.payload[i];
+    const p = this.payload.get(i);
     if (p >= 0) {
-      this.jsonPayload.value = this.args[p];
-      a.payload = this.jsonPayload;
+      const columns = this.argsColumns!;
+      const payload = this.argsPayload;
+      payload.bytes = columns.bytes;
+      payload.start = columns.start[p];
+      payload.end = columns.start[p + 1];
+      a.payload = payload;
     } else a.payload = undefined;
     return a;
   }
+}
+
+/**
+ * Event indices ordered by key, then time, then arrival: a stable counting sort by key (keys are
+ * 0..keyCount-1), then each key's run sorted by time only where it is not in time order already
+ * (a begin and its end usually arrive in order).
+ */
+export function orderByKeyAndTime(key: Uint32Array, time: Float64Array, keyCount: number): Uint32Array {
+  const n = key.length;
+  const at = new Uint32Array(keyCount + 1);
+  for (let i = 0; i < n; i++) at[key[i] + 1]++;
+  for (let k = 0; k < keyCount; k++) at[k + 1] += at[k];
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[at[key[i]]++] = i;
+  // at[k] is now the end of key k's run.
+  let from = 0;
+  for (let k = 0; k < keyCount; k++) {
+    const to = at[k];
+    let sorted = true;
+    for (let g = from + 1; g < to && sorted; g++) sorted = time[order[g - 1]] <= time[order[g]];
+    if (!sorted) order.subarray(from, to).sort((a, b) => time[a] - time[b] || a - b);
+    from = to;
+  }
+  return order;
 }
 
 function describeKey(key: Uint8Array): string {

@@ -6,12 +6,12 @@ import { markName, rangeName } from '../../model/query.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
 import { loadModel, memorySource } from '../pipeline.ts';
 import { HEAD_BYTES } from '../types.ts';
-import { chromeImporter, sniffChromeJson } from './chrome.ts';
+import { chromeImporter, decodeChromeTrace, sniffChromeJson } from './chrome.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 
 /** Decodes `chunks` with the Chrome importer directly (no sniffing), as the pipeline would. */
-async function decodeChunks(chunks: Uint8Array[], name = 'trace.json'): Promise<Model> {
+async function decodeChunks(chunks: Uint8Array[], name = 'trace.json', fastPath = true): Promise<Model> {
   const size = chunks.reduce((n, c) => n + c.length, 0);
   const builder = new ModelBuilder({ fileName: name, format: chromeImporter.id, byteSize: size });
   const all = new Uint8Array(size);
@@ -20,7 +20,7 @@ async function decodeChunks(chunks: Uint8Array[], name = 'trace.json'): Promise<
     all.set(c, at);
     at += c.length;
   }
-  await chromeImporter.decode(
+  await decodeChromeTrace(
     {
       name,
       size,
@@ -30,6 +30,7 @@ async function decodeChunks(chunks: Uint8Array[], name = 'trace.json'): Promise<
       },
     },
     { builder, options: {} },
+    fastPath,
   );
   return builder.finish();
 }
@@ -402,6 +403,47 @@ describe('Chrome importer documents', () => {
     }
     const ones = Array.from(bytes, (_, i) => bytes.subarray(i, i + 1));
     expect(summary(await decodeChunks(ones))).toEqual(whole);
+  });
+
+  it('decodes random traces the same with and without the fast path', async () => {
+    let seed = 99;
+    const r = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 4294967296;
+    };
+    const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
+    const event = (): string => {
+      const ph = pick(['X', 'X', 'B', 'E', 'i', 'I', 'b', 'e', 'n', 'S', 'F', 'C', 'M', 's', 'Q']);
+      const parts = [`"ph":"${ph}"`, `"pid":${pick(['1', '2', '"proc"'])}`, `"tid":${pick(['1', '7', '"t\\u0031"', '2.5'])}`];
+      if (r() < 0.95) parts.push(`"ts":${pick(['1', '2.5', '3.0004', '4.0006', '"5.5"', '6e0', '7.25', '-1'])}`);
+      if (ph === 'X' && r() < 0.9) parts.push(`"dur":${pick(['0.5', '1', '2.125', '1e1'])}`);
+      if (ph === 'M') parts.push(`"name":"${pick(['thread_name', 'process_name', 'thread_sort_index'])}"`, `"args":${pick(['{"name":"n"}', '{"sort_index":2}', '{}'])}`);
+      else parts.push(`"name":${pick(['"a"', '"b"', '"caf\\u00e9"', '"über"', '3'])}`);
+      if (r() < 0.5) parts.push(`"cat":${pick(['"c1"', '"c2"', '""'])}`);
+      if (r() < 0.4 && ph !== 'M') parts.push(`"args":${pick(['{}', '{"k":1}', '{"s":"x","n":[1,{"d":2}]}', '{"value":3}', '{ "v" : 4 }'])}`);
+      if ('beSFn'.includes(ph)) parts.push(pick(['"id":"0x1"', '"id":2', '"id2":{"local":"0x3"}', '"id2":{"global":5}', '"scope":"s"']));
+      if (ph === 'i' || ph === 'I') parts.push(`"s":"${pick(['t', 'p', 'g'])}"`);
+      if (r() < 0.1) parts.push(`"cname":"${pick(['good', 'bad', 'nonsense'])}"`);
+      if (r() < 0.1) parts.push('"tts":12,"tdur":3');
+      const order = parts.sort(() => r() - 0.5);
+      let text = `{${order.join(pick([',', ',', ',', ', ', ',\n  ', '\n,']))}}`;
+      if (r() < 0.03) text = text.replace(':', ':,');
+      return text;
+    };
+    for (let doc = 0; doc < 30; doc++) {
+      const events = Array.from({ length: 60 }, event);
+      const text = r() < 0.5 ? `[${events.join(',\n')}]` : `{"traceEvents":[${events.join(',')}],"otherData":{"v":1}}`;
+      const bytes = encode(text);
+      const cut = Math.floor(r() * bytes.length);
+      const chunks = [bytes.subarray(0, cut), bytes.subarray(cut)];
+      const general = await decodeChunks(chunks, 'trace.json', false);
+      const fast = await decodeChunks(chunks, 'trace.json', true);
+      expect(summary(fast)).toEqual(summary(general));
+      expect(fast.strings).toEqual(general.strings);
+      expect(Array.from(fast.payloads.type)).toEqual(Array.from(general.payloads.type));
+      const payloads = (m: Model) => Array.from(m.ranges.payload, (p) => payloadValue(m, p)?.value);
+      expect(payloads(fast)).toEqual(payloads(general));
+    }
   });
 
   it('loads gzip-compressed Chrome JSON through the pipeline', async () => {

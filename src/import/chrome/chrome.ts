@@ -13,7 +13,7 @@
  * is the decoder's origin. Flow, sample, object and memory-dump events are counted and reported once
  * per kind.
  */
-import type { EventAttrs, ModelBuilder } from '../../model/builder.ts';
+import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
@@ -21,6 +21,7 @@ import { BytesTable } from './bytesTable.ts';
 import { cnameColor } from './colors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
+import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
 import { INCOMPLETE, decodeStringToken, decodeText } from './jsonBytes.ts';
 
@@ -109,7 +110,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
   private readonly where = { offset: 0 };
-  private readonly jsonPayload = { type: PayloadType.Json, value: '' };
+  /** `args` handed over as bytes: the builder copies them, no string per event. */
+  private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   /** Style by name and category (uncolored events): the builder's string-keyed lookup is per event otherwise. */
   private readonly styles = new Map<number, number>();
 
@@ -129,7 +131,11 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private eventOffset = 0;
   private eventCount = 0;
 
-  constructor(private readonly builder: ModelBuilder) {
+  /** `fastPath` false: every event through the general parser (tests compare the two). */
+  constructor(
+    private readonly builder: ModelBuilder,
+    private readonly fastPath = true,
+  ) {
     this.budget = new IssueBudget(builder);
     this.emptyName = builder.intern('');
     this.nameTexts.set(this.emptyName, '');
@@ -137,8 +143,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   // ---------------------------------------------------------------- TraceDocumentSink
 
+  lastEventLineBreaks = -1;
+
   event(buf: Uint8Array, pos: number, limit: number, base: number): number {
-    const end = parseEvent(buf, pos, limit, this.f);
+    let end = this.fastPath ? parseEventFast(buf, pos, limit, this.f) : FALLBACK;
+    if (end === FALLBACK) end = parseEvent(buf, pos, limit, this.f);
+    this.lastEventLineBreaks = this.f.lineBreaks;
     if (end === INCOMPLETE) return INCOMPLETE;
     this.eventCount++;
     this.eventOffset = base + pos;
@@ -298,8 +308,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const keyId = this.asyncRanges.keyId(key);
     if (f.ph === PH.b || f.ph === PH.S) {
       const color = this.color(buf);
-      const args = f.argsStart >= 0 && !f.argsEmpty ? decodeText(buf, f.argsStart, f.argsEnd) : undefined;
-      this.asyncRanges.begin(keyId, t, thread, this.nameId(buf), category, color, args, offset);
+      const hasArgs = f.argsStart >= 0 && !f.argsEmpty;
+      this.asyncRanges.begin(keyId, t, thread, this.nameId(buf), category, color, offset, hasArgs ? buf : undefined, f.argsStart, f.argsEnd);
     } else {
       if (f.argsStart >= 0 && !f.argsEmpty) {
         this.budget.tally('async end args', 'info', 'async end events carry args, which are not shown (only the begin event\'s args are)', offset);
@@ -388,8 +398,11 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       a.style = style;
     }
     if (f.argsStart >= 0 && !f.argsEmpty) {
-      this.jsonPayload.value = decodeText(buf, f.argsStart, f.argsEnd);
-      a.payload = this.jsonPayload;
+      const p = this.argsPayload;
+      p.bytes = buf;
+      p.start = f.argsStart;
+      p.end = f.argsEnd;
+      a.payload = p;
     } else a.payload = undefined;
     return a;
   }
@@ -397,7 +410,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private nameId(buf: Uint8Array): number {
     const field = this.f.name;
     if (field.kind === FieldKind.String && !field.escaped) {
-      let id = this.names.get(buf, field.start, field.end);
+      let id = this.names.getHashed(buf, field.start, field.end, field.hash);
       if (id === -1) {
         const text = decodeText(buf, field.start, field.end);
         id = this.builder.intern(text);
@@ -417,7 +430,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private categoryId(buf: Uint8Array): number {
     const field = this.f.cat;
     if (field.kind === FieldKind.Absent || field.end === field.start) return 0;
-    let id = this.cats.get(buf, field.start, field.end);
+    let id = field.kind === FieldKind.String && !field.escaped ? this.cats.getHashed(buf, field.start, field.end, field.hash) : this.cats.get(buf, field.start, field.end);
     if (id === -1) {
       const text = this.text(buf, field);
       id = ++this.categoryCount;
@@ -627,19 +640,22 @@ export function sniffChromeJson(head: Uint8Array): boolean {
   return /"ph"\s*:\s*"/.test(text) && /"(ts|pid|name)"\s*:/.test(text);
 }
 
+/** Decodes a Chrome trace; `fastPath` false reads every event with the general parser (for tests). */
+export async function decodeChromeTrace(input: DecodeInput, ctx: DecodeContext, fastPath = true): Promise<void> {
+  const decoder = new ChromeTraceDecoder(ctx.builder, fastPath);
+  const reader = new TraceDocumentReader(decoder, { keptKeys: KEPT_KEYS });
+  for await (const chunk of input.chunks()) {
+    if (ctx.signal?.aborted) return;
+    reader.push(chunk);
+  }
+  reader.end();
+  decoder.finish(reader);
+}
+
 export const chromeImporter: Importer = {
   id: CHROME_FORMAT_ID,
   label: 'Chrome trace JSON',
   extensions: ['json', 'trace'],
   sniff: sniffChromeJson,
-  async decode(input: DecodeInput, ctx: DecodeContext): Promise<void> {
-    const decoder = new ChromeTraceDecoder(ctx.builder);
-    const reader = new TraceDocumentReader(decoder, { keptKeys: KEPT_KEYS });
-    for await (const chunk of input.chunks()) {
-      if (ctx.signal?.aborted) return;
-      reader.push(chunk);
-    }
-    reader.end();
-    decoder.finish(reader);
-  },
+  decode: (input: DecodeInput, ctx: DecodeContext) => decodeChromeTrace(input, ctx),
 };

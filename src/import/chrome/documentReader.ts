@@ -44,6 +44,11 @@ export interface TraceDocumentSink {
    */
   event(buf: Uint8Array, pos: number, limit: number, base: number): number;
   /**
+   * Line breaks inside the event `event` just read, when the sink counted them (else undefined or
+   * -1): the reader then does not scan the event again to keep line numbers.
+   */
+  readonly lastEventLineBreaks?: number;
+  /**
    * A top-level key of the object form other than "traceEvents": `json` is the value's text for
    * kept keys, undefined for skipped ones (`bytes` long).
    */
@@ -194,19 +199,24 @@ export class TraceDocumentReader {
   private run(buf: Uint8Array, pos: number, base: number, eof: boolean): void {
     const len = buf.length;
     while (pos < len) {
+      if (this.state === S_EV_NEXT || this.state === S_EV_AFTER_COMMA || this.state === S_EV_FIRST) {
+        pos = this.readEvents(buf, pos, base, eof);
+        if (this.carryMode !== C_NONE) return;
+        if (pos >= len) break;
+      }
       const c = buf[pos];
       switch (this.state) {
         case S_EV_NEXT:
-          if (isWs(c)) pos++;
+          if (isWs(c)) pos = this.passWs(c, pos, base);
           else if (c === COMMA) {
             this.state = S_EV_AFTER_COMMA;
-            pos++;
+            pos = this.passWs(c, pos, base);
           } else if (c === RBRACKET) pos = this.closeEvents(pos);
           else pos = this.syntaxError(buf, base, pos, `unexpected ${describeByte(c)} after an event (expected ',' or ']')`);
           break;
         case S_EV_FIRST:
         case S_EV_AFTER_COMMA:
-          if (isWs(c)) pos++;
+          if (isWs(c)) pos = this.passWs(c, pos, base);
           else if (c === LBRACE) {
             pos = this.readEvent(buf, pos, base, eof);
           } else if (c === RBRACKET) pos = this.closeEvents(pos);
@@ -289,8 +299,49 @@ export class TraceDocumentReader {
     this.countTo(buf, base, base + len);
   }
 
+  /**
+   * Steps over a byte between events (whitespace or the comma); line numbers are kept as it goes
+   * when they are counted up to it, so that most of the events array is never scanned twice.
+   */
+  private passWs(c: number, pos: number, base: number): number {
+    if (this.countedTo === base + pos) {
+      this.countedTo++;
+      if (c === 0x0a) this.lineBreaks++;
+    }
+    return pos + 1;
+  }
+
+  /**
+   * The common path through the events array, without the state machine's dispatch per byte:
+   * whitespace, a comma, the next event, and again. Returns at anything else (the closing ']',
+   * bad JSON, a carried event) for `run` to handle.
+   */
+  private readEvents(buf: Uint8Array, pos: number, base: number, eof: boolean): number {
+    const len = buf.length;
+    let state = this.state;
+    while (pos < len) {
+      const c = buf[pos];
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
+        pos = this.passWs(c, pos, base);
+      } else if (state === S_EV_NEXT) {
+        if (c !== COMMA) break;
+        pos = this.passWs(c, pos, base);
+        state = S_EV_AFTER_COMMA;
+      } else {
+        if (c !== LBRACE) break;
+        this.state = state;
+        pos = this.readEvent(buf, pos, base, eof);
+        state = this.state;
+        if (state !== S_EV_NEXT || this.carryMode !== C_NONE) return pos;
+      }
+    }
+    this.state = state;
+    return pos;
+  }
+
   private readEvent(buf: Uint8Array, pos: number, base: number, eof: boolean): number {
     let end: number;
+    if (this.countedTo < base + pos) this.countTo(buf, base, base + pos);
     try {
       end = this.sink.event(buf, pos, buf.length, base);
     } catch (e) {
@@ -299,6 +350,11 @@ export class TraceDocumentReader {
     }
     if (end !== INCOMPLETE) {
       this.state = S_EV_NEXT;
+      const lines = this.sink.lastEventLineBreaks;
+      if (lines !== undefined && lines >= 0 && this.countedTo === base + pos) {
+        this.lineBreaks += lines;
+        this.countedTo = base + end;
+      }
       return end;
     }
     if (eof) {

@@ -3,6 +3,7 @@
  * strings and `args` stay as byte spans (decoded later, only when needed), timestamps are parsed
  * exactly, everything else is skipped (but still checked to be JSON). No object per event.
  */
+import { hashBytes } from './bytesTable.ts';
 import { parseMicros, type Micros } from './decimal.ts';
 import {
   COLON,
@@ -40,11 +41,14 @@ export class SpanField {
   escaped = false;
   /** Integer value when kind is Number and the text is a plain integer, else NaN. */
   int = NaN;
+  /** FNV-1a hash of the bytes of an unescaped string (set for `name` and `cat` only, for interning). */
+  hash = 0;
 
   reset(): void {
     this.kind = FieldKind.Absent;
     this.escaped = false;
     this.int = NaN;
+    this.hash = 0;
   }
 }
 
@@ -77,6 +81,8 @@ export class EventFields {
   argsEmpty = true;
   id2Start = -1;
   id2End = -1;
+  /** Line breaks inside the object when the parser counted them (the fast path), else -1. */
+  lineBreaks = -1;
 
   reset(): void {
     this.ph = 0;
@@ -97,26 +103,28 @@ export class EventFields {
     this.argsEmpty = true;
     this.id2Start = -1;
     this.id2End = -1;
+    this.lineBreaks = -1;
   }
 }
 
-// Keys the reader understands.
-const K_OTHER = 0;
-const K_PH = 1;
-const K_NAME = 2;
-const K_CAT = 3;
-const K_TS = 4;
-const K_DUR = 5;
-const K_PID = 6;
-const K_TID = 7;
-const K_ID = 8;
-const K_ID2 = 9;
-const K_ARGS = 10;
-const K_S = 11;
-const K_SCOPE = 12;
-const K_CNAME = 13;
+// Keys the reader understands (also read by the fast path, fastEvent.ts).
+export const K_OTHER = 0;
+export const K_PH = 1;
+export const K_NAME = 2;
+export const K_CAT = 3;
+export const K_TS = 4;
+export const K_DUR = 5;
+export const K_PID = 6;
+export const K_TID = 7;
+export const K_ID = 8;
+export const K_ID2 = 9;
+export const K_ARGS = 10;
+export const K_S = 11;
+export const K_SCOPE = 12;
+export const K_CNAME = 13;
 
-function keyOf(buf: Uint8Array, s: number, n: number): number {
+/** The key buf[s, s + n) (no quotes, no escapes). */
+export function keyOf(buf: Uint8Array, s: number, n: number): number {
   const c0 = buf[s];
   switch (n) {
     case 1:
@@ -229,9 +237,9 @@ function readValue(buf: Uint8Array, i: number, limit: number, key: number, f: Ev
       return end;
     }
     case K_NAME:
-      return readSpan(buf, i, limit, f.name);
+      return readHashedSpan(buf, i, limit, f.name);
     case K_CAT:
-      return readSpan(buf, i, limit, f.cat);
+      return readHashedSpan(buf, i, limit, f.cat);
     case K_PID:
       return readSpan(buf, i, limit, f.pid);
     case K_TID:
@@ -267,6 +275,13 @@ function readValue(buf: Uint8Array, i: number, limit: number, key: number, f: Ev
     default:
       return skipValue(buf, i, limit);
   }
+}
+
+/** As `readSpan`, with the hash of an unescaped string. */
+function readHashedSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): number {
+  const end = readSpan(buf, i, limit, field);
+  if (end !== INCOMPLETE && field.kind === FieldKind.String && !field.escaped) field.hash = hashBytes(buf, field.start, field.end);
+  return end;
 }
 
 /** A string (span without quotes) or a number (span and, when a plain integer, its value). */
