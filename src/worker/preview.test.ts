@@ -13,12 +13,20 @@ const nativeHead = Uint8Array.from([...MAGIC, 1, 0, 0, 0, 0, 0, 0, 0]);
 
 describe('previewSlice', () => {
   it('slices big native captures; leaves small files, SQLite and gzip alone', async () => {
-    const big = PREVIEW_MIN_BYTES * 2;
+    const big = PREVIEW_MIN_BYTES.nvtxc * 2;
     const slice = await previewSlice(blob(nativeHead, big), 'capture.nvtxc');
     expect(slice?.size).toBe(previewBytes(big));
-    expect(await previewSlice(blob(nativeHead, PREVIEW_MIN_BYTES - 1), 'capture.nvtxc')).toBeNull();
+    expect(await previewSlice(blob(nativeHead, PREVIEW_MIN_BYTES.nvtxc - 1), 'capture.nvtxc')).toBeNull();
     expect(await previewSlice(blob(new TextEncoder().encode('SQLite format 3\u0000'), big), 'report.sqlite')).toBeNull();
     expect(await previewSlice(blob(Uint8Array.of(0x1f, 0x8b, 8), big), 'trace.json.gz')).toBeNull();
+  });
+
+  it('previews Chrome JSON only from a bigger size: it decodes about four times faster', async () => {
+    const json = new TextEncoder().encode('{"traceEvents":[');
+    const min = PREVIEW_MIN_BYTES['chrome-json'];
+    expect(min).toBeGreaterThan(PREVIEW_MIN_BYTES.nvtxc * 4);
+    expect(await previewSlice(blob(json, min - 1), 'trace.json')).toBeNull();
+    expect((await previewSlice(blob(json, min), 'trace.json'))?.size).toBe(previewBytes(min));
   });
 
   it('takes 1/16 of the file within 4..16 MiB', () => {

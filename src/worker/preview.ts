@@ -12,9 +12,18 @@
 import { detectFormat } from '../import/formats.ts';
 import { HEAD_BYTES } from '../import/types.ts';
 
-/** Files smaller than this load fast enough without a preview. */
-export const PREVIEW_MIN_BYTES = 32 << 20;
-const PREVIEWABLE = new Set(['nvtxc', 'chrome-json', 'nvtxt']);
+/**
+ * Files smaller than this load fast enough without a preview, per format: about 2 s of the
+ * worker's decoding at the speeds measured by `npm run bench` (docs/performance.md: native
+ * ~21 MB/s, NVTXT ~33 MB/s, Chrome JSON ~90 MB/s). Below that the preview costs more than it
+ * gives: it delays the whole model by its own decode and the page's handling of it (for a 1M-event,
+ * 119 MB Chrome trace, 1.96 s to the whole timeline with a preview, about 1.4 s without).
+ */
+export const PREVIEW_MIN_BYTES: Readonly<Record<string, number>> = {
+  nvtxc: 40 << 20,
+  nvtxt: 64 << 20,
+  'chrome-json': 192 << 20,
+};
 
 /** Bytes of the slice: 1/16 of the file, within [4 MiB, 16 MiB]. */
 export function previewBytes(size: number): number {
@@ -23,10 +32,11 @@ export function previewBytes(size: number): number {
 
 /** The slice of `file` to preview, or null when the file is small or its format has no meaningful prefix. */
 export async function previewSlice(file: Blob, name: string): Promise<Blob | null> {
-  if (file.size < PREVIEW_MIN_BYTES) return null;
+  if (file.size < Math.min(...Object.values(PREVIEW_MIN_BYTES))) return null;
   const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
   if (head[0] === 0x1f && head[1] === 0x8b) return null;
   const importer = detectFormat(head, name);
-  if (!importer || !PREVIEWABLE.has(importer.id)) return null;
+  const minBytes = importer ? PREVIEW_MIN_BYTES[importer.id] : undefined;
+  if (minBytes === undefined || file.size < minBytes) return null;
   return file.slice(0, previewBytes(file.size));
 }
