@@ -3,7 +3,7 @@ import { useCallback, useMemo } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatValue } from '../../format/numbers.ts';
-import { formatCount } from '../../format/numbers.ts';
+import { counterRowDetail } from './cells.ts';
 import { counterTableCsv, counterTableJson, type CounterExportRow } from './exportTable.ts';
 import { FigureTable, type FigureColumn } from './FigureTable.tsx';
 import { captureScope, type PanelScope } from './panelScope.ts';
@@ -18,22 +18,30 @@ interface CounterRow extends CounterExportRow {
 
 const NAME: FigureColumn<CounterRow> = { id: 'label', header: 'Counter', title: 'Counter row', value: (r) => r.label, text: (r) => r.label };
 
-const figure = (id: keyof CounterRow & string, header: string, title: string, unit = true): FigureColumn<CounterRow> => ({
+/**
+ * A figure column. Its header tooltip says what it means for counters of values and for counters of
+ * changes ('delta' rows, see src/analysis/counterStats.ts); on a delta row the cell says the latter.
+ */
+const figure = (id: keyof CounterRow & string, header: string, levels: string, changes: string): FigureColumn<CounterRow> => ({
   id,
   header,
-  title,
+  title: `${levels}; on a counter of changes: ${changes.toLowerCase()}`,
   value: (r) => r[id] as number,
-  text: (r) => formatValue(r[id] as number, unit ? r.unit : undefined),
+  text: (r) => formatValue(r[id] as number, r.unit),
+  cellTitle: (r) => (r.valueType === 'delta' ? changes : undefined),
 });
 
 const FIGURES: FigureColumn<CounterRow>[] = [
-  figure('min', 'Min', 'Smallest value in effect in the scope'),
-  figure('max', 'Max', 'Largest value in effect in the scope'),
-  figure('average', 'Avg', 'Time-weighted average (each value holds until the next sample)'),
-  figure('first', 'First', 'Value at the start of the scope'),
-  figure('last', 'Last', 'Value at the end of the scope'),
-  figure('delta', 'Δ', 'Last minus first'),
-  { ...figure('ratePerSecond', 'Rate/s', 'Delta per second between the first and the last value'), text: (r) => `${formatValue(r.ratePerSecond, r.unit)}/s` },
+  figure('min', 'Min', 'Smallest value in effect in the scope', 'Smallest change in the scope'),
+  figure('max', 'Max', 'Largest value in effect in the scope', 'Largest change in the scope'),
+  figure('average', 'Avg', 'Time-weighted average of the value, over the time it has one', 'Mean change per sample'),
+  figure('first', 'First', 'Value at the start of the scope', 'First change in the scope'),
+  figure('last', 'Last', 'Value at the end of the scope', 'Last change in the scope'),
+  figure('delta', 'Δ', 'Last minus first', 'Sum of the changes in the scope'),
+  {
+    ...figure('ratePerSecond', 'Rate/s', 'Δ per second between the first and the last value', 'Sum of the changes per second of the time they accrued over'),
+    text: (r) => `${formatValue(r.ratePerSecond, r.unit)}/s`,
+  },
 ];
 
 export function CounterTable({ service, scope, scopeKey }: { service: StatsService; scope: PanelScope; scopeKey: string }) {
@@ -44,12 +52,16 @@ export function CounterTable({ service, scope, scopeKey }: { service: StatsServi
   const rows = useMemo(() => {
     const out: CounterRow[] = [];
     for (const c of captures) {
-      for (const r of query.results?.get(c.id) ?? []) out.push({ ...r, capture: c.id, file: c.model.capture.displayName });
+      for (const r of query.results?.get(c.id) ?? []) {
+        const info = c.model.tracks[r.track]?.counter;
+        const derivedFrom = info?.derived === 'runningTotal' ? info.source : undefined;
+        out.push({ ...r, capture: c.id, file: c.model.capture.displayName, ...(derivedFrom ? { derivedFrom } : {}) });
+      }
     }
     return out;
   }, [captures, query.results]);
   const name = useMemo(
-    () => ({ ...NAME, detail: (r: CounterRow) => [multi ? r.file : '', `${formatCount(r.samples)} samples`].filter(Boolean).join(' · ') }),
+    () => ({ ...NAME, detail: (r: CounterRow) => counterRowDetail(r, multi ? r.file : undefined) }),
     [multi],
   );
   return (

@@ -10,6 +10,8 @@ export interface FigureColumn<T> {
   /** Sort key. */
   value(row: T): number | string;
   text(row: T): string;
+  /** A cell's own tooltip, when the figure means something else on some rows (e.g. counters of changes). */
+  cellTitle?(row: T): string | undefined;
 }
 
 export function FigureTable<T>({
@@ -104,7 +106,7 @@ export function FigureTable<T>({
                   {detail && <span className="st-file">{detail}</span>}
                 </span>
                 {figures.map((c) => (
-                  <span key={c.id} className="st-cell num" role="cell">
+                  <span key={c.id} className="st-cell num" role="cell" title={c.cellTitle?.(r)}>
                     {c.text(r)}
                   </span>
                 ))}

@@ -1,6 +1,7 @@
 /** Cell text of the statistics tables: three-digit durations, grouped counts, one-decimal shares. */
 import { formatCount, formatPercent } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
+import type { CounterExportRow } from './exportTable.ts';
 import { column, type ColumnId, type StatsRow } from './tableModel.ts';
 
 export function cellText(row: StatsRow, id: ColumnId): string {
@@ -14,4 +15,15 @@ export function cellText(row: StatsRow, id: ColumnId): string {
     default:
       return formatDurationShort(row[id] as number);
   }
+}
+
+/** The name column's second line: samples, what the values are, and the time without a value. */
+export function counterRowDetail(r: CounterExportRow, file: string | undefined): string {
+  const parts = [file ?? '', `${formatCount(r.samples)} samples`];
+  if (r.valueType === 'delta') parts.push('changes');
+  if (r.derivedFrom) parts.push(`running total of ${r.derivedFrom}`);
+  if (r.unavailable) parts.push(`${formatCount(r.unavailable)} unavailable`);
+  const noValue = r.noValueNs ?? 0;
+  if (noValue > 0) parts.push(`no value ${formatPercent((100 * noValue) / (noValue + r.coveredNs))} of the time`);
+  return parts.filter(Boolean).join(' · ');
 }

@@ -103,15 +103,22 @@ export function markTableJson(rows: readonly MarkExportRow[], scope: ExportScope
 
 export interface CounterExportRow extends CounterStatsRow {
   file: string;
+  /** Label of the delta counter row whose running total this row is (a row the viewer derived). */
+  derivedFrom?: string;
 }
 
+/**
+ * Counter table as CSV. 'Values' says what the figures mean (src/analysis/counterStats.ts): on
+ * 'delta' rows (counters of changes) Average is the mean change and Delta the sum of the changes.
+ */
 export function counterTableCsv(rows: readonly CounterExportRow[], multiCapture: boolean): string {
   const header = ['Counter', 'Unit', 'Samples', 'Min', 'Max', 'Average', 'First', 'Last', 'Delta', 'Rate (/s)'];
+  header.push('Values', 'Unavailable samples', 'Time with a value (ns)', 'Time without a value (ns)', 'Running total of');
   return csv(
     multiCapture ? ['Capture', ...header] : header,
     rows.map((r) => {
       const values = [r.min, r.max, r.average, r.first, r.last, r.delta, r.ratePerSecond].map(counterNumber);
-      const cells = [r.label, r.unit ?? '', r.samples, ...values];
+      const cells = [r.label, r.unit ?? '', r.samples, ...values, r.valueType ?? 'absolute', r.unavailable ?? 0, r.coveredNs, r.noValueNs ?? 0, r.derivedFrom ?? ''];
       return multiCapture ? [r.file, ...cells] : cells;
     }),
   );
@@ -130,6 +137,11 @@ export function counterTableJson(rows: readonly CounterExportRow[], scope: Expor
     last: r.last,
     delta: r.delta,
     ratePerSecond: r.ratePerSecond,
+    valueType: r.valueType ?? 'absolute',
+    unavailableSamples: r.unavailable ?? 0,
+    coveredNs: r.coveredNs,
+    noValueNs: r.noValueNs ?? 0,
+    runningTotalOf: r.derivedFrom ?? null,
   }));
   return JSON.stringify({ table: 'counters', scope, rows: records }, null, 2) + '\n';
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import { ModelBuilder } from '../../model/builder.ts';
+import { counterRowDetail } from './cells.ts';
 import { counterTableCsv, csvNumber, markTableCsv, rangeTableCsv, rangeTableJson } from './exportTable.ts';
 import { COLUMNS, groupHeader, nextSort, sortRows, tableRows, tableTotals, type StatsRow } from './tableModel.ts';
 
@@ -88,7 +89,24 @@ describe('CSV and JSON export', () => {
       [{ file: 'f', track: 0, label: 'power', unit: 'W', samples: 2, min: 0.001, max: 2, average: 1 / 3, first: 0.001, last: 2, delta: 1.999, ratePerSecond: 1e9, coveredNs: 5 }],
       true,
     );
-    expect(counters.split('\r\n')[1]).toBe('f,power,W,2,0.001,2,0.333333333333,0.001,2,1.999,1000000000');
+    expect(counters.split('\r\n')[1]).toBe('f,power,W,2,0.001,2,0.333333333333,0.001,2,1.999,1000000000,absolute,0,5,0,');
+    const changes = counterTableCsv(
+      [
+        { file: 'f', track: 1, label: 'bytes', valueType: 'delta', samples: 3, unavailable: 1, min: 1, max: 4, average: 2, first: 1, last: 4, delta: 6, ratePerSecond: 2, coveredNs: 30, noValueNs: 10 },
+        { file: 'f', track: 2, label: 'bytes (running total)', derivedFrom: 'bytes', samples: 3, min: 1, max: 6, average: 3, first: 1, last: 6, delta: 5, ratePerSecond: 1, coveredNs: 40 },
+      ],
+      false,
+    ).split('\r\n');
+    expect(changes[0]).toBe('Counter,Unit,Samples,Min,Max,Average,First,Last,Delta,Rate (/s),Values,Unavailable samples,Time with a value (ns),Time without a value (ns),Running total of');
+    expect(changes[1]).toBe('bytes,,3,1,4,2,1,4,6,2,delta,1,30,10,');
+    expect(changes[2]).toBe('bytes (running total),,3,1,6,3,1,6,5,1,absolute,0,40,0,bytes');
+  });
+
+  it('says on a counter row what its values are and how long it had none', () => {
+    const row = { file: 'f', track: 1, label: 'bytes', samples: 1200, min: 1, max: 4, average: 2, first: 1, last: 4, delta: 6, ratePerSecond: 2, coveredNs: 75 };
+    expect(counterRowDetail(row, undefined)).toBe('1,200 samples');
+    expect(counterRowDetail({ ...row, valueType: 'delta', unavailable: 3, noValueNs: 25 }, 'a.nvtxc')).toBe('a.nvtxc · 1,200 samples · changes · 3 unavailable · no value 25.0% of the time');
+    expect(counterRowDetail({ ...row, derivedFrom: 'bytes' }, undefined)).toBe('1,200 samples · running total of bytes');
   });
 
   it('writes integers as they are, fractions to 0.1, non-finite values empty', () => {
