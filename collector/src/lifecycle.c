@@ -120,7 +120,12 @@ static void on_fatal_signal(int sig)
             if (registry) stream_flush_all_locked();
             else meta_flush_locked();
             if (!program_handles_it) out_end_locked(NVTXC_REASON_SIGNAL, sig);
-            lock_give(&nvtxc_file_lock);
+            /*
+             * When the signal ends the process, the file lock stays taken: another thread whose
+             * buffer fills between here and the process's end would otherwise start a chunk the
+             * end cuts short (the capture would end inside a chunk). Every writer takes this lock.
+             */
+            if (program_handles_it) lock_give(&nvtxc_file_lock);
         }
         if (registry) lock_give(&nvtxc_registry_lock);
     }
