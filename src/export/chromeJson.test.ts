@@ -33,6 +33,8 @@ function sampleModel(): Model {
   const mem = b.counterRow({ label: 'memory', process: b.process(100), unit: 'bytes' });
   b.counter(mem, 0, 1024);
   b.counter(mem, 500, 2048.5);
+  b.counter(mem, 700, NaN); // unavailable: a gap
+  b.counter(mem, 900, 4096);
   const qd = b.counterRow({ label: 'queue', process: b.process(100), thread: worker });
   b.counter(qd, 100, 3);
   const gpu = b.customRow({ kind: 'gpu', label: 'Stream 7', process: b.process(100), path: ['CUDA', 'GPU 0'] });
@@ -79,7 +81,7 @@ describe('chromeTraceJson', () => {
     expect(count('b')).toBe(2);
     expect(count('e')).toBe(2);
     expect(count('i')).toBe(2);
-    expect(count('C')).toBe(3);
+    expect(count('C')).toBe(5);
     expect(doc.otherData).toMatchObject({ exportedBy: 'nvtxview', sourceFile: 'capture.nvtxt', clock: 'CLOCK_MONOTONIC_RAW', originNs: model.capture.originNs });
     expect(doc.displayTimeUnit).toBe('ns');
     const step = doc.traceEvents.find((e) => e.name === 'step')!;
@@ -104,6 +106,8 @@ describe('chromeTraceJson', () => {
     expect(back.ranges.startNs.length).toBe(model.ranges.startNs.length);
     expect(back.marks.timeNs.length).toBe(model.marks.timeNs.length);
     expect(back.counters.timeNs.length).toBe(model.counters.timeNs.length);
+    const memory = back.tracks.find((t) => t.label === 'memory')!;
+    expect(Array.from(back.counters.value.subarray(memory.counterBegin, memory.counterEnd))).toEqual([1024, 2048.5, NaN, 4096]);
     expect(rangeList(back)).toEqual(rangeList(model));
     expect(back.issues.filter((i) => i.severity !== 'info')).toEqual([]);
     const marks = Array.from(back.marks.timeNs.keys()).map((i) => markName(back, i)).sort();

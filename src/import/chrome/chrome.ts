@@ -271,8 +271,10 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       return;
     }
     for (const [key, raw] of Object.entries(args)) {
-      const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-      if (Number.isNaN(value)) {
+      // null is a sample without a value (what our export writes for an unavailable NVTX counter
+      // value): a gap in the row, as in the capture it came from.
+      const value = raw === null ? NaN : typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+      if (Number.isNaN(value) && raw !== null) {
         this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a number (${JSON.stringify(raw)}); sample skipped`, offset);
         continue;
       }
