@@ -4,8 +4,9 @@
  * loops pay one typed-array read per event and no string work after the first event of a group.
  */
 import { payloadValue, formatPayload } from '../model/payload.ts';
+import { modelPayloadSummary } from '../payload/model.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
-import type { Model, TrackKind } from '../model/types.ts';
+import { PayloadType, type Model, type TrackKind } from '../model/types.ts';
 
 export type GroupBy = 'name' | 'thread' | 'process' | 'category' | 'domain' | 'parent' | 'payload';
 
@@ -68,6 +69,9 @@ export function qualifiedName(model: Model, style: number): string {
 
 const TOP_LEVEL = '(top level)';
 const NO_PAYLOAD = '(no payload)';
+/** Extended payloads group by their decoded text up to this length, shown up to the second. */
+const EXT_KEY_CHARS = 4096;
+const EXT_LABEL_CHARS = 160;
 const NO_THREAD = '(no thread)';
 
 /** Assigns group ids to events. One instance per table computation. */
@@ -214,6 +218,11 @@ export class Grouper {
   private payloadGroup(payload: number): number {
     if (payload < 0) return this.intern('none', () => ({ label: NO_PAYLOAD }));
     const p = payloadValue(this.model, payload)!;
+    if (p.type === PayloadType.Ext) {
+      // An extended payload's value is only its row: group by the decoded record instead.
+      const text = modelPayloadSummary(this.model, payload, EXT_KEY_CHARS);
+      return this.intern(`x${text}`, () => ({ label: text.length > EXT_LABEL_CHARS ? `${text.slice(0, EXT_LABEL_CHARS - 1)}…` : text || 'extended payload' }));
+    }
     const key = `v${typeof p.value === 'string' ? 's' : 'n'}${String(p.value)}`;
     return this.intern(key, () => ({ label: formatPayload(this.model, payload) }));
   }

@@ -53,6 +53,17 @@ describe('payload fields', () => {
     expect(payloadChoices(payloadModel())).toEqual({ values: true, fields: ['bytes', 'lane'] });
   });
 
+  it('groups whole extended payloads by their decoded record, not one group per event', () => {
+    const rows = rangeStats(payloadModel(), { groupBy: 'payload' }).rows.map((r) => [r.label, r.count, r.totalNs]);
+    expect(rows).toEqual([
+      ['bytes=128, lane=0', 1, 50],
+      ['bytes=64, lane=1', 1, 30],
+      ['(no payload)', 1, 20],
+      ['bytes=64, lane=0', 1, 10],
+      ['7', 1, 5],
+    ]);
+  });
+
   it('reads a field of one event and projects the model onto it', () => {
     const m = payloadModel();
     const first = m.ranges.payload.find((p) => p >= 0)!;
