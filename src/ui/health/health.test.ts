@@ -45,6 +45,13 @@ describe('healthList', () => {
     expect(model.threads[entries[0].thread].name).toBe('main');
   });
 
+  it('leaves partial models out (their cut would read as ranges never ended) and counts them', () => {
+    const model = broken();
+    const list = healthList([{ id: 3, model, partial: true }]);
+    expect(list).toEqual({ entries: [], counts: healthList([]).counts, pending: 1 });
+    expect(healthList([{ id: 3, model }]).pending).toBe(0);
+  });
+
   it('finds the same entries with or without the flagged-range index, and ignores a stale one', () => {
     const model = broken();
     expect(model.flaggedRanges?.index.length).toBeGreaterThan(0);

@@ -45,6 +45,12 @@ export interface HealthList {
   entries: HealthEntry[];
   /** Per kind: how many there are (entries past `perKindLimit` are counted, not listed). */
   counts: Record<HealthKind, number>;
+  /**
+   * Captures left out because only a partial model of them is loaded yet (the start of a big file,
+   * shown while the rest decodes): it ends mid-stream, so every range open at its cut would read
+   * as never ended. They are checked once whole.
+   */
+  pending: number;
 }
 
 /** Decoders without structured facts: their messages for the same problems. */
@@ -73,13 +79,18 @@ function threadText(model: Model, thread: number): string {
 }
 
 /** The health entries of all captures, grouped by kind (in HEALTH_KINDS order), then by time. */
-export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model'>[], perKindLimit = 50_000): HealthList {
+export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model' | 'partial'>[], perKindLimit = 50_000): HealthList {
   const counts = emptyCounts();
   const entries: HealthEntry[] = [];
+  let pending = 0;
   const add = (entry: HealthEntry) => {
     if (counts[entry.kind]++ < perKindLimit) entries.push(entry);
   };
-  for (const { id, model } of captures) {
+  for (const { id, model, partial } of captures) {
+    if (partial) {
+      pending++;
+      continue;
+    }
     const file = model.capture.fileName;
     const { flags, thread, startNs } = model.ranges;
     const crossEnd = new Map<number, number>();
@@ -135,5 +146,5 @@ export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model'
       (Number.isNaN(a.timeNs) ? Infinity : a.timeNs) - (Number.isNaN(b.timeNs) ? Infinity : b.timeNs) ||
       a.range - b.range,
   );
-  return { entries, counts };
+  return { entries, counts, pending };
 }
