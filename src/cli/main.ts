@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../analysis/index.ts';
+import { fileCounterStats, renderCounterCsv, renderCounterTable, type CounterRecord } from './counters.ts';
 import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
 import { csvField } from './format.ts';
@@ -26,6 +27,7 @@ export const USAGE = `Usage: nvtxview <command> [options] FILE...
 Commands:
   stats FILE...    range statistics per name (nsys nvtx_sum columns, plus self time, P90, P99)
   events FILE...   every range, mark and counter sample
+  counters FILE... per counter row: min, max, time-weighted average, first, last, delta, rate
 
 Options of stats:
   --format table|csv|json   output format (default table); --json is --format json
@@ -35,6 +37,10 @@ Options of stats:
   --mode clip|overlap|contain
                             how ranges meet the --from/--to/--range scope: clipped to it (default),
                             whole if they overlap it (like nsys), or only whole ranges inside it
+Options of counters:
+  --format table|csv|json   output format (default table); --json is --format json
+  --from TIME, --to TIME    only this part of the capture
+                            (delta counters, whose values are changes: figures over the changes)
 Options of events:
   --json                    JSON array of objects (name, kind, startNs, endNs, thread, process,
                             category, domain, color, payload, endTid for cross-thread ranges;
@@ -128,9 +134,49 @@ async function warnIssues(io: CliIO, path: string, model: Model): Promise<void> 
   await io.stderr.write(`${path}: ${issues.length} problem(s) while loading:\n${shown.join('\n')}${more}\n`);
 }
 
-async function runStats(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+function outputFormat(values: ReturnType<typeof parseCommand>['values']): OutputFormat {
   const format = (values.json ? 'json' : (values.format ?? 'table')) as OutputFormat;
   if (!['table', 'csv', 'json'].includes(format)) throw new UsageError(`--format: "${values.format}" is not one of table, csv, json`);
+  return format;
+}
+
+/** --from/--to, checked. */
+function timeWindow(values: ReturnType<typeof parseCommand>['values']): { fromNs?: number; toNs?: number } {
+  const fromNs = parseTime('--from', values.from);
+  const toNs = parseTime('--to', values.to);
+  if (fromNs !== undefined && toNs !== undefined && toNs < fromNs) throw new UsageError(`--to (${values.to}) is before --from (${values.from})`);
+  return { fromNs, toNs };
+}
+
+async function runCounters(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+  const format = outputFormat(values);
+  for (const option of ['group-by', 'range', 'mode'] as const) {
+    if (values[option] !== undefined) throw new UsageError(`--${option} is an option of stats, not of counters`);
+  }
+  const window = timeWindow(values);
+  const records: CounterRecord[] = [];
+  let status = 0;
+  for (const path of files) {
+    let stats;
+    try {
+      const model = await loadFile(path);
+      await warnIssues(io, path, model);
+      stats = fileCounterStats(path, model, window);
+    } catch (e) {
+      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+      status = 1;
+      continue;
+    }
+    if (format === 'table') await io.stdout.write((path !== files[0] ? '\n' : '') + renderCounterTable(path, stats));
+    records.push(...stats.records);
+  }
+  if (format === 'json') await io.stdout.write(JSON.stringify(records, null, 2) + '\n');
+  if (format === 'csv') await io.stdout.write(renderCounterCsv(records));
+  return status;
+}
+
+async function runStats(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+  const format = outputFormat(values);
   const groupBy = (values['group-by'] ?? 'name') as GroupBy;
   if (!GROUP_BY_VALUES.includes(groupBy)) throw new UsageError(`--group-by: "${groupBy}" is not one of ${GROUP_BY_VALUES.join(', ')}`);
   const mode = (values.mode ?? 'clip') as SpanMode;
@@ -138,14 +184,10 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
   const request: StatsRequest = {
     groupBy,
     mode,
-    fromNs: parseTime('--from', values.from),
-    toNs: parseTime('--to', values.to),
+    ...timeWindow(values),
     range: values.range === undefined ? undefined : parseRangeFilter(values.range),
   };
   if (request.range && request.range.name === '') throw new UsageError('--range: give a range name, e.g. --range step or --range step@mydomain');
-  if (request.fromNs !== undefined && request.toNs !== undefined && request.toNs < request.fromNs) {
-    throw new UsageError(`--to (${values.to}) is before --from (${values.from})`);
-  }
 
   const records: StatsRecord[] = [];
   let status = 0;
@@ -220,7 +262,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       await io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
     }
-    if (command !== 'stats' && command !== 'events') throw new UsageError(`unknown command "${command}"`);
+    if (command !== 'stats' && command !== 'events' && command !== 'counters') throw new UsageError(`unknown command "${command}"`);
     let parsed;
     try {
       parsed = parseCommand(rest);
@@ -232,6 +274,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       return 0;
     }
     if (parsed.positionals.length === 0) throw new UsageError(`${command}: give at least one capture file`);
+    if (command === 'counters') return await runCounters(io, parsed.positionals, parsed.values);
     return command === 'stats' ? await runStats(io, parsed.positionals, parsed.values) : await runEvents(io, parsed.positionals, parsed.values);
   } catch (e) {
     if (e instanceof UsageError) {
