@@ -3,30 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ModelBuilder } from '../model/builder.ts';
+import { counterTestModel as model } from './counterTestModel.ts';
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
 import { main, type CliIO } from './main.ts';
-
-function model() {
-  const b = new ModelBuilder({ fileName: 'c.test', format: 'test', byteSize: 0 });
-  const p = b.process(1, 'p');
-  const level = b.counterRow({ label: 'level', process: p, unit: 'B' });
-  const sent = b.counterRow({ label: 'sent', process: p, unit: 'B', counter: { valueType: 'delta', interpolation: 'sinceLast' } });
-  const total = b.counterRow({ label: 'sent (running total)', process: p, unit: 'B', counter: { valueType: 'deltaSinceStart', derived: 'runningTotal', source: 'sent' } });
-  b.counter(level, 0, 3);
-  b.counter(level, 10, NaN);
-  b.counter(level, 20, 4);
-  for (const [t, v, sum] of [
-    [5, 2, 2],
-    [15, NaN, NaN],
-    [25, 5, 7],
-  ]) {
-    b.counter(sent, t, v);
-    b.counter(total, t, sum);
-  }
-  b.setCaptureSpan(0, 30);
-  return b.finish();
-}
 
 describe('counter figures per row', () => {
   it('gives levels time-weighted figures without the time with no value', () => {

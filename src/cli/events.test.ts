@@ -1,28 +1,7 @@
 /** Counter samples in `nvtxview events`: samples without a value, delta counters and their running totals. */
 import { describe, expect, it } from 'vitest';
-import { ModelBuilder } from '../model/builder.ts';
+import { counterTestModel as model } from './counterTestModel.ts';
 import { eventJson, eventRecords } from './events.ts';
-
-function model() {
-  const b = new ModelBuilder({ fileName: 'c.test', format: 'test', byteSize: 0 });
-  const p = b.process(1, 'p');
-  const level = b.counterRow({ label: 'level', process: p, unit: 'B' });
-  const sent = b.counterRow({ label: 'sent', process: p, unit: 'B', counter: { valueType: 'delta', interpolation: 'sinceLast' } });
-  const total = b.counterRow({ label: 'sent (running total)', process: p, unit: 'B', counter: { valueType: 'deltaSinceStart', derived: 'runningTotal', source: 'sent' } });
-  b.counter(level, 0, 3);
-  b.counter(level, 10, NaN);
-  b.counter(level, 20, 4);
-  for (const [t, v, sum] of [
-    [5, 2, 2],
-    [15, NaN, NaN],
-    [25, 5, 7],
-  ]) {
-    b.counter(sent, t, v);
-    b.counter(total, t, sum);
-  }
-  b.setCaptureSpan(0, 30);
-  return b.finish();
-}
 
 describe('counter samples in nvtxview events', () => {
   const records = [...eventRecords('c.test', model())];

@@ -5,12 +5,12 @@
  */
 import { parseArgs } from 'node:util';
 import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../analysis/index.ts';
-import { fileCounterStats, renderCounterCsv, renderCounterTable, type CounterRecord } from './counters.ts';
+import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
 import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
 import { csvField } from './format.ts';
 import { CliFileError, issueText, loadFile } from './load.ts';
-import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRecord, type StatsRequest } from './stats.ts';
+import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRequest } from './stats.ts';
 
 /** Where output goes; `write` may return a promise to apply backpressure. */
 export interface Writer {
@@ -148,31 +148,47 @@ function timeWindow(values: ReturnType<typeof parseCommand>['values']): { fromNs
   return { fromNs, toNs };
 }
 
+/**
+ * A table per file: each file is loaded and summarised in turn (its problems to stderr, a file that
+ * cannot be read fails alone), tables printed as they come, JSON or CSV of every file's records at the end.
+ */
+async function runTables<S extends { records: R[] }, R>(
+  io: CliIO,
+  files: readonly string[],
+  format: OutputFormat,
+  summarise: (path: string, model: Model) => S,
+  output: { table(path: string, stats: S): string; csv(records: R[]): string },
+): Promise<number> {
+  const records: R[] = [];
+  let status = 0;
+  let printed = false;
+  for (const path of files) {
+    let stats;
+    try {
+      const model = await loadFile(path);
+      await warnIssues(io, path, model);
+      stats = summarise(path, model);
+    } catch (e) {
+      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+      status = 1;
+      continue;
+    }
+    if (format === 'table') await io.stdout.write((printed || path !== files[0] ? '\n' : '') + output.table(path, stats));
+    printed = true;
+    records.push(...stats.records);
+  }
+  if (format === 'json') await io.stdout.write(JSON.stringify(records, null, 2) + '\n');
+  if (format === 'csv') await io.stdout.write(output.csv(records));
+  return status;
+}
+
 async function runCounters(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
   const format = outputFormat(values);
   for (const option of ['group-by', 'range', 'mode'] as const) {
     if (values[option] !== undefined) throw new UsageError(`--${option} is an option of stats, not of counters`);
   }
   const window = timeWindow(values);
-  const records: CounterRecord[] = [];
-  let status = 0;
-  for (const path of files) {
-    let stats;
-    try {
-      const model = await loadFile(path);
-      await warnIssues(io, path, model);
-      stats = fileCounterStats(path, model, window);
-    } catch (e) {
-      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
-      status = 1;
-      continue;
-    }
-    if (format === 'table') await io.stdout.write((path !== files[0] ? '\n' : '') + renderCounterTable(path, stats));
-    records.push(...stats.records);
-  }
-  if (format === 'json') await io.stdout.write(JSON.stringify(records, null, 2) + '\n');
-  if (format === 'csv') await io.stdout.write(renderCounterCsv(records));
-  return status;
+  return runTables(io, files, format, (path, model) => fileCounterStats(path, model, window), { table: renderCounterTable, csv: renderCounterCsv });
 }
 
 async function runStats(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
@@ -188,26 +204,10 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
     range: values.range === undefined ? undefined : parseRangeFilter(values.range),
   };
   if (request.range && request.range.name === '') throw new UsageError('--range: give a range name, e.g. --range step or --range step@mydomain');
-
-  const records: StatsRecord[] = [];
-  let status = 0;
-  for (const path of files) {
-    let stats;
-    try {
-      const model = await loadFile(path);
-      await warnIssues(io, path, model);
-      stats = fileStats(path, model, request);
-    } catch (e) {
-      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
-      status = 1;
-      continue;
-    }
-    if (format === 'table') await io.stdout.write((records.length > 0 || path !== files[0] ? '\n' : '') + renderStatsTable(path, stats, groupBy));
-    records.push(...stats.records);
-  }
-  if (format === 'json') await io.stdout.write(JSON.stringify(records, null, 2) + '\n');
-  if (format === 'csv') await io.stdout.write(renderStatsCsv(records));
-  return status;
+  return runTables(io, files, format, (path, model) => fileStats(path, model, request), {
+    table: (path, stats) => renderStatsTable(path, stats, groupBy),
+    csv: renderStatsCsv,
+  });
 }
 
 const EVENT_CSV_KEYS = [

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../scripts/gen/random.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { hashBytes } from './bytesTable.ts';
@@ -52,18 +53,6 @@ function fast(buf: Uint8Array, pos: number, limit: number): Outcome | undefined 
   parseEvent(encode('{"ph":"B","name":"old","ts":5,"pid":"p","tid":2.5,"args":{"a":1},"s":"g"}'), 0, 72, f);
   const end = parseEventFast(buf, pos, limit, f);
   return end === FALLBACK ? undefined : { end, fields: snapshot(f) };
-}
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const KEYS = ['ph', 'name', 'cat', 'ts', 'dur', 'pid', 'tid', 'id', 'id2', 's', 'scope', 'cname', 'args', 'tts', 'bind_id', 'n\\u0061me', '', 'x'];
@@ -130,7 +119,7 @@ function commonEvent(r: () => number): string {
 
 describe('parseEventFast', () => {
   it('reads the common shape itself, with the same fields as parseEvent', () => {
-    const r = rng(7);
+    const r = seededRandom(7);
     let taken = 0;
     for (let k = 0; k < 3000; k++) {
       const buf = encode(` ${commonEvent(r)},`);
@@ -145,7 +134,7 @@ describe('parseEventFast', () => {
   });
 
   it('agrees with parseEvent wherever it does not fall back, on random (partly malformed) events', () => {
-    const r = rng(1234);
+    const r = seededRandom(1234);
     let taken = 0;
     let fellBack = 0;
     for (let k = 0; k < 20000; k++) {
@@ -188,7 +177,7 @@ describe('parseEventFast', () => {
   });
 
   it('counts the line breaks inside the event unless it skipped a value unseen', () => {
-    const r = rng(5);
+    const r = seededRandom(5);
     let counted = 0;
     for (let k = 0; k < 5000; k++) {
       const buf = encode(randomEvent(r));
