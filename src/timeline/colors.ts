@@ -90,10 +90,16 @@ export function stylePaint(model: Model, dark: boolean): StylePaint {
   const palette = namePalette(dark);
   const n = model.styles.name.length;
   const paint: StylePaint = { fill: new Array<string>(n), text: new Array<string>(n) };
+  // Styles share few colors (the palette, the program's own): the label contrast, which takes
+  // powers per channel, is worked out once per color, not per style (thousands at 10M events).
+  const byColor = new Map<number, { fill: string; text: string }>();
   for (let s = 0; s < n; s++) {
     const rgb = argbToRgb(model.styles.color[s]) ?? palette[nameHash(model.strings[model.styles.name[s]]) % palette.length];
-    paint.fill[s] = rgbToCss(rgb);
-    paint.text[s] = textColorOn(rgb);
+    const key = (rgb.r << 16) | (rgb.g << 8) | rgb.b;
+    let colors = byColor.get(key);
+    if (!colors) byColor.set(key, (colors = { fill: rgbToCss(rgb), text: textColorOn(rgb) }));
+    paint.fill[s] = colors.fill;
+    paint.text[s] = colors.text;
   }
   paintCache.set(model, { dark, paint });
   return paint;
