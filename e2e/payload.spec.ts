@@ -180,4 +180,17 @@ test('a payload range shows its decoded fields in the panel; a counter row shows
   await hoverCounter(page, 'bytes sent', sentSamples.times[0], sentSamples.times[1]);
   await expect(tooltip).toContainText(`+${(sent.values as number[])[1]} bytes`);
   await expect(tooltip).toContainText(`Running total${(total.values as number[])[1]} bytes`);
+
+  // The statistics panel's Counters tab says what each row's figures are.
+  const panel = page.getByTestId('stats-panel');
+  await panel.getByRole('tab', { name: 'Counters' }).click();
+  const table = page.getByTestId('counter-table');
+  const row = (label: string) => table.getByRole('row').filter({ has: page.locator('.st-name').getByText(label, { exact: true }) });
+  await expect(row('bytes sent')).toContainText('changes');
+  await expect(row('bytes sent (running total)')).toContainText('running total of bytes sent');
+  await page.screenshot({ path: 'test-results/stats-counters.png' });
+  // Further down the (virtualized) list.
+  await table.locator('.st-body').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await expect(row('queue depth')).toContainText('1 unavailable');
+  await expect(row('queue depth')).toContainText('no value');
 });

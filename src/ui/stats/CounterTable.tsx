@@ -20,15 +20,20 @@ const NAME: FigureColumn<CounterRow> = { id: 'label', header: 'Counter', title: 
 
 /**
  * A figure column. Its header tooltip says what it means for counters of values and for counters of
- * changes ('delta' rows, see src/analysis/counterStats.ts); on a delta row the cell says the latter.
+ * changes ('delta' rows, see src/analysis/counterStats.ts). Cells hold the number alone (the row's
+ * unit is on its name line, so that figures fit a narrow panel); a cell's tooltip has the value
+ * with its unit and, on a delta row, what it means there.
  */
-const figure = (id: keyof CounterRow & string, header: string, levels: string, changes: string): FigureColumn<CounterRow> => ({
+const figure = (id: keyof CounterRow & string, header: string, levels: string, changes: string, suffix = ''): FigureColumn<CounterRow> => ({
   id,
   header,
   title: `${levels}; on a counter of changes: ${changes.toLowerCase()}`,
   value: (r) => r[id] as number,
-  text: (r) => formatValue(r[id] as number, r.unit),
-  cellTitle: (r) => (r.valueType === 'delta' ? changes : undefined),
+  text: (r) => `${formatValue(r[id] as number)}${suffix}`,
+  cellTitle: (r) => {
+    const value = `${formatValue(r[id] as number, r.unit)}${suffix}`;
+    return r.valueType === 'delta' ? `${changes}: ${value}` : value;
+  },
 });
 
 const FIGURES: FigureColumn<CounterRow>[] = [
@@ -38,10 +43,7 @@ const FIGURES: FigureColumn<CounterRow>[] = [
   figure('first', 'First', 'Value at the start of the scope', 'First change in the scope'),
   figure('last', 'Last', 'Value at the end of the scope', 'Last change in the scope'),
   figure('delta', 'Δ', 'Last minus first', 'Sum of the changes in the scope'),
-  {
-    ...figure('ratePerSecond', 'Rate/s', 'Δ per second between the first and the last value', 'Sum of the changes per second of the time they accrued over'),
-    text: (r) => `${formatValue(r.ratePerSecond, r.unit)}/s`,
-  },
+  figure('ratePerSecond', 'Rate/s', 'Δ per second between the first and the last value', 'Sum of the changes per second of the time they accrued over', '/s'),
 ];
 
 export function CounterTable({ service, scope, scopeKey }: { service: StatsService; scope: PanelScope; scopeKey: string }) {

@@ -17,9 +17,9 @@ export function cellText(row: StatsRow, id: ColumnId): string {
   }
 }
 
-/** The name column's second line: samples, what the values are, and the time without a value. */
+/** The name column's second line: unit, samples, what the values are, and the time without a value. */
 export function counterRowDetail(r: CounterExportRow, file: string | undefined): string {
-  const parts = [file ?? '', `${formatCount(r.samples)} samples`];
+  const parts = [file ?? '', r.unit ?? '', `${formatCount(r.samples)} samples`];
   if (r.valueType === 'delta') parts.push('changes');
   if (r.derivedFrom) parts.push(`running total of ${r.derivedFrom}`);
   if (r.unavailable) parts.push(`${formatCount(r.unavailable)} unavailable`);

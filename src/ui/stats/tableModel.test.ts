@@ -105,7 +105,9 @@ describe('CSV and JSON export', () => {
   it('says on a counter row what its values are and how long it had none', () => {
     const row = { file: 'f', track: 1, label: 'bytes', samples: 1200, min: 1, max: 4, average: 2, first: 1, last: 4, delta: 6, ratePerSecond: 2, coveredNs: 75 };
     expect(counterRowDetail(row, undefined)).toBe('1,200 samples');
-    expect(counterRowDetail({ ...row, valueType: 'delta', unavailable: 3, noValueNs: 25 }, 'a.nvtxc')).toBe('a.nvtxc · 1,200 samples · changes · 3 unavailable · no value 25.0% of the time');
+    expect(counterRowDetail({ ...row, unit: 'bytes', valueType: 'delta', unavailable: 3, noValueNs: 25 }, 'a.nvtxc')).toBe(
+      'a.nvtxc · bytes · 1,200 samples · changes · 3 unavailable · no value 25.0% of the time',
+    );
     expect(counterRowDetail({ ...row, derivedFrom: 'bytes' }, undefined)).toBe('1,200 samples · running total of bytes');
   });
 
