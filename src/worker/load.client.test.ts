@@ -8,7 +8,10 @@ import type { FromWorker } from './load.protocol.ts';
 class FakeWorker {
   onmessage: ((e: MessageEvent<FromWorker>) => void) | null = null;
   onerror: ((e: ErrorEvent) => void) | null = null;
-  postMessage(): void {}
+  posted: unknown[] = [];
+  postMessage(msg: unknown): void {
+    this.posted.push(msg);
+  }
   terminate(): void {}
   send(msg: FromWorker): void {
     this.onmessage?.({ data: msg } as MessageEvent<FromWorker>);
@@ -40,5 +43,18 @@ describe('LoadClient', () => {
     const whole = model(['a', 'b', 'c']);
     worker.send({ type: 'done', model: whole, decodeMs: 1 });
     expect((await handle.promise).model.strings).toEqual(whole.strings);
+  });
+
+  it('tells the worker to go on once the page has taken in a partial model (it waits for that)', async () => {
+    const worker = new FakeWorker();
+    const client = new LoadClient(1, () => worker as unknown as Worker);
+    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    expect(worker.posted.map((m) => (m as { type: string }).type)).toEqual(['load']);
+    worker.send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+    // Node has no requestIdleCallback: the page counts as idle after the current task.
+    await new Promise((r) => setTimeout(r, 0));
+    expect(worker.posted.map((m) => (m as { type: string }).type)).toEqual(['load', 'resume']);
+    worker.send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
+    await handle.promise;
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/types.ts';
-import type { FromWorker, ToWorker } from './load.protocol.ts';
+import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { StringCollector } from './stringSlices.ts';
 
 /** The model with the string slices that came before it, if any. */
@@ -43,6 +43,12 @@ export class LoadCancelledError extends Error {
 
 type WorkerFactory = () => Worker;
 
+/** Runs `then` once the page is idle (after the frames that a new model causes), or after RESUME_AFTER_MS. */
+function whenPageIdle(then: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: RESUME_AFTER_MS });
+  else setTimeout(then, 0);
+}
+
 const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-load' });
 
@@ -76,7 +82,12 @@ export class LoadClient {
           const msg = event.data;
           if (msg.type === 'strings') strings.add(msg.strings);
           else if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
-          else if (msg.type === 'partial') request.onPartial?.(withStrings(msg.model, strings));
+          else if (msg.type === 'partial') {
+            request.onPartial?.(withStrings(msg.model, strings));
+            // The worker waits (load.worker.ts) until the page has shown the partial model.
+            const current = worker;
+            whenPageIdle(() => current?.postMessage({ type: 'resume' } satisfies ToWorker));
+          }
           else if (msg.type === 'done') {
             finish();
             resolve({ model: withStrings(msg.model, strings), decodeMs: msg.decodeMs });

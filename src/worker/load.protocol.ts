@@ -15,7 +15,16 @@ export type ToWorker = {
   url: string;
   name: string;
   options: DecodeOptions;
+} | {
+  /**
+   * The page has taken the partial model in and is idle: decode the whole file now. Until then
+   * (or `RESUME_AFTER_MS`) the worker leaves the page's first frames of the new capture a core.
+   */
+  type: 'resume';
 };
+
+/** The longest the worker waits for 'resume' after a partial model. */
+export const RESUME_AFTER_MS = 1000;
 
 export type FromWorker =
   | { type: 'progress'; bytesDone: number; bytesTotal: number }

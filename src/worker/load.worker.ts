@@ -5,7 +5,7 @@ import { modelTransferables } from '../model/transfer.ts';
 import type { DecodeOptions } from '../import/types.ts';
 import type { Model } from '../model/types.ts';
 import { openDownload } from './fetchCapture.ts';
-import type { FromWorker, ToWorker } from './load.protocol.ts';
+import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
 
@@ -22,6 +22,29 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
   post(msg, modelTransferables(msg.model));
 }
 
+/** Resolves the wait for the page's 'resume'. */
+let resume: (() => void) | undefined;
+
+/**
+ * Waits until the page says it is idle again after a partial model, at most RESUME_AFTER_MS. On two
+ * cores the decode would otherwise take one while the page's first frame of the new capture
+ * (style and layout of the new panels, the first rows) shares the other with the browser's own
+ * threads, and that frame's wall time doubled or tripled (docs/performance.md).
+ */
+function pageIdle(): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(() => {
+      resume = undefined;
+      done();
+    }, RESUME_AFTER_MS);
+    resume = () => {
+      clearTimeout(timer);
+      resume = undefined;
+      done();
+    };
+  });
+}
+
 /** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
 async function postPreview(file: Blob, name: string, options: DecodeOptions): Promise<void> {
   const slice = await previewSlice(file, name);
@@ -32,6 +55,7 @@ async function postPreview(file: Blob, name: string, options: DecodeOptions): Pr
     model.issues = [];
     model.capture.byteSize = file.size;
     postModel({ type: 'partial', model, bytesDone: slice.size });
+    await pageIdle();
   } catch {
     // The whole-file decode reports what is wrong.
   }
@@ -39,7 +63,10 @@ async function postPreview(file: Blob, name: string, options: DecodeOptions): Pr
 
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
-  if (msg.type !== 'load' && msg.type !== 'load-url') return;
+  if (msg.type === 'resume') {
+    resume?.();
+    return;
+  }
   const t0 = performance.now();
   let lastProgress = 0;
   const onProgress = (bytesDone: number, bytesTotal: number) => {
