@@ -13,13 +13,17 @@ import './ui/theme.css';
 import './ui/app.css';
 
 const store = createViewerStore(loadPreferences());
-const controller = new LoadController(store, new LoadClient());
+const loadClient = new LoadClient();
+const controller = new LoadController(store, loadClient);
 persistPreferences(store);
 installTestHooks(store);
 // ?url= captures, the view in the URL hash, captures sent by an embedding page.
 installSharing(store, controller);
 // ?demo opens the bundled demo capture (npm start links to it).
 if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxt');
+
+// A decoder worker ready before the first file comes, once the page's own start-up is done.
+loadClient.warmWhenIdle();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

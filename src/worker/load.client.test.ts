@@ -57,4 +57,38 @@ describe('LoadClient', () => {
     worker.send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
     await handle.promise;
   });
+
+  it('hands a warmed worker to the next load and warms another when loads are done', async () => {
+    const made: FakeWorker[] = [];
+    const client = new LoadClient(1, () => {
+      const w = new FakeWorker();
+      made.push(w);
+      return w as unknown as Worker;
+    });
+    client.warm();
+    client.warm();
+    expect(made).toHaveLength(1);
+    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {} });
+    expect(made).toHaveLength(1);
+    expect(made[0].posted).toHaveLength(1);
+    made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
+    await handle.promise;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(made).toHaveLength(2);
+  });
+
+  it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
+    const made: FakeWorker[] = [];
+    const client = new LoadClient(1, () => {
+      const w = new FakeWorker();
+      made.push(w);
+      return w as unknown as Worker;
+    });
+    client.warm();
+    made[0].onerror?.({ message: 'script failed' } as ErrorEvent);
+    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {} });
+    expect(made).toHaveLength(2);
+    made[1].send({ type: 'done', model: model(['a']), decodeMs: 1 });
+    expect((await handle.promise).model.ranges.startNs.length).toBe(1);
+  });
 });

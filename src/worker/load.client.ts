@@ -1,6 +1,8 @@
 /**
  * Page side of the load worker: one worker per file (so Cancel is a terminate), at most
- * `maxParallel` at once, promises for results.
+ * `maxParallel` at once, promises for results. A spare worker is started while the page is idle
+ * (`warmWhenIdle`), so a dropped file does not wait for a worker's script to load: about 55 ms of
+ * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode (docs/performance.md).
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/types.ts';
@@ -52,14 +54,52 @@ function whenPageIdle(then: () => void): void {
 const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-load' });
 
+/** A worker started before a file came; `failed` once its script could not load or run. */
+interface Spare {
+  worker: Worker;
+  failed: boolean;
+}
+
 export class LoadClient {
   private running = 0;
   private readonly queue: Array<() => void> = [];
+  private spare: Spare | undefined;
 
   constructor(
     private readonly maxParallel = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2)),
     private readonly createWorker: WorkerFactory = defaultFactory,
   ) {}
+
+  /**
+   * Starts a worker for the next load now (idempotent): a new worker's module takes tens of
+   * milliseconds to fetch, compile and run before it can read a byte.
+   */
+  warm(): void {
+    if (this.spare) return;
+    const spare: Spare = { worker: this.createWorker(), failed: false };
+    // A script that fails reports it once, before any load: the load that takes this worker gets
+    // a fresh one with its own error handling instead of waiting on a dead one.
+    spare.worker.onerror = () => {
+      spare.failed = true;
+    };
+    this.spare = spare;
+  }
+
+  /** `warm` once the page is idle (start-up done, a loaded capture drawn). */
+  warmWhenIdle(): void {
+    whenPageIdle(() => {
+      if (this.running === 0) this.warm();
+    });
+  }
+
+  /** The spare worker if it is sound, else a new one. */
+  private takeWorker(): Worker {
+    const spare = this.spare;
+    this.spare = undefined;
+    if (spare && !spare.failed) return spare.worker;
+    spare?.worker.terminate();
+    return this.createWorker();
+  }
 
   load(request: LoadRequest): LoadHandle {
     let worker: Worker | undefined;
@@ -70,12 +110,14 @@ export class LoadClient {
       const start = () => {
         if (cancelled) return this.release();
         this.running++;
-        worker = this.createWorker();
+        worker = this.takeWorker();
         const finish = () => {
           worker?.terminate();
           worker = undefined;
           this.running--;
           this.release();
+          // The next file gets a started worker too.
+          if (this.running === 0) this.warmWhenIdle();
         };
         const strings = new StringCollector();
         worker.onmessage = (event: MessageEvent<FromWorker>) => {
