@@ -25,6 +25,17 @@ function model(names: string[]): Model {
   return b.finish();
 }
 
+/** A client whose every new worker is a fresh FakeWorker, listed in `made`. */
+function clientMakingWorkers(): { made: FakeWorker[]; client: LoadClient } {
+  const made: FakeWorker[] = [];
+  const client = new LoadClient(1, () => {
+    const w = new FakeWorker();
+    made.push(w);
+    return w as unknown as Worker;
+  });
+  return { made, client };
+}
+
 describe('LoadClient', () => {
   it('puts a model together with the string slices posted before it, for the partial and the whole model', async () => {
     const worker = new FakeWorker();
@@ -59,12 +70,7 @@ describe('LoadClient', () => {
   });
 
   it('hands a warmed worker to the next load and warms another when loads are done', async () => {
-    const made: FakeWorker[] = [];
-    const client = new LoadClient(1, () => {
-      const w = new FakeWorker();
-      made.push(w);
-      return w as unknown as Worker;
-    });
+    const { made, client } = clientMakingWorkers();
     client.warm();
     client.warm();
     expect(made).toHaveLength(1);
@@ -78,12 +84,7 @@ describe('LoadClient', () => {
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
-    const made: FakeWorker[] = [];
-    const client = new LoadClient(1, () => {
-      const w = new FakeWorker();
-      made.push(w);
-      return w as unknown as Worker;
-    });
+    const { made, client } = clientMakingWorkers();
     client.warm();
     made[0].onerror?.({ message: 'script failed' } as ErrorEvent);
     const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {} });
