@@ -27,7 +27,7 @@
  * Samples without a value are left out, and so is the time they cover.
  */
 import { lowerBound, upperBound } from '../model/query.ts';
-import type { Model } from '../model/types.ts';
+import type { CounterTrackInfo, Model } from '../model/types.ts';
 import { ResolvedScope, type ScopeOptions } from './scope.ts';
 
 export type CounterStatsOptions = Pick<ScopeOptions, 'spans' | 'tracks'>;
@@ -151,7 +151,7 @@ function levelFigures(model: Model, begin: number, end: number, spans: readonly 
   };
 }
 
-type Interpolation = 'point' | 'sinceLast' | 'untilNext' | 'linear';
+type Interpolation = NonNullable<CounterTrackInfo['interpolation']>;
 
 /**
  * The piece of a counter's graph sample k gives, as drawn: 'untilNext' holds its value until the

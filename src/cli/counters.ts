@@ -6,6 +6,7 @@
 import { counterStats, type CounterStatsRow } from '../analysis/index.ts';
 import { formatCount, formatPercent, formatValue } from '../format/numbers.ts';
 import { formatTimestamp } from '../format/time.ts';
+import { runningTotalSource } from '../model/query.ts';
 import { processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
@@ -76,11 +77,9 @@ export function fileCounterStats(file: string, model: Model, window: { fromNs?: 
     return t.thread >= 0 ? threadLabel(model, t.thread) : t.process >= 0 ? processLabel(model, t.process) : '';
   };
   const sourcePath = (track: number): string | null => {
-    const t = model.tracks[track];
-    if (t.counter?.derived !== 'runningTotal') return null;
-    // The source is the delta row with the same path whose label the derived row names.
-    const source = model.tracks.findIndex((s) => s.counter?.valueType === 'delta' && s.label === t.counter?.source && s.path.join() === t.path.join());
-    return source >= 0 ? pathOf(source) : (t.counter.source ?? null);
+    if (model.tracks[track].counter?.derived !== 'runningTotal') return null;
+    const source = runningTotalSource(model, track);
+    return source >= 0 ? pathOf(source) : (model.tracks[track].counter?.source ?? null);
   };
   return {
     rows,

@@ -121,3 +121,29 @@ export function correlatedRanges(model: Model, range: number): number[] {
   }
   return out;
 }
+
+/**
+ * Whether `total` is the running-total row a decoder derived from the delta counter row `delta`
+ * (same owner and path, labelled after it, one sample per sample of it).
+ */
+function isRunningTotalOf(total: Track, delta: Track): boolean {
+  return (
+    total.counter?.derived === 'runningTotal' &&
+    delta.counter?.valueType === 'delta' &&
+    total.counter.source === delta.label &&
+    total.process === delta.process &&
+    total.thread === delta.thread &&
+    total.path.join('\u0000') === delta.path.join('\u0000') &&
+    total.counterEnd - total.counterBegin === delta.counterEnd - delta.counterBegin
+  );
+}
+
+/** The running-total row derived from delta counter row `delta`, or -1. */
+export function runningTotalTrack(model: Model, delta: number): number {
+  return model.tracks.findIndex((t) => isRunningTotalOf(t, model.tracks[delta]));
+}
+
+/** The delta counter row that derived running-total row `total` sums, or -1. */
+export function runningTotalSource(model: Model, total: number): number {
+  return model.tracks.findIndex((t) => isRunningTotalOf(model.tracks[total], t));
+}

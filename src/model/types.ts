@@ -133,12 +133,6 @@ export const ExtPayloadRole = {
   OffsetBase: 3,
 } as const;
 
-/**
- * Extended payload blobs (NVTX payload extension), one row per blob. The blobs of one event form a
- * chain through `next`, starting at the row a `PayloadType.Ext` payload names: begin payloads in
- * call order, then deep-copied memory, then pop/end payloads. Decode with `decodeModelPayload`
- * (src/payload/model.ts) against `Model.payloadRegistry`.
- */
 /** JSON payload texts as UTF-8 bytes (src/model/jsonText.ts): text k is bytes[start[k], start[k + 1]). */
 export interface JsonTextColumns {
   bytes: Uint8Array;
@@ -146,6 +140,12 @@ export interface JsonTextColumns {
   start: Float64Array;
 }
 
+/**
+ * Extended payload blobs (NVTX payload extension), one row per blob. The blobs of one event form a
+ * chain through `next`, starting at the row a `PayloadType.Ext` payload names: begin payloads in
+ * call order, then deep-copied memory, then pop/end payloads. Decode with `decodeModelPayload`
+ * (src/payload/model.ts) against `Model.payloadRegistry`.
+ */
 export interface ExtPayloadColumns {
   /** `nvtxPayloadData_t::schemaId` (registered schema, enum, or predefined type id). */
   schema: Float64Array;

@@ -2,6 +2,7 @@
 import { formatValue } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
 import { formatPayload } from '../model/payload.ts';
+import { runningTotalTrack } from '../model/query.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { RangeFlag, type Model, type Track } from '../model/types.ts';
 import { stylePaint } from './colors.ts';
@@ -78,8 +79,8 @@ function counterRows(model: Model, track: Track, sample: number, tNs: number): [
       rows.push(['Since', sampleTime]);
   }
   if (delta) {
-    const total = runningTotalRow(model, track);
-    if (total) rows.push(['Running total', sampleValueText(model.counters.value[total.counterBegin + (sample - track.counterBegin)], track.unit)]);
+    const total = runningTotalTrack(model, model.tracks.indexOf(track));
+    if (total >= 0) rows.push(['Running total', sampleValueText(model.counters.value[model.tracks[total].counterBegin + (sample - track.counterBegin)], track.unit)]);
     rows.push(['Kind', 'change since the previous sample']);
   } else if (info?.derived === 'runningTotal') rows.push(['Kind', `running total of ${info.source ?? 'a counter of changes'}`]);
   else if (info?.valueType === 'deltaSinceStart') rows.push(['Kind', 'change since the start']);
@@ -88,19 +89,6 @@ function counterRows(model: Model, track: Track, sample: number, tNs: number): [
   }
   if (info?.description) rows.push(['About', info.description]);
   return rows;
-}
-
-/** The running-total row derived from a delta counter row (same place, one sample per sample), if any. */
-function runningTotalRow(model: Model, track: Track): Track | undefined {
-  return model.tracks.find(
-    (t) =>
-      t.counter?.derived === 'runningTotal' &&
-      t.counter.source === track.label &&
-      t.process === track.process &&
-      t.thread === track.thread &&
-      t.path.join('\u0000') === track.path.join('\u0000') &&
-      t.counterEnd - t.counterBegin === track.counterEnd - track.counterBegin,
-  );
 }
 
 /** A change, signed ("+3 B"), or "no value (unavailable)". */

@@ -274,7 +274,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       // null is a sample without a value (what our export writes for an unavailable NVTX counter
       // value): a gap in the row, as in the capture it came from.
       const value = raw === null ? NaN : typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-      if (Number.isNaN(value) && raw !== null) {
+      if (raw === null) this.budget.tally('counter null', 'info', 'counter samples with value null, shown as gaps (no value until the next sample)', offset);
+      else if (Number.isNaN(value)) {
         this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a number (${JSON.stringify(raw)}); sample skipped`, offset);
         continue;
       }
