@@ -26,7 +26,6 @@ export function CudaStatistics({ capture, index }: { capture: LoadedCapture; ind
   return <RangeStatistics capture={capture} index={index} />;
 }
 
-
 function amount(row: CudaStatRow, v: number): string {
   return row.unit === 'count' ? formatCount(v) : formatDurationShort(v);
 }

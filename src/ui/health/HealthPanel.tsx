@@ -15,30 +15,25 @@ import { useListVirtualizer } from '../useListVirtualizer.ts';
 const KIND_LABEL = new Map(HEALTH_KINDS.map((k) => [k.kind, k.label]));
 
 export function HealthPanel({ list }: { list: HealthList }) {
-  const pending = list.pending;
   const captures = useViewer((s) => s.captures);
   const [kind, setKind] = useState<HealthKind | 'all'>('all');
   const total = Object.values(list.counts).reduce((a, b) => a + b, 0);
   const shown = useMemo(() => (kind === 'all' ? list.entries : list.entries.filter((e) => e.kind === kind)), [list, kind]);
+  const pending = list.pending;
   const waiting =
     pending > 0 ? (
       <p className="panel-hint" data-testid="health-pending">
         {pending === 1 ? 'A capture is' : `${pending} captures are`} still loading: checked when complete.
       </p>
     ) : null;
-  if (total === 0 && pending > 0) {
-    return (
-      <div className="health-panel" data-testid="health-panel">
-        {waiting}
-      </div>
-    );
-  }
   if (total === 0) {
     return (
       <div className="health-panel" data-testid="health-panel">
-        <p className="health-ok">
-          No instrumentation problems: every push has its pop, every start/end range ended once on the thread it started on, and ranges nest.
-        </p>
+        {waiting ?? (
+          <p className="health-ok">
+            No instrumentation problems: every push has its pop, every start/end range ended once on the thread it started on, and ranges nest.
+          </p>
+        )}
       </div>
     );
   }

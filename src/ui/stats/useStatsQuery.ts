@@ -20,6 +20,17 @@ export interface StatsQueryState<K extends StatsResult['kind']> {
 }
 
 /**
+ * The captures whose statistics are computed now, or null to wait. A capture still loading (a
+ * partial model) is replaced within seconds: its statistics would describe the file's start only
+ * and take CPU from the decoding, so it is left out until whole; the others are computed (a second
+ * file loading does not hold up the first one's table). With only partial models, wait.
+ */
+export function capturesToCompute<C extends Pick<LoadedCapture, 'partial'>>(captures: readonly C[]): readonly C[] | null {
+  const whole = captures.filter((c) => !c.partial);
+  return whole.length === 0 && captures.length > 0 ? null : whole;
+}
+
+/**
  * `requestFor` must be stable for equal `inputsKey` (the effect re-runs on a new key, on new
  * captures and on a new service); captures it returns null for are left out.
  */
@@ -35,10 +46,9 @@ export function useStatsQuery<K extends StatsResult['kind']>(
   useEffect(() => {
     let live = true;
     setState((s) => (s.pending ? s : { ...s, pending: true }));
-    // A capture still loading (a partial model) is replaced within seconds: its statistics would
-    // describe the file's start only and take CPU from the decoding. The table waits (pending).
-    if (captures.some((c) => c.partial)) return;
-    const jobs = captures.map((c) => {
+    const whole = capturesToCompute(captures);
+    if (!whole) return;
+    const jobs = whole.map((c) => {
       const request = requestFor(c);
       return request ? service.run(c, request, slot).then((answer) => ({ id: c.id, answer })) : null;
     });
