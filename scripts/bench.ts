@@ -5,6 +5,8 @@
  *     export to a temp dir, loaded through the page's pipeline (`loadModel(fileSource(path))`):
  *     wall and CPU time, events per second, and model memory: bytes per range (range columns plus
  *     their level-of-detail summaries) and bytes per event (every model buffer).
+ *     Chrome JSON also as one trace (nested `args`, as Chrome and PyTorch write them) written twice,
+ *     on one line and one event per line (`chromeJsonOneLine`): the two must decode at one speed.
  *  2. Range statistics (`rangeStats`, per-name table with percentiles) on models of 1M and 10M
  *     ranges built directly with ModelBuilder from the same event generator: whole capture and
  *     the middle 10% of it, median of several runs after a warm-up.
@@ -80,6 +82,55 @@ function timeRuns(f: () => void): { medianMs: number; minMs: number; cpuMs: numb
   return { medianMs: median(times), minMs: Math.min(...times), cpuMs: median(cpu) };
 }
 
+/** Wall time (ms) of one load of `path`, and its model. */
+async function timeLoad(path: string): Promise<{ ms: number; model: Model }> {
+  const source = await fileSource(path);
+  const t = performance.now();
+  const model = await loadModel(source);
+  const ms = performance.now() - t;
+  await source.close();
+  return { ms, model };
+}
+
+/**
+ * The same Chrome trace (nested args) on one line and one event per line, loaded alternately (at
+ * least 3 times each, median), so that warm-up and the machine's load fall on both alike.
+ */
+async function benchChromeLayouts(): Promise<Record<string, unknown>> {
+  const oneLinePath = join(dir, `one-line-${events}.json`);
+  const linesPath = join(dir, `lines-${events}.json`);
+  const written = await generateFile(oneLinePath, 'chrome-json', { events, seed, oneLine: true, nestedArgs: true });
+  const lines = await generateFile(linesPath, 'chrome-json', { events, seed, nestedArgs: true });
+  log(`chrome-json, one line: ${fmt(written.events)} ranges + marks, ${fmt(written.bytes / 1e6, 1)} MB (${fmt(lines.bytes / 1e6, 1)} MB one event per line), nested args`);
+  const oneLineMs: number[] = [];
+  const perLineMs: number[] = [];
+  let ranges = 0;
+  for (let k = 0; k < Math.max(3, decodeRuns); k++) {
+    const a = await timeLoad(oneLinePath);
+    oneLineMs.push(a.ms);
+    ranges = a.model.ranges.startNs.length;
+    const b = await timeLoad(linesPath);
+    perLineMs.push(b.ms);
+    if (ranges !== b.model.ranges.startNs.length) throw new Error('the two layouts of one trace gave different models');
+  }
+  const oneLine = { ms: median(oneLineMs) };
+  const perLine = { ms: median(perLineMs) };
+  const entry = {
+    fileBytes: written.bytes,
+    ranges,
+    decodeAndModelMs: Math.round(oneLine.ms),
+    megabytesPerSecond: Number((written.bytes / 1e6 / (oneLine.ms / 1000)).toFixed(2)),
+    oneEventPerLineMs: Math.round(perLine.ms),
+    oneLineVsOneEventPerLine: Number((oneLine.ms / perLine.ms).toFixed(2)),
+  };
+  log(`  decode + model   ${fmt(oneLine.ms / 1000, 2)} s on one line, ${fmt(perLine.ms / 1000, 2)} s one event per line (${fmt(entry.oneLineVsOneEventPerLine, 2)}x)   ${fmt(entry.megabytesPerSecond, 1)} MB/s`);
+  if (!values.keep) {
+    rmSync(oneLinePath, { force: true });
+    rmSync(linesPath, { force: true });
+  }
+  return entry;
+}
+
 const fmt = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const result: Record<string, unknown> = {
@@ -142,6 +193,7 @@ try {
     if (!values.keep) rmSync(path, { force: true });
   }
   result.decode = decodeResults;
+  if (formats.includes('chrome-json')) result.chromeJsonOneLine = await benchChromeLayouts();
 
   // 2. Statistics on large models.
   const statsResults: Record<string, unknown>[] = [];

@@ -24,6 +24,13 @@ function micros(ns: number): string {
 }
 
 export interface ChromeJsonOptions extends GenOptions {
+  /** The whole trace on one line, as Chrome, catapult and Python's `json.dump` write it. */
+  oneLine?: boolean;
+  /**
+   * `args` nested as Chrome's and PyTorch's are (`{"data":{...}}`, lists of shapes) instead of
+   * flat: readers that skip such values unseen must still keep up.
+   */
+  nestedArgs?: boolean;
   /**
    * Pad the file with whitespace between events (valid JSON, skipped by readers) until it has at
    * least this many bytes, spread over the file: a valid trace larger than 2 GB in seconds.
@@ -68,8 +75,14 @@ function whitespace(bytes: number): Uint8Array {
  * The same capture as string pieces of about `pieceChars` characters (for in-memory benchmarks
  * and tests); `done` receives the ranges + marks count at the end.
  */
-export function* chromeJsonPieces(options: GenOptions, done?: (count: number) => void, pieceChars = 1 << 20): Generator<string> {
+export function* chromeJsonPieces(options: ChromeJsonOptions, done?: (count: number) => void, pieceChars = 1 << 20): Generator<string> {
+  // Names and strings are JSON-escaped, so the only raw line breaks are the layout's own.
+  if (options.oneLine) {
+    for (const piece of chromeJsonPieces({ ...options, oneLine: false }, done, pieceChars)) yield piece.replaceAll('\n', '');
+    return;
+  }
   const opts: GenOptions = { ...options, threads: options.threads ?? DEFAULT_THREADS, pushPop: 'complete' };
+  const nested = options.nestedArgs === true;
   const header = makeHeader(opts);
   const pid = header.process.pid;
   const tid = header.threads.map((t) => t.tid);
@@ -88,7 +101,12 @@ export function* chromeJsonPieces(options: GenOptions, done?: (count: number) =>
       case 'range': {
         const c = e.category ? `,"cat":${cat.get(e.category)}` : '';
         // Every fourth name carries args, as profilers attach them to some ops only.
-        const args = e.name % 4 === 0 ? `,"args":{"seq":${seq++},"input":"tensor"}` : '';
+        const args =
+          e.name % 4 !== 0
+            ? ''
+            : nested
+              ? `,"args":{"data":{"seq":${seq++},"input dims":[[8,${e.name}],[${e.name}]],"input":"tensor"}}`
+              : `,"args":{"seq":${seq++},"input":"tensor"}`;
         out += `,\n{"ph":"X","name":${name[e.name]}${c},"pid":${pid},"tid":${tid[e.thread]},"ts":${micros(e.start)},"dur":${micros(e.end - e.start)}${args}}`;
         count++;
         break;

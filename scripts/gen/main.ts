@@ -3,7 +3,8 @@
  *   node scripts/run-ts.mjs scripts/gen/main.ts --format nvtxt --events 1000000 --seed 1 --out FILE
  * Formats are listed in FORMATS; each writer module consumes the shared event stream (events.ts).
  * `--padding BYTES` (nvtxc, chrome-json) pads the capture with what a reader skips (unknown chunks,
- * whitespace) up to that file size.
+ * whitespace) up to that file size; `--one-line` and `--nested-args` (chrome-json) write the trace
+ * on one line and with nested `args`, as Chrome and Python's `json.dump` do.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -51,6 +52,8 @@ async function run(): Promise<void> {
       seed: { type: 'string', default: '1' },
       threads: { type: 'string' },
       padding: { type: 'string' },
+      'one-line': { type: 'boolean', default: false },
+      'nested-args': { type: 'boolean', default: false },
       out: { type: 'string' },
     },
   });
@@ -60,6 +63,8 @@ async function run(): Promise<void> {
     seed: Number(values.seed),
     threads: values.threads === undefined ? undefined : Number(values.threads),
     padding: values.padding === undefined ? undefined : Number(values.padding),
+    oneLine: values['one-line'],
+    nestedArgs: values['nested-args'],
   });
   process.stdout.write(`${values.out}: ${result.events} events, ${result.bytes} bytes\n`);
 }

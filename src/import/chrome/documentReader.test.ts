@@ -188,3 +188,58 @@ describe('TraceDocumentReader malformed JSON', () => {
     expect(r.issues).toEqual([expect.objectContaining({ severity: 'error', offset: 30 })]);
   });
 });
+
+describe('TraceDocumentReader line counting work', () => {
+  /** Reads `bytes` in chunks of `chunkBytes`; returns what was recorded and the line search work. */
+  function readCounting(bytes: Uint8Array, chunkBytes: number): { r: Recorded; work: number } {
+    const sink = recordingSink();
+    const reader = new TraceDocumentReader(sink, { keptKeys: new Set() });
+    for (let i = 0; i < bytes.length; i += chunkBytes) reader.push(bytes.subarray(i, i + chunkBytes));
+    reader.end();
+    return { r: sink.out, work: reader.lineSearchWork };
+  }
+
+  // Events with nested args: the sink cannot count their line breaks, so the reader does.
+  const event = (i: number) => `{"ph":"X","name":"n${i}","ts":${i},"dur":1,"args":{"data":{"frame":[${i},{"url":"u"}]}}}`;
+
+  it('searches each byte about once on one line as on many, in one chunk or many', () => {
+    const n = 20_000;
+    const rows = Array.from({ length: n }, (_, i) => event(i));
+    for (const [layout, text] of [
+      ['one line', `{"traceEvents":[${rows.join(',')}]}`],
+      ['one event per line', `{"traceEvents":[\n${rows.join(',\n')}\n]}\n`],
+    ] as const) {
+      const bytes = encode(text);
+      for (const chunkBytes of [bytes.length, 64 * 1024, 4096]) {
+        const { r, work } = readCounting(bytes, chunkBytes);
+        expect(r.events.length, layout).toBe(n);
+        // Each byte once (a line break that ended a search is looked at again by the next one);
+        // the quadratic search (each event searching to the end of its chunk) is ~n/2 times that.
+        const breaks = bytes.filter((b) => b === 0x0a).length;
+        expect(work, `${layout}, chunks of ${chunkBytes}`).toBeLessThanOrEqual(bytes.length + breaks);
+      }
+    }
+  });
+
+  it('keeps error positions cheap and right on one line with many bad events', () => {
+    const n = 8_000;
+    // Every other event is bad JSON (a trailing comma): each error resyncs and asks for its line.
+    const rows = Array.from({ length: n }, (_, i) => (i % 2 ? `{"i":${i},}` : event(i)));
+    const bytes = encode(`[${rows.join(',')}]`);
+    const { r, work } = readCounting(bytes, 64 * 1024);
+    expect(r.events.length).toBe(n / 2);
+    const errors = r.issues.filter((i) => i.severity === 'error');
+    expect(errors[0]).toMatchObject({ line: 1, offset: new TextDecoder().decode(bytes).indexOf('{"i":1,}') + 7 });
+    expect(errors.at(-1)?.message).toMatch(/more JSON syntax errors/);
+    expect(work).toBeLessThanOrEqual(bytes.length);
+  });
+
+  it('counts lines the same way after the search ran ahead', () => {
+    // The first search runs to the break after event 2; the error on line 3 must still say 3.
+    const text = `[${event(0)},${event(1)},\n${event(2)},\n{"i":3,},\n${event(4)}]`;
+    const r = readText(text);
+    const error = r.issues.find((i) => i.severity === 'error')!;
+    expect(error.line).toBe(3);
+    expect(r.events.length).toBe(4);
+  });
+});

@@ -112,6 +112,14 @@ export class TraceDocumentReader {
   /** Line breaks in the file before `countedTo`. */
   private lineBreaks = 0;
   private countedTo = 0;
+  /**
+   * File bytes [countedTo, clearTo) are known to hold no line break (the last search for one ran
+   * past `countedTo`): the next count starts there, so no byte is searched twice, however the
+   * file is laid out (a trace on one line has no break to stop a search early).
+   */
+  private clearTo = 0;
+  /** Bytes searched for line breaks so far (a work counter: tests check it stays linear). */
+  private lineSearchBytes = 0;
 
   private sawComma = false;
   private resyncFrom = 0;
@@ -131,6 +139,11 @@ export class TraceDocumentReader {
 
   get documentForm(): 'array' | 'object' | undefined {
     return this.form;
+  }
+
+  /** Bytes searched for line breaks so far: at most about the bytes read, whatever the layout. */
+  get lineSearchWork(): number {
+    return this.lineSearchBytes;
   }
 
   push(chunk: Uint8Array): void {
@@ -537,13 +550,23 @@ export class TraceDocumentReader {
 
   /** Counts line breaks in buf (file offset `base`) from `countedTo` up to file offset `upto`. */
   private countTo(buf: Uint8Array, base: number, upto: number): void {
-    let i = this.countedTo - base;
+    if (upto <= this.countedTo) return;
+    if (upto <= this.clearTo) {
+      this.countedTo = upto;
+      return;
+    }
+    let i = Math.max(this.countedTo, this.clearTo) - base;
     const end = upto - base;
-    if (i < 0 || end <= i) return;
+    if (i < 0) return;
     let n = 0;
     for (;;) {
       const k = buf.indexOf(0x0a, i);
-      if (k === -1 || k >= end) break;
+      // The search may run past `end` (to the next break or the buffer's end): remember how far.
+      this.lineSearchBytes += (k === -1 ? buf.length : k + 1) - i;
+      if (k === -1 || k >= end) {
+        this.clearTo = base + (k === -1 ? buf.length : k);
+        break;
+      }
       n++;
       i = k + 1;
     }
