@@ -144,7 +144,7 @@ describe('Chrome importer phases', () => {
     ]);
     const heap = m.tracks[0];
     expect(Array.from(m.counters.value.subarray(heap.counterBegin, heap.counterEnd))).toEqual([10, 12]);
-    expect(m.issues).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('not a number'), offset: expect.any(Number) })]);
+    expect(m.issues).toEqual([expect.objectContaining({ severity: 'warning', message: expect.stringContaining('not a finite number'), offset: expect.any(Number) })]);
   });
 
   it('pairs nestable async events by category and id into lanes of the category row', async () => {

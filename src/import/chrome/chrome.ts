@@ -23,7 +23,7 @@ import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from 
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
-import { INCOMPLETE, decodeStringToken, decodeText } from './jsonBytes.ts';
+import { INCOMPLETE, decodeStringToken, decodeText, jsonDepth } from './jsonBytes.ts';
 
 /** Small top-level values of the object form shown as capture properties. */
 const KEPT_KEYS = new Set([
@@ -83,6 +83,16 @@ const SKIPPED_PHASES: Record<number, string> = {
   [PH.v]: 'process memory dump events (ph "v") not shown',
   [PH.c]: 'clock sync events (ph "c") not shown',
 };
+
+/**
+ * Largest |ts| in microseconds: whole microseconds stay exact integers (2^53 µs is 285 years, past
+ * any epoch clock), and times in ns stay finite. Beyond it a timestamp is damage, not a time.
+ */
+const MAX_TS_US = Number.MAX_SAFE_INTEGER;
+/** Largest |dur| in microseconds: the duration in ns stays an exact integer (about 104 days). */
+const MAX_DUR_US = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
+/** Deepest nesting of a top-level value shown as properties (deeper ones are shown as cut text). */
+const MAX_PROPERTY_DEPTH = 64;
 
 /** Category ids below this share the numeric style cache key with the name id. */
 const STYLE_CATEGORIES = 4096;
@@ -162,6 +172,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       this.builder.report('info', `top-level "${key}" (${bytes} bytes) is not shown`, where);
       return;
     }
+    const depth = jsonDepth(json);
+    if (depth > MAX_PROPERTY_DEPTH) {
+      this.builder.report('warning', `top-level "${key}" nests ${depth} levels deep (more than ${MAX_PROPERTY_DEPTH}); shown as text`, where);
+      this.builder.setProperty(key, cut(json));
+      return;
+    }
     let value: unknown;
     try {
       value = JSON.parse(json);
@@ -222,8 +238,10 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (Number.isNaN(t)) return;
     const thread = this.thread(buf, offset);
     let dur = 0;
-    if (f.hasDur === FieldKind.Number) dur = f.dur.us * 1000 + f.dur.ns;
-    else this.budget.report('X without dur', 'warning', 'complete event (ph "X") without a numeric "dur"; drawn with zero length', offset);
+    if (f.hasDur === FieldKind.Number) {
+      if (Math.abs(f.dur.us) <= MAX_DUR_US) dur = f.dur.us * 1000 + f.dur.ns;
+      else this.budget.report('dur out of range', 'warning', `complete event (ph "X") with "dur" ${roughly(f.dur.us)} µs, out of range (more than 104 days); drawn with zero length`, offset);
+    } else this.budget.report('X without dur', 'warning', 'complete event (ph "X") without a numeric "dur"; drawn with zero length', offset);
     this.builder.range(thread, t, t + dur, this.eventAttrs(buf), this.at(offset));
   }
 
@@ -275,8 +293,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       // value): a gap in the row, as in the capture it came from.
       const value = raw === null ? NaN : typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
       if (raw === null) this.budget.tally('counter null', 'info', 'counter samples with value null, shown as gaps (no value until the next sample)', offset);
-      else if (Number.isNaN(value)) {
-        this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a number (${JSON.stringify(raw)}); sample skipped`, offset);
+      else if (!Number.isFinite(value)) {
+        this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a finite number (${shortJson(raw)}); sample skipped`, offset);
         continue;
       }
       // A series named "value" is the counter itself (what our export writes).
@@ -376,6 +394,15 @@ class ChromeTraceDecoder implements TraceDocumentSink {
         'missing ts',
         'warning',
         `event (ph "${String.fromCharCode(f.ph)}") ${f.hasTs === FieldKind.Absent ? 'without "ts"' : 'with a "ts" that is not a number'}; skipped`,
+        offset,
+      );
+      return NaN;
+    }
+    if (!(Math.abs(f.ts.us) <= MAX_TS_US)) {
+      this.budget.report(
+        'ts out of range',
+        'warning',
+        `event (ph "${String.fromCharCode(f.ph)}") with "ts" ${roughly(f.ts.us)} µs, out of range (beyond ±2^53 µs, 285 years); skipped`,
         offset,
       );
       return NaN;
@@ -618,8 +645,22 @@ function parseJson(text: string): unknown {
 }
 
 function propertyText(v: unknown): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return cut(typeof v === 'string' ? v : JSON.stringify(v));
+}
+
+/** A huge whole number for a message: digits accumulated past 2^53 are not exact anyway. */
+function roughly(us: number): string {
+  return String(Number(us.toPrecision(15)));
+}
+
+function cut(s: string): string {
   return s.length > MAX_PROPERTY_CHARS ? `${s.slice(0, MAX_PROPERTY_CHARS)}…` : s;
+}
+
+/** A value of parsed `args` for a message (`args` nest at most 512 levels: jsonBytes MAX_DEPTH). */
+function shortJson(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }
 
 function plainIntegerText(text: string): number {

@@ -29,10 +29,17 @@ describe('parseMicros', () => {
     expect(microsToNs(parse('1.005')!)).toBe(1005);
   });
 
-  it('rounds digits past the nanosecond to the nearest', () => {
+  it('rounds digits past the nanosecond to the nearest, an exact half to even', () => {
     expect(parse('1.0004')).toEqual({ us: 1, ns: 0 });
-    expect(parse('1.0005')).toEqual({ us: 1, ns: 1 });
+    expect(parse('1.0005')).toEqual({ us: 1, ns: 0 });
+    expect(parse('1.00050')).toEqual({ us: 1, ns: 0 });
+    expect(parse('1.00050001')).toEqual({ us: 1, ns: 1 });
+    expect(parse('1.0015')).toEqual({ us: 1, ns: 2 });
+    expect(parse('1.0025')).toEqual({ us: 1, ns: 2 });
+    expect(parse('1.0006')).toEqual({ us: 1, ns: 1 });
+    expect(microsToNs(parse('-1.0035')!)).toBe(-1004);
     expect(microsToNs(parse('1.9996')!)).toBe(2000);
+    expect(microsToNs(parse('1.9995')!)).toBe(2000);
   });
 
   it('carries the sign on both parts', () => {
@@ -40,9 +47,23 @@ describe('parseMicros', () => {
     expect(microsToNs(parse('-3.25')!)).toBe(-3250);
   });
 
-  it('accepts exponent forms through doubles', () => {
+  it('reads exponent forms as exactly as plain decimals', () => {
     expect(microsToNs(parse('1.5e3')!)).toBe(1500000);
     expect(microsToNs(parse('2E-3')!)).toBe(2);
+    expect(parse('1.7000000000000001e15')).toEqual({ us: 1700000000000000, ns: 100 });
+    expect(parse('25e-4')).toEqual({ us: 0, ns: 2 });
+    expect(parse('35E-4')).toEqual({ us: 0, ns: 4 });
+    expect(parse('-1.0005e0')).toEqual({ us: -1, ns: -0 });
+    expect(parse('0.0e5')).toEqual({ us: 0, ns: 0 });
+    expect(parse('1e-999')).toEqual({ us: 0, ns: 0 });
+  });
+
+  it('gives ±Infinity for well-formed numbers too large for a double (the caller rejects them)', () => {
+    expect(parse('1e309')?.us).toBe(Infinity);
+    expect(parse('-1e999999999')?.us).toBe(-Infinity);
+    expect(parse(`1${'0'.repeat(400)}`)?.us).toBe(Infinity);
+    expect(parse('1e')).toBeUndefined();
+    expect(parse('e5')).toBeUndefined();
   });
 
   it('rejects what is not a number', () => {

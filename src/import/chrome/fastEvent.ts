@@ -31,6 +31,7 @@ import {
   SpanField,
   keyOf,
 } from './eventFields.ts';
+import { ROUND_HALF, ROUND_NONE, ROUND_UP } from './decimal.ts';
 import { INCOMPLETE, skipValue } from './jsonBytes.ts';
 
 /** Returned when the event is not of the fast shape: parse it with `parseEvent`. */
@@ -153,14 +154,17 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
         if (buf[j] === DOT) {
           j++;
           const fracFrom = j;
+          let round: number = ROUND_NONE;
           while (j < limit && (d = buf[j] - 0x30) >= 0 && d <= 9) {
             const n = j - fracFrom;
             if (n < 3) ns = ns * 10 + d;
-            else if (n === 3 && d >= 5) ns += 1;
+            else if (n === 3) round = d > 5 ? ROUND_UP : d === 5 ? ROUND_HALF : ROUND_NONE;
+            else if (round === ROUND_HALF && d !== 0) round = ROUND_UP;
             j++;
           }
           const fracDigits = j - fracFrom;
           if (fracDigits === 0 || j >= limit) return FALLBACK;
+          if (round === ROUND_UP || (round === ROUND_HALF && (ns & 1) === 1)) ns += 1;
           if (fracDigits === 1) ns *= 100;
           else if (fracDigits === 2) ns *= 10;
         }

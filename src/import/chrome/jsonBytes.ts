@@ -156,6 +156,27 @@ function skipArray(buf: Uint8Array, pos: number, limit: number, depth: number): 
   }
 }
 
+/**
+ * Deepest nesting of arrays and objects in the JSON text `json`, counted without recursion (deep
+ * values must be measured before anything recursive, such as JSON.stringify, touches them).
+ */
+export function jsonDepth(json: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === LBRACE || c === LBRACKET) {
+      if (++depth > max) max = depth;
+    } else if (c === RBRACE || c === RBRACKET) depth--;
+  }
+  return max;
+}
+
 const utf8 = new TextDecoder('utf-8');
 
 /** Text of buf[start, end): short ASCII runs without TextDecoder (much cheaper per call). */
