@@ -1,106 +1,130 @@
 /**
- * The model's own rules, which drawing, binary searches and statistics rely on, as one check that
- * lists what is broken (empty when the model is sound). Fuzz tests run it on every model a decoder
- * returns: finite times inside [0, durationNs], start <= end, indices in bounds, each level of a
- * track sorted by start and non-overlapping, parents one level up and around their children.
+ * The rules every model the builder hands out must keep, written once as a checker: the renderer,
+ * the statistics and the panels binary-search levels and index tables on the strength of them.
+ * Used by the model's own tests and by the fuzz harness (testkit/fuzz/), which runs it on every
+ * model a mutated file produces. Pure and allocation-light: O(model size).
  */
 import { RangeFlag, type Model } from './types.ts';
 
-/** At most this many violations are listed (a broken model usually breaks a rule many times). */
-const MAX_VIOLATIONS = 20;
-
+/** Kinds of track whose ranges nest (a parent in the level above); the others are packed lanes. */
 const stacked = (kind: string) => kind === 'pushpop' || kind === 'api';
 
-export function modelInvariantViolations(m: Model): string[] {
+/**
+ * Every rule `model` breaks, as readable sentences naming the track, level and index; empty when
+ * the model is sound. Stops after `limit` findings: one broken column usually breaks every row.
+ */
+export function modelViolations(model: Model, limit = 20): string[] {
   const out: string[] = [];
   const fail = (message: string): boolean => {
     out.push(message);
-    return out.length >= MAX_VIOLATIONS;
+    return out.length >= limit;
   };
-  const r = m.ranges;
+  const r = model.ranges;
   const n = r.startNs.length;
-  const styles = m.styles.name.length;
-  const payloads = m.payloads.type.length;
-  if (!Number.isFinite(m.durationNs) || m.durationNs < 0) fail(`durationNs is ${m.durationNs}`);
+  const styleCount = model.styles.name.length;
+  const payloadCount = model.payloads.type.length;
+  const threadCount = model.threads.length;
+
+  if (!Number.isFinite(model.durationNs) || model.durationNs < 0) {
+    if (fail(`durationNs is ${model.durationNs}`)) return out;
+  }
+  for (const column of ['endNs', 'style', 'depth', 'parent', 'thread', 'payload', 'flags'] as const) {
+    if (r[column].length !== n && fail(`ranges.${column} has ${r[column].length} rows, startNs ${n}`)) return out;
+  }
+  for (let s = 0; s < styleCount; s++) {
+    if (model.styles.name[s] >= model.strings.length && fail(`style ${s} names string ${model.styles.name[s]} of ${model.strings.length}`)) return out;
+  }
+
+  // Per range: finite times inside the capture, indices into the tables that exist.
   for (let i = 0; i < n; i++) {
     const s = r.startNs[i];
     const e = r.endNs[i];
     if (!Number.isFinite(s) || !Number.isFinite(e)) {
       if (fail(`range ${i}: non-finite time [${s}, ${e}]`)) return out;
-    } else if (e < s) {
-      if (fail(`range ${i}: ends at ${e} before it starts at ${s}`)) return out;
-    } else if (s < 0 || e > m.durationNs) {
-      if (fail(`range ${i}: [${s}, ${e}] outside the capture [0, ${m.durationNs}]`)) return out;
-    }
-    if (r.style[i] >= styles && fail(`range ${i}: style ${r.style[i]} out of bounds`)) return out;
-    if (r.thread[i] < -1 || r.thread[i] >= m.threads.length) if (fail(`range ${i}: thread ${r.thread[i]} out of bounds`)) return out;
-    if (r.payload[i] < -1 || r.payload[i] >= payloads) if (fail(`range ${i}: payload ${r.payload[i]} out of bounds`)) return out;
-  }
-  let next = 0;
-  for (let t = 0; t < m.tracks.length; t++) {
-    const track = m.tracks[t];
-    const where = `track ${t} (${track.kind} "${track.label}")`;
-    if (track.rangeEnd > track.rangeBegin) {
-      if (track.rangeBegin !== next && fail(`${where}: ranges start at ${track.rangeBegin}, not ${next}`)) return out;
-      next = track.rangeEnd;
-    }
-    const levels = track.levelBegin;
-    if (levels[0] !== track.rangeBegin || levels[levels.length - 1] !== track.rangeEnd) {
-      if (fail(`${where}: levels do not cover its ranges`)) return out;
       continue;
     }
-    for (let d = 0; d + 1 < levels.length; d++) {
-      const a = levels[d];
-      const b = levels[d + 1];
-      if (b <= a) {
-        if (fail(`${where}: level ${d} is empty`)) return out;
-        continue;
-      }
+    if (e < s && fail(`range ${i}: ends (${e}) before it starts (${s})`)) return out;
+    if (s < 0 && fail(`range ${i}: starts before the capture (${s})`)) return out;
+    if (e > model.durationNs && fail(`range ${i}: ends (${e}) after the capture (${model.durationNs})`)) return out;
+    if (r.style[i] >= styleCount && fail(`range ${i}: style ${r.style[i]} of ${styleCount}`)) return out;
+    if ((r.thread[i] < -1 || r.thread[i] >= threadCount) && fail(`range ${i}: thread ${r.thread[i]} of ${threadCount}`)) return out;
+    if ((r.payload[i] < -1 || r.payload[i] >= payloadCount) && fail(`range ${i}: payload ${r.payload[i]} of ${payloadCount}`)) return out;
+  }
+
+  // Tracks own consecutive slices of the range table, level by level; within a level ranges are
+  // sorted and do not overlap; a nested range sits inside a parent one level up.
+  let next = 0;
+  for (let t = 0; t < model.tracks.length; t++) {
+    const track = model.tracks[t];
+    const where = `track ${t} (${track.kind} "${track.label}")`;
+    if (track.rangeEnd > track.rangeBegin) {
+      if (track.rangeBegin !== next && fail(`${where}: ranges begin at ${track.rangeBegin}, expected ${next}`)) return out;
+      next = track.rangeEnd;
+    }
+    const lb = track.levelBegin;
+    if (lb[0] !== track.rangeBegin || lb[lb.length - 1] !== track.rangeEnd) {
+      if (fail(`${where}: levels [${lb[0]}, ${lb[lb.length - 1]}) do not cover ranges [${track.rangeBegin}, ${track.rangeEnd})`)) return out;
+      continue;
+    }
+    if (track.rangeEnd > n && fail(`${where}: ranges end at ${track.rangeEnd} of ${n}`)) return out;
+    for (let d = 0; d + 1 < lb.length; d++) {
+      const a = lb[d];
+      const b = Math.min(lb[d + 1], n);
+      if (b <= a && fail(`${where}: level ${d} is empty or reversed [${a}, ${lb[d + 1]})`)) return out;
       for (let i = a; i < b; i++) {
-        const at = `${where} level ${d} range ${i}`;
-        if (r.depth[i] !== d && fail(`${at}: depth ${r.depth[i]}`)) return out;
-        // Within a level ranges are sorted and do not overlap.
-        if (i > a && !(r.endNs[i - 1] <= r.startNs[i])) {
-          if (fail(`${at}: starts at ${r.startNs[i]} before the previous one ends at ${r.endNs[i - 1]}`)) return out;
+        if (r.depth[i] !== d && fail(`${where}: range ${i} in level ${d} has depth ${r.depth[i]}`)) return out;
+        if (i > a && r.endNs[i - 1] > r.startNs[i]) {
+          if (fail(`${where} level ${d}: range ${i - 1} [${r.startNs[i - 1]}, ${r.endNs[i - 1]}] overlaps or follows range ${i} starting ${r.startNs[i]}`)) return out;
         }
         const p = r.parent[i];
         if (!stacked(track.kind)) {
-          if (p !== -1 && fail(`${at}: has parent ${p} in a lane track`)) return out;
+          if (p !== -1 && fail(`${where}: lane range ${i} has parent ${p}`)) return out;
           continue;
         }
-        if ((p === -1) !== (d === 0)) {
-          if (fail(`${at}: parent ${p} at depth ${d}`)) return out;
-        } else if (p >= 0) {
-          if (p < levels[d - 1] || p >= levels[d]) {
-            if (fail(`${at}: parent ${p} not in the level above`)) return out;
-          } else if (r.startNs[p] > r.startNs[i]) {
-            if (fail(`${at}: starts before its parent ${p}`)) return out;
-          } else if (!(r.flags[i] & RangeFlag.BadNesting) && r.endNs[i] > r.endNs[p]) {
-            if (fail(`${at}: ends after its parent ${p} without the bad-nesting flag`)) return out;
-          }
+        if ((p === -1) !== (d === 0) && fail(`${where}: range ${i} at depth ${d} has parent ${p}`)) return out;
+        if (p < 0) continue;
+        if ((p < lb[d - 1] || p >= lb[d]) && fail(`${where}: range ${i} at depth ${d} has parent ${p} outside level ${d - 1}`)) return out;
+        if (r.startNs[p] > r.startNs[i] && fail(`${where}: range ${i} starts before its parent ${p}`)) return out;
+        if (!(r.flags[i] & RangeFlag.BadNesting) && r.endNs[i] > r.endNs[p]) {
+          if (fail(`${where}: range ${i} ends after its parent ${p} and is not flagged BadNesting`)) return out;
         }
       }
     }
     for (let k = track.markBegin; k < track.markEnd; k++) {
-      const tNs = m.marks.timeNs[k];
-      if (!Number.isFinite(tNs) || tNs < 0 || tNs > m.durationNs) {
-        if (fail(`${where}: mark ${k} at ${tNs}`)) return out;
-      } else if (k > track.markBegin && m.marks.timeNs[k - 1] > tNs) {
-        if (fail(`${where}: marks not sorted at ${k}`)) return out;
-      }
+      const time = model.marks.timeNs[k];
+      if (!Number.isFinite(time) && fail(`${where}: mark ${k} at ${time}`)) return out;
+      if (k > track.markBegin && model.marks.timeNs[k - 1] > time && fail(`${where}: marks ${k - 1}, ${k} out of order`)) return out;
     }
-    for (let k = track.markRefBegin + 1; k < track.markRefEnd; k++) {
-      if (m.marks.timeNs[m.markRefs[k - 1]] > m.marks.timeNs[m.markRefs[k]] && fail(`${where}: mark references not sorted at ${k}`)) return out;
+    for (let k = track.markRefBegin; k < track.markRefEnd; k++) {
+      const mark = model.markRefs[k];
+      if (mark >= model.marks.timeNs.length) {
+        if (fail(`${where}: mark reference ${k} to mark ${mark} of ${model.marks.timeNs.length}`)) return out;
+        continue;
+      }
+      if (k > track.markRefBegin && model.marks.timeNs[model.markRefs[k - 1]] > model.marks.timeNs[mark]) {
+        if (fail(`${where}: mark references ${k - 1}, ${k} out of order`)) return out;
+      }
     }
     for (let k = track.counterBegin; k < track.counterEnd; k++) {
-      const tNs = m.counters.timeNs[k];
-      if (!Number.isFinite(tNs) || (k > track.counterBegin && m.counters.timeNs[k - 1] > tNs)) {
-        if (fail(`${where}: counter sample ${k} at ${tNs} (not finite or not sorted)`)) return out;
-      }
-      const v = m.counters.value[k];
-      if (!Number.isNaN(v) && !Number.isFinite(v) && fail(`${where}: counter sample ${k} has value ${v}`)) return out;
+      const time = model.counters.timeNs[k];
+      if (!Number.isFinite(time) && fail(`${where}: counter sample ${k} at ${time}`)) return out;
+      if (k > track.counterBegin && model.counters.timeNs[k - 1] > time && fail(`${where}: counter samples ${k - 1}, ${k} out of order`)) return out;
     }
   }
-  if (next !== n) fail(`tracks hold ranges up to ${next} of ${n}`);
+  if (next !== n && n > 0 && fail(`tracks cover ranges [0, ${next}) of ${n}`)) return out;
+
+  for (let k = 0; k < model.marks.timeNs.length; k++) {
+    const time = model.marks.timeNs[k];
+    if ((time < 0 || time > model.durationNs) && fail(`mark ${k} at ${time} is outside the capture [0, ${model.durationNs}]`)) return out;
+    if (model.marks.style[k] >= styleCount && fail(`mark ${k}: style ${model.marks.style[k]} of ${styleCount}`)) return out;
+  }
+  const cross = model.crossThreadEnds;
+  for (let k = 0; k < cross.range.length; k++) {
+    if ((cross.range[k] < 0 || cross.range[k] >= n) && fail(`cross-thread end ${k}: range ${cross.range[k]} of ${n}`)) return out;
+    if ((cross.thread[k] < 0 || cross.thread[k] >= threadCount) && fail(`cross-thread end ${k}: thread ${cross.thread[k]}`)) return out;
+  }
+  for (const issue of model.issues) {
+    if (issue.timeNs !== undefined && !Number.isFinite(issue.timeNs) && fail(`issue "${issue.message}" has time ${issue.timeNs}`)) return out;
+  }
   return out;
 }

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelInvariantViolations } from '../../model/invariants.ts';
+import { modelViolations } from '../../model/invariants.ts';
 import { rangeName } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { loadModel, memorySource } from '../pipeline.ts';
@@ -30,7 +30,7 @@ describe('Chrome fuzzing reproducers', () => {
     it(`${file} loads what is valid into a sound model`, async () => {
       const bytes = new Uint8Array(readFileSync(join(FUZZ_DIR, file)));
       const m = await loadModel(memorySource(file, bytes));
-      expect(modelInvariantViolations(m)).toEqual([]);
+      expect(modelViolations(m)).toEqual([]);
       expect(m.ranges.startNs.length).toBeGreaterThan(0);
       // Every problem is placed in the file (summaries of the ones not listed excepted).
       for (const issue of m.issues) if (issue.severity !== 'info' && !/not listed/.test(issue.message)) expect(issue.offset ?? issue.line, issue.message).toBeDefined();
@@ -52,7 +52,7 @@ describe('Chrome numbers out of range', () => {
     it(`ts ${ts.slice(0, 20)} is a load issue at its byte offset, never a model value`, async () => {
       const text = trace(ts);
       const m = await load(text);
-      expect(modelInvariantViolations(m)).toEqual([]);
+      expect(modelViolations(m)).toEqual([]);
       expect(rangesOf(m)).toEqual([
         ['ok', 0, 5000],
         ['ok2', 10000, 15000],
@@ -73,7 +73,7 @@ describe('Chrome numbers out of range', () => {
   it('a dur out of range draws the event with zero length and says so', async () => {
     for (const dur of ['1e308', '1e309', '-1e308', '9007199254741']) {
       const m = await load(trace('12', dur));
-      expect(modelInvariantViolations(m), dur).toEqual([]);
+      expect(modelViolations(m), dur).toEqual([]);
       expect(rangesOf(m).find(([n]) => n === 'bad'), dur).toEqual(['bad', 2000, 2000]);
       expect(m.issues.some((i) => /"dur" .* out of range/.test(i.message)), dur).toBe(true);
     }
@@ -83,7 +83,7 @@ describe('Chrome numbers out of range', () => {
     const m = await load(`[{"ph":"C","name":"c","pid":1,"ts":1,"args":{"v":1e309}},{"ph":"C","name":"c","pid":1,"ts":2,"args":{"v":"-Infinity"}},{"ph":"C","name":"c","pid":1,"ts":3,"args":{"v":2}}]`);
     expect(Array.from(m.counters.value)).toEqual([2]);
     expect(m.issues.filter((i) => /not a finite number/.test(i.message)).length).toBeGreaterThan(0);
-    expect(modelInvariantViolations(m)).toEqual([]);
+    expect(modelViolations(m)).toEqual([]);
   });
 });
 
