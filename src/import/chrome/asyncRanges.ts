@@ -2,7 +2,8 @@
  * Async events (nestable b/e and legacy S/F) pair up by key (category + id, plus scope), not by
  * thread, and a trace may list them in any order. They are collected in columns, sorted by key and
  * time once the file is read, and matched with a stack per key: an end closes the innermost open
- * begin of the same name (or the innermost one when the end has no name). Pairs become start/end
+ * begin of the same name (or the innermost one when the end has no name); a named end that matches
+ * no open begin is reported and dropped, never closing another range. Pairs become start/end
  * ranges of the process's category row (the builder packs them into lanes).
  */
 import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
@@ -151,19 +152,17 @@ export class AsyncRangeMatcher {
           open.push(i);
           continue;
         }
-        if (open.length === 0) {
-          budget.report('async end without begin', 'warning', `async end "${nameText(names[i])}" (${describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0))}) has no open begin; ignored`, offset[i]);
-          continue;
-        }
+        // An end closes the innermost open begin of its name (catapult's rule, and the trace
+        // event format's: pairs are matched by category, id and name); an end without a name
+        // closes the innermost one. A named end that matches nothing closes nothing.
         let at = open.length - 1;
         const name = names[i];
-        if (name >= 0 && names[open[at]] !== name) {
-          for (let s = at - 1; s >= 0; s--) {
-            if (names[open[s]] === name) {
-              at = s;
-              break;
-            }
-          }
+        if (name >= 0) while (at >= 0 && names[open[at]] !== name) at--;
+        if (at < 0) {
+          const key = describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0));
+          const why = open.length === 0 ? 'has no open begin' : `matches no open begin of its name (${open.length} other${open.length === 1 ? '' : 's'} open)`;
+          budget.report('async end without begin', 'warning', `async end "${nameText(name)}" (${key}) ${why}; ignored`, offset[i]);
+          continue;
         }
         const b = open[at];
         if (at === open.length - 1) open.pop();

@@ -470,3 +470,78 @@ describe('sniffChromeJson', () => {
   for (const s of yes) it(`claims ${JSON.stringify(s.slice(0, 30))}`, () => expect(sniffChromeJson(encode(s))).toBe(true));
   for (const s of no) it(`does not claim ${JSON.stringify(s.slice(0, 30))}`, () => expect(sniffChromeJson(encode(s))).toBe(false));
 });
+
+describe('Chrome nestable async pairing (issue 11 §4)', () => {
+  it("pairs ends by name as catapult does: an unmatched inner end closes nothing (nestable_async.json's REQUEST_FOO)", async () => {
+    // The second request of catapult's tracing/test_data/nestable_async.json, as its importer and
+    // Trace Compass read it: REQUEST_FOO 110-200 µs, an end named after no open begin at 130.
+    const ev = (ph: string, name: string, ts: number) => `{"name":"${name}","cat":"foo","ph":"${ph}","id":"0x100","pid":26037,"tid":26066,"ts":${ts}}`;
+    const m = await decodeText(
+      `[${[
+        ev('b', 'REQUEST_FOO', 110),
+        ev('e', 'URL_REQUEST_DELEGATE_UNMATCHED_END', 130),
+        ev('b', 'URL_REQUEST_START_JOB', 140),
+        ev('e', 'URL_REQUEST_START_JOB', 170),
+        ev('b', 'URL_REQUEST_DELEGATE', 180),
+        ev('e', 'URL_REQUEST_DELEGATE', 190),
+        ev('e', 'REQUEST_FOO', 200),
+      ].join(',\n')}]`,
+    );
+    expect(ranges(m)).toEqual([
+      ['REQUEST_FOO', 0, 90_000, 0],
+      ['URL_REQUEST_START_JOB', 30_000, 60_000, 1],
+      ['URL_REQUEST_DELEGATE', 70_000, 80_000, 1],
+    ]);
+    expect(m.issues).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        message: 'async end "URL_REQUEST_DELEGATE_UNMATCHED_END" (async id 0x100, cat "foo") matches no open begin of its name (1 other open); ignored',
+        offset: expect.any(Number),
+      }),
+    ]);
+  });
+
+  it('pairs by category and id too, and lets an end without a name close the innermost', async () => {
+    const m = await decodeText(`[
+      {"name":"a","cat":"x","ph":"b","id":1,"pid":1,"tid":1,"ts":0},
+      {"name":"a","cat":"y","ph":"b","id":1,"pid":1,"tid":1,"ts":1},
+      {"name":"a","cat":"x","ph":"b","id":2,"pid":1,"tid":1,"ts":2},
+      {"name":"a","cat":"y","ph":"e","id":1,"pid":1,"tid":1,"ts":3},
+      {"name":"inner","cat":"x","ph":"b","id":1,"pid":1,"tid":1,"ts":4},
+      {"cat":"x","ph":"e","id":1,"pid":1,"tid":1,"ts":5},
+      {"name":"a","cat":"x","ph":"e","id":2,"pid":1,"tid":1,"ts":6},
+      {"name":"a","cat":"x","ph":"e","id":1,"pid":1,"tid":1,"ts":9}
+    ]`);
+    expect(ranges(m).map(([n, s, e]) => [n, s, e])).toEqual([
+      ['a', 0, 9000],
+      ['a', 1000, 3000],
+      ['a', 2000, 6000],
+      ['inner', 4000, 5000],
+    ]);
+    expect(m.issues).toEqual([]);
+  });
+});
+
+describe('Chrome JSON that is no trace (issue 11 §4)', () => {
+  for (const [what, text, message] of [
+    ['a cloud tracing export', '{"traceId":"abc","spans":[{"spanId":"1","name":"GET /","startTime":"2026-01-01T00:00:00Z"}]}', /^not a Chrome trace: a JSON object without a "traceEvents" array \(keys "traceId", "spans"\)$/],
+    ['an execution trace', '{"schema":"1.1.1-chakra.0.0.4","pid":1234,"time":"2026-11-01","start_ts":1,"nodes":[{"name":"[pytorch|profiler|execution_trace|process]","id":1,"ctrl_deps":1}],"finish_ts":9}', /^not a Chrome trace: a JSON object without a "traceEvents" array \(keys "schema", "pid", "time", "start_ts", "nodes", "finish_ts"\)$/],
+    ['an array of records', '[{"name":"a","pid":1,"ts":1},{"name":"b","pid":1,"ts":2}]', /^not a Chrome trace: none of the 2 objects of the events array has a "ph"/],
+    ['an array of numbers', '[1,2,3]', /^not a Chrome trace: the events array holds 3 values that are not event objects$/],
+  ] as const) {
+    it(`fails ${what} with a clear message and no events`, async () => {
+      const m = await decodeText(text);
+      expect(m.ranges.startNs.length + m.marks.timeNs.length + m.counters.timeNs.length).toBe(0);
+      const error = m.issues.find((i) => i.severity === 'error');
+      expect(error?.message).toMatch(message);
+      expect(error?.line).toBe(1);
+    });
+  }
+
+  it('still loads an empty trace as one (a warning, no error)', async () => {
+    for (const text of ['[]', '{"traceEvents":[]}']) {
+      const m = await decodeText(text);
+      expect(m.issues.map((i) => `${i.severity}: ${i.message}`)).toEqual(['warning: the trace holds no events']);
+    }
+  });
+});

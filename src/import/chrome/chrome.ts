@@ -140,6 +140,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** File offset of the event being decoded. */
   private eventOffset = 0;
   private eventCount = 0;
+  /** Events with a string "ph": none among many objects means the file is some other JSON. */
+  private phasedCount = 0;
 
   /** `fastPath` false: every event through the general parser (tests compare the two). */
   constructor(
@@ -161,6 +163,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     this.lastEventLineBreaks = this.f.lineBreaks;
     if (end === INCOMPLETE) return INCOMPLETE;
     this.eventCount++;
+    if (this.f.phStart >= 0) this.phasedCount++;
     this.eventOffset = base + pos;
     this.dispatch(buf, base + pos);
     return end;
@@ -627,7 +630,13 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (this.originUs !== undefined) b.setClock('Chrome trace clock (µs)', BigInt(this.originUs) * 1000n);
     if (reader.documentForm) b.setProperty('chrome.form', reader.documentForm === 'array' ? 'JSON array' : 'JSON object (traceEvents)');
     b.setProperty('chrome.events', String(this.eventCount));
-    if (this.eventCount === 0 && reader.foundEvents) b.report('warning', 'the trace holds no events');
+    // JSON that is no trace (a cloud tracing export, an execution trace, a list of records) says
+    // so, instead of loading as an empty capture.
+    if (this.eventCount > 0 && this.phasedCount === 0) {
+      b.report('error', `not a Chrome trace: none of the ${this.eventCount} objects of the events array has a "ph" (phase) of the trace event format`, { offset: 0, line: 1 });
+    } else if (this.eventCount === 0 && reader.nonObjectElements > 0) {
+      b.report('error', `not a Chrome trace: the events array holds ${reader.nonObjectElements} values that are not event objects`, { offset: 0, line: 1 });
+    } else if (this.eventCount === 0 && reader.foundEvents) b.report('warning', 'the trace holds no events');
   }
 }
 

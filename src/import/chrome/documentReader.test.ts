@@ -78,7 +78,10 @@ describe('TraceDocumentReader forms', () => {
   });
 
   it('reports an object form without traceEvents, and a truncated one', () => {
-    expect(readText('{"otherData":{}}').issues.map((i) => i.message)).toEqual(['the trace object has no "traceEvents" array']);
+    expect(readText('{"otherData":{}}').issues.map((i) => i.message)).toEqual(['not a Chrome trace: a JSON object without a "traceEvents" array (keys "otherData")']);
+    const keys = Array.from({ length: 10 }, (_, i) => `"k${i}":${i}`).join(',');
+    expect(readText(`{${keys}}`).issues[0]).toMatchObject({ severity: 'error', message: expect.stringMatching(/keys "k0", .*"k7" and 2 more\)$/) });
+    expect(readText('{}').issues[0].message).toMatch(/\(no keys\)$/);
     const cut = readText('{"traceEvents":[{"a":1},{"a":2}');
     expect(cut.events.length).toBe(2);
     expect(cut.issues.map((i) => i.message)).toEqual([expect.stringContaining('ends inside the traceEvents array')]);

@@ -121,6 +121,12 @@ export class TraceDocumentReader {
   /** Bytes searched for line breaks so far (a work counter: tests check it stays linear). */
   private lineSearchBytes = 0;
 
+  /** The first keys of the object form (to say what a JSON object that is no trace holds). */
+  private readonly keys: string[] = [];
+  private keyCount = 0;
+  /** Elements of the events array that are not objects. */
+  private otherElements = 0;
+
   private sawComma = false;
   private resyncFrom = 0;
   private syntaxErrors = 0;
@@ -139,6 +145,11 @@ export class TraceDocumentReader {
 
   get documentForm(): 'array' | 'object' | undefined {
     return this.form;
+  }
+
+  /** Elements of the events array that were not objects (skipped). */
+  get nonObjectElements(): number {
+    return this.otherElements;
   }
 
   /** Bytes searched for line breaks so far: at most about the bytes read, whatever the layout. */
@@ -203,7 +214,9 @@ export class TraceDocumentReader {
         break;
     }
     if (this.form === 'object' && !this.eventsFound) {
-      this.sink.report('warning', 'the trace object has no "traceEvents" array');
+      const keys = this.keys.map((k) => JSON.stringify(k)).join(', ');
+      const more = this.keyCount > this.keys.length ? ` and ${this.keyCount - this.keys.length} more` : '';
+      this.sink.report('error', `not a Chrome trace: a JSON object without a "traceEvents" array (${this.keyCount === 0 ? 'no keys' : `keys ${keys}${more}`})`, { offset: 0, line: 1 });
     }
   }
 
@@ -235,6 +248,7 @@ export class TraceDocumentReader {
           } else if (c === RBRACKET) pos = this.closeEvents(pos);
           else if (c === COMMA) pos = this.syntaxError(buf, base, pos, 'empty element in the events array (",,")');
           else {
+            this.otherElements++;
             this.sink.report('warning', `an element of the events array is not an object (starts with ${describeByte(c)}); skipped`, this.at(base + pos, buf, base));
             this.skipReturn = S_EV_NEXT;
             pos = this.startValue(C_SKIP, buf, pos, base);
@@ -480,6 +494,8 @@ export class TraceDocumentReader {
     try {
       scanString(buf, start, end);
       this.key = decodeStringToken(buf, start, end, stringScan.escaped);
+      if (this.keys.length < 8) this.keys.push(this.key.length > 40 ? `${this.key.slice(0, 40)}…` : this.key);
+      this.keyCount++;
     } catch (e) {
       if (!(e instanceof JsonSyntaxError)) throw e;
       return this.fatal(buf, base, e.at, e.message);
