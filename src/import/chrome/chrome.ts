@@ -245,6 +245,11 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       if (Math.abs(f.dur.us) <= MAX_DUR_US) dur = f.dur.us * 1000 + f.dur.ns;
       else this.budget.report('dur out of range', 'warning', `complete event (ph "X") with "dur" ${roughly(f.dur.us)} µs, out of range (more than 104 days); drawn with zero length`, offset);
     } else this.budget.report('X without dur', 'warning', 'complete event (ph "X") without a numeric "dur"; drawn with zero length', offset);
+    if (dur < 0) {
+      const name = this.text(buf, f.name);
+      this.budget.report('X negative dur', 'warning', `complete event "${name.length > 80 ? `${name.slice(0, 80)}…` : name}" has a negative "dur" (${dur / 1000} µs); drawn with zero length`, offset);
+      dur = 0;
+    }
     this.builder.range(thread, t, t + dur, this.eventAttrs(buf), this.at(offset));
   }
 

@@ -79,6 +79,12 @@ describe('Chrome numbers out of range', () => {
     }
   });
 
+  it('a negative dur names its event and draws it with zero length', async () => {
+    const m = await load(trace('12', '-3.5'));
+    expect(rangesOf(m).find(([n]) => n === 'bad')).toEqual(['bad', 2000, 2000]);
+    expect(m.issues.map((i) => i.message)).toContain('complete event "bad" has a negative "dur" (-3.5 µs); drawn with zero length');
+  });
+
   it('a counter value that is not finite is skipped with a message', async () => {
     const m = await load(`[{"ph":"C","name":"c","pid":1,"ts":1,"args":{"v":1e309}},{"ph":"C","name":"c","pid":1,"ts":2,"args":{"v":"-Infinity"}},{"ph":"C","name":"c","pid":1,"ts":3,"args":{"v":2}}]`);
     expect(Array.from(m.counters.value)).toEqual([2]);
