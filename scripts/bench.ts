@@ -82,14 +82,16 @@ function timeRuns(f: () => void): { medianMs: number; minMs: number; cpuMs: numb
   return { medianMs: median(times), minMs: Math.min(...times), cpuMs: median(cpu) };
 }
 
-/** Wall time (ms) of one load of `path`, and its model. */
-async function timeLoad(path: string): Promise<{ ms: number; model: Model }> {
+/** Wall and CPU time (ms) of one load of `path`, and its model. */
+async function timeLoad(path: string): Promise<{ ms: number; cpu: number; model: Model }> {
   const source = await fileSource(path);
+  const c = cpuMs();
   const t = performance.now();
   const model = await loadModel(source);
   const ms = performance.now() - t;
+  const cpu = cpuMs() - c;
   await source.close();
-  return { ms, model };
+  return { ms, cpu, model };
 }
 
 /**
@@ -104,13 +106,17 @@ async function benchChromeLayouts(): Promise<Record<string, unknown>> {
   log(`chrome-json, one line: ${fmt(written.events)} ranges + marks, ${fmt(written.bytes / 1e6, 1)} MB (${fmt(lines.bytes / 1e6, 1)} MB one event per line), nested args`);
   const oneLineMs: number[] = [];
   const perLineMs: number[] = [];
+  const oneLineCpu: number[] = [];
+  const perLineCpu: number[] = [];
   let ranges = 0;
   for (let k = 0; k < Math.max(3, decodeRuns); k++) {
     const a = await timeLoad(oneLinePath);
     oneLineMs.push(a.ms);
+    oneLineCpu.push(a.cpu);
     ranges = a.model.ranges.startNs.length;
     const b = await timeLoad(linesPath);
     perLineMs.push(b.ms);
+    perLineCpu.push(b.cpu);
     if (ranges !== b.model.ranges.startNs.length) throw new Error('the two layouts of one trace gave different models');
   }
   const oneLine = { ms: median(oneLineMs) };
@@ -120,10 +126,15 @@ async function benchChromeLayouts(): Promise<Record<string, unknown>> {
     ranges,
     decodeAndModelMs: Math.round(oneLine.ms),
     megabytesPerSecond: Number((written.bytes / 1e6 / (oneLine.ms / 1000)).toFixed(2)),
+    decodeAndModelCpuMs: Math.round(median(oneLineCpu)),
     oneEventPerLineMs: Math.round(perLine.ms),
+    oneEventPerLineCpuMs: Math.round(median(perLineCpu)),
     oneLineVsOneEventPerLine: Number((oneLine.ms / perLine.ms).toFixed(2)),
   };
-  log(`  decode + model   ${fmt(oneLine.ms / 1000, 2)} s on one line, ${fmt(perLine.ms / 1000, 2)} s one event per line (${fmt(entry.oneLineVsOneEventPerLine, 2)}x)   ${fmt(entry.megabytesPerSecond, 1)} MB/s`);
+  log(
+    `  decode + model   ${fmt(oneLine.ms / 1000, 2)} s (${fmt(entry.decodeAndModelCpuMs / 1000, 2)} s CPU) on one line, ` +
+      `${fmt(perLine.ms / 1000, 2)} s (${fmt(entry.oneEventPerLineCpuMs / 1000, 2)} s CPU) one event per line (${fmt(entry.oneLineVsOneEventPerLine, 2)}x)   ${fmt(entry.megabytesPerSecond, 1)} MB/s`,
+  );
   if (!values.keep) {
     rmSync(oneLinePath, { force: true });
     rmSync(linesPath, { force: true });
