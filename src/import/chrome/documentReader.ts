@@ -592,10 +592,8 @@ export class TraceDocumentReader {
 
   /** Location of a file offset; the line is known when the offset is in `buf` (at or after what is counted). */
   private at(offset: number, buf?: Uint8Array, base = 0): IssueLocation {
-    if (buf && offset >= this.countedTo && offset - base <= buf.length) {
-      this.countTo(buf, base, offset);
-      return { offset, line: this.lineBreaks + 1 };
-    }
+    // Counting stops where the bytes before it are gone (countedTo before `buf`): no line then.
+    if (buf && offset >= this.countedTo && offset - base <= buf.length) this.countTo(buf, base, offset);
     if (offset === this.countedTo) return { offset, line: this.lineBreaks + 1 };
     return { offset };
   }
