@@ -160,7 +160,7 @@ export class AsyncRangeMatcher {
         if (name >= 0) while (at >= 0 && names[open[at]] !== name) at--;
         if (at < 0) {
           const key = describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0));
-          const why = open.length === 0 ? 'has no open begin' : `matches no open begin of its name (${open.length} other${open.length === 1 ? '' : 's'} open)`;
+          const why = open.length === 0 ? 'has no open begin' : `has no open begin of its name (${open.length} of other names open)`;
           budget.report('async end without begin', 'warning', `async end "${nameText(name)}" (${key}) ${why}; ignored`, offset[i]);
           continue;
         }

@@ -495,7 +495,7 @@ describe('Chrome nestable async pairing (issue 11 §4)', () => {
     expect(m.issues).toEqual([
       expect.objectContaining({
         severity: 'warning',
-        message: 'async end "URL_REQUEST_DELEGATE_UNMATCHED_END" (async id 0x100, cat "foo") matches no open begin of its name (1 other open); ignored',
+        message: 'async end "URL_REQUEST_DELEGATE_UNMATCHED_END" (async id 0x100, cat "foo") has no open begin of its name (1 of other names open); ignored',
         offset: expect.any(Number),
       }),
     ]);
