@@ -82,6 +82,7 @@ describe('TraceDocumentReader forms', () => {
     const keys = Array.from({ length: 10 }, (_, i) => `"k${i}":${i}`).join(',');
     expect(readText(`{${keys}}`).issues[0]).toMatchObject({ severity: 'error', message: expect.stringMatching(/keys "k0", .*"k7" and 2 more\)$/) });
     expect(readText('{}').issues[0].message).toMatch(/\(no keys\)$/);
+    expect(readText('{"systemTraceEvents":"# tracer: nop\\n"}').issues[0].message).toMatch(/^the trace holds only "systemTraceEvents" \(ftrace text/);
     const cut = readText('{"traceEvents":[{"a":1},{"a":2}');
     expect(cut.events.length).toBe(2);
     expect(cut.issues.map((i) => i.message)).toEqual([expect.stringContaining('ends inside the traceEvents array')]);

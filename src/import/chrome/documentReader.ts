@@ -216,7 +216,10 @@ export class TraceDocumentReader {
     if (this.form === 'object' && !this.eventsFound) {
       const keys = this.keys.map((k) => JSON.stringify(k)).join(', ');
       const more = this.keyCount > this.keys.length ? ` and ${this.keyCount - this.keys.length} more` : '';
-      this.sink.report('error', `not a Chrome trace: a JSON object without a "traceEvents" array (${this.keyCount === 0 ? 'no keys' : `keys ${keys}${more}`})`, { offset: 0, line: 1 });
+      const what = this.keys.includes('systemTraceEvents')
+        ? 'the trace holds only "systemTraceEvents" (ftrace text, which nvtxview does not read), no "traceEvents" array'
+        : `not a Chrome trace: a JSON object without a "traceEvents" array (${this.keyCount === 0 ? 'no keys' : `keys ${keys}${more}`})`;
+      this.sink.report('error', what, { offset: 0, line: 1 });
     }
   }
 
