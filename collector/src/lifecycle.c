@@ -79,7 +79,7 @@ static void on_exit_flush(void)
     stream_note_self_name();
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);
-    stream_flush_all_locked();
+    stream_flush_all_locked(1);
     out_end_locked(NVTXC_REASON_EXIT, 0);
     lock_give(&nvtxc_file_lock);
     lock_give(&nvtxc_registry_lock);
@@ -96,7 +96,7 @@ __attribute__((destructor)) static void on_unload(void)
     if (!nvtxc_capturing || !out_is_open()) return;
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);
-    stream_flush_all_locked();
+    stream_flush_all_locked(1);
     lock_give(&nvtxc_file_lock);
     lock_give(&nvtxc_registry_lock);
 }
@@ -117,7 +117,7 @@ static void on_fatal_signal(int sig)
         /* Never wait on a lock this thread holds (the signal may have interrupted a flush). */
         int registry = lock_take_in_signal(&nvtxc_registry_lock);
         if (lock_take_in_signal(&nvtxc_file_lock)) {
-            if (registry) stream_flush_all_locked();
+            if (registry) stream_flush_all_locked(0);
             else meta_flush_locked();
             if (!program_handles_it) out_end_locked(NVTXC_REASON_SIGNAL, sig);
             /*

@@ -12,8 +12,6 @@
 static uint8_t *log_data;
 static size_t log_len, log_cap, log_written;
 
-/* Pending bytes that make the writer flush the log without waiting for an event flush. */
-#define META_EAGER_FLUSH (1u << 20)
 
 uint8_t *meta_head(uint8_t *p)
 {
@@ -58,7 +56,11 @@ static void append(uint8_t op, const uint8_t *a, size_t na, const char *text, si
         }
         log_len = (size_t)(p - log_data);
     }
-    int eager = log_len - log_written > META_EAGER_FLUSH;
+    /*
+     * Written at once while the capture is open: events in a buffer that the process leaves in the
+     * file (an _exit, a kill) must find the definitions they use there too.
+     */
+    int eager = log_len > log_written && out_is_open();
     lock_give(&nvtxc_meta_lock);
     if (eager) {
         lock_take(&nvtxc_file_lock);

@@ -9,7 +9,16 @@ export const CHUNK_HEADER_SIZE = 12;
 /** Chunk bodies above this are treated as damage. */
 export const MAX_CHUNK_BODY = 256 * 1024 * 1024;
 
-export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4 } as const;
+export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4, Open: 5, Pad: 6 } as const;
+
+/**
+ * Layout of an OPEN chunk (section 2.2), in bytes from its chunk header: the commit word (u32 bytes
+ * of the EVENTS body in use, u32 events), then an EVENTS body with 10-byte header varints.
+ */
+export const OPEN_COMMIT_AT = 16;
+export const OPEN_EVENTS_AT = 24;
+export const OPEN_VARINT_WIDTH = 10;
+export const OPEN_EVENTS_HEADER = 5 * OPEN_VARINT_WIDTH;
 
 export const ProcessTag = {
   Writer: 1,
