@@ -64,7 +64,7 @@ static void report_written(void)
 {
     if (!nvtxc_g.report_at_exit || !out_is_open()) return;
     char msg[PATH_MAX + 128];
-    int n = snprintf(msg, sizeof msg, "nvtx-capture: process %d wrote %llu events to %s\n", (int)nvtxc_g.pid,
+    int n = snprintf(msg, sizeof msg, "nvtx-capture: process %d wrote %llu event records to %s\n", (int)nvtxc_g.pid,
                      (unsigned long long)nvtxc_g.events_written, out_path());
     if (n > 0) {
         ssize_t ignored = write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);

@@ -105,7 +105,13 @@ describe('collector + decoder, end to end', () => {
   it('runs the program unchanged and reports the capture', () => {
     expect(result.status).toBe(0);
     const events = result.lines.find((l) => l.type === 'events')!.count;
-    expect(result.stderr).toContain(`nvtx-capture: ${events} events from 5 threads in ${result.path}`);
+    // The launcher counts ranges like nvtxview (a push and its pop are one) and says how many records that took.
+    // As the CLI counts them: NVTX ranges, not the acquire/held rows of sync objects.
+    const ranges = rangeRows(model).filter((r) => r.kind === 'pushpop' || r.kind === 'category').length;
+    const marks = markRows(model).length;
+    expect(result.stderr).toContain(
+      `nvtx-capture: ${ranges} ranges and ${marks} marks (${events} event records: a push and its pop count as two) from 5 threads in ${result.path}`,
+    );
     expect(model.issues).toEqual([]);
     expect(model.capture.properties.events).toBe(String(events));
     expect(model.capture.properties['NVTX linkage units']).toBe('3');
@@ -235,7 +241,7 @@ describe('collector lifecycle', () => {
     const parentPid = result.lines.find((l) => l.type === 'range' && l.name === 'parent around fork')!.pid;
     const childPid = result.lines.find((l) => l.type === 'range' && l.name === 'child work')!.pid;
     const childPath = join(work, `fork.${childPid}.nvtxc`);
-    expect(result.stderr).toContain(`nvtx-capture: process ${childPid} wrote 5 events to ${childPath}`);
+    expect(result.stderr).toContain(`nvtx-capture: process ${childPid} wrote 5 event records to ${childPath}`);
     for (const [pid, path] of [
       [parentPid, result.path],
       [childPid, childPath],
