@@ -32,7 +32,7 @@ static const char *usage_text =
     "                      %p in FILE becomes the pid, %n the program name\n"
     "  -f, --force         overwrite FILE if it exists (otherwise nvtx-capture refuses)\n"
     "      --no-children   do not capture child processes (they otherwise write <FILE stem>.<pid>.nvtxc)\n"
-    "      --buffer-kb N   per-thread event buffer in KiB (default 256, at least 64)\n"
+    "      --buffer-kb N   per-thread event buffer in KiB (default 256, 64 to 16384)\n"
     "      --clock CLOCK   tsc or monotonic-raw (default: the invariant TSC when the CPU has one)\n"
     "      --lib PATH      the collector library (default: libnvtxcapture.so next to this program)\n"
     "  -q, --quiet         print nothing unless something goes wrong\n"

@@ -4,7 +4,7 @@
 
 #define NVTXC_MAGIC "\x89NVTXC\r\n"
 #define NVTXC_MAJOR 1
-#define NVTXC_MINOR 1
+#define NVTXC_MINOR 2
 #define NVTXC_FILE_HEADER_SIZE 16
 #define NVTXC_CHUNK_HEADER_SIZE 12
 

@@ -218,7 +218,7 @@ static void global_init(void)
     const char *b = getenv("NVTXCAPTURE_BUFFER_KB");
     if (b && *b) kb = strtol(b, NULL, 10);
     if (kb < 64) kb = 64;
-    if (kb > 1024 * 1024) kb = 1024 * 1024;
+    if (kb > 16 * 1024) kb = 16 * 1024; /* a chunk stays far below what readers accept */
     nvtxc_g.buffer_size = (size_t)kb * 1024;
 
     clock_choose(getenv("NVTXCAPTURE_CLOCK"));

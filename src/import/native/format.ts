@@ -3,7 +3,7 @@
 /** `\x89NVTXC\r\n` */
 export const MAGIC = Uint8Array.of(0x89, 0x4e, 0x56, 0x54, 0x58, 0x43, 0x0d, 0x0a);
 export const MAJOR_VERSION = 1;
-export const MINOR_VERSION = 1;
+export const MINOR_VERSION = 2;
 export const FILE_HEADER_SIZE = 16;
 export const CHUNK_HEADER_SIZE = 12;
 /** Chunk bodies above this are treated as damage. */
