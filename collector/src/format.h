@@ -90,6 +90,8 @@ enum {
     NVTXC_META_CONVERSION_FACTOR = 19,
     NVTXC_META_COUNTER = 20,
     NVTXC_META_CLOCKS = 21,
+    /* Version 1.2: something the program passed that the collector refused or cut (section 6). */
+    NVTXC_META_NOTE = 22,
 };
 
 /* Thread stream record ops (below 0x40: fixed grammar; 0x40 and above: length-prefixed). */

@@ -11,6 +11,7 @@
 #include "collector.h"
 #include "crc32c.h"
 #include "extensions.h"
+#include "guard.h"
 #include "handles.h"
 #include "meta.h"
 #include "output.h"
@@ -76,6 +77,7 @@ static void on_exit_flush(void)
 {
     if (!nvtxc_capturing) return;
     ext_at_exit();
+    guard_note_totals();
     stream_note_self_name();
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);

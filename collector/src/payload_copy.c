@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "guard.h"
 
 #define ID_STATIC_START (1ull << 24)
 #define MAX_DEPTH 8
@@ -358,6 +359,12 @@ size_t pl_item_size(const nvtxPayloadData_t *item, size_t cap, uint32_t *flags)
     if (n > cap) {
         n = cap;
         *flags = NVTXC_EXT_CUT;
+    }
+    size_t readable = guard_readable(item->payload, n);
+    if (readable < n) {
+        n = readable;
+        *flags = NVTXC_EXT_CUT;
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
     }
     return n;
 }

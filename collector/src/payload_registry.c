@@ -1,5 +1,7 @@
 #include "payload_registry.h"
 
+#include "guard.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +305,8 @@ static int schema_valid(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
     const uint64_t need = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
                           NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
     if ((a->fieldMask & need) != need || !a->entries || a->numEntries == 0 || a->numEntries > MAX_ENTRIES) return 0;
+    /* An uninitialised or stale entries pointer: the table must be readable before it is walked. */
+    if (guard_readable_all(a->entries, a->numEntries * sizeof *a->entries) < a->numEntries * sizeof *a->entries) return 0;
     if (a->type < NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || a->type > NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR) return 0;
     if (a->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT && a->packAlign & (a->packAlign - 1)) return 0;
     size_t selectors = 0;
@@ -340,6 +344,7 @@ uint64_t pl_schema_register(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
     if (!s || !e) {
         free(s);
         free(e);
+        if (a->numEntries > MAX_ENTRIES) guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
         return 0;
     }
     pthread_mutex_lock(&reg_lock);
@@ -353,6 +358,7 @@ uint64_t pl_schema_register(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
         pthread_mutex_unlock(&reg_lock);
         free(s);
         free(e);
+        guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
         return 0;
     }
     uint64_t flags = a->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS ? a->flags : 0;
@@ -399,9 +405,16 @@ uint64_t pl_schema_register(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
 uint64_t pl_enum_register(uint32_t domain, const nvtxPayloadEnumAttr_t *a)
 {
     const uint64_t need = NVTX_PAYLOAD_ENUM_ATTR_FIELD_ENTRIES | NVTX_PAYLOAD_ENUM_ATTR_FIELD_NUM_ENTRIES;
-    if (!a || (a->fieldMask & need) != need || !a->entries || a->numEntries == 0 || a->numEntries > MAX_ENTRIES) return 0;
+    if (!a || (a->fieldMask & need) != need || !a->entries || a->numEntries == 0 || a->numEntries > MAX_ENTRIES ||
+        guard_readable_all(a->entries, a->numEntries * sizeof *a->entries) < a->numEntries * sizeof *a->entries) {
+        guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
+        return 0;
+    }
     size_t size = a->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SIZE ? a->sizeOfEnum : sizeof(int);
-    if (size != 1 && size != 2 && size != 4 && size != 8) return 0;
+    if (size != 1 && size != 2 && size != 4 && size != 8) {
+        guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
+        return 0;
+    }
     struct pl_schema *s = calloc(1, sizeof *s);
     if (!s) return 0;
     pthread_mutex_lock(&reg_lock);

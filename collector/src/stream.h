@@ -16,6 +16,7 @@
 #include "collector.h"
 #include "encode.h"
 #include "format.h"
+#include "meta.h"
 
 /* Room reserved for one fixed-size event record (op, dt, domain, range id, attrs without ext payloads). */
 #define EVENT_MAX 96
@@ -118,6 +119,8 @@ void stream_note_self_name(void);
 
 static inline struct tstream *stream_self(void)
 {
+    /* Definitions reach the file before any event that can use them (a process may end any time). */
+    if (UNLIKELY(atomic_load_explicit(&nvtxc_meta_pending, memory_order_relaxed))) meta_flush_pending();
     struct tstream *t = nvtxc_tls;
     if (UNLIKELY(t == NULL)) t = stream_create();
     return t;

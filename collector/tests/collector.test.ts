@@ -365,6 +365,52 @@ describe('collector lifecycle', () => {
     });
   });
 
+  describe('what a careless program passes: no crash, a note in the capture', () => {
+    /** Runs `hostile MODE`; the program must finish and every "after" mark must be in the capture. */
+    async function hostile(mode: string): Promise<{ model: Model; line: Line; notes: string[] }> {
+      const result = run('hostile', [mode], `hostile-${mode}.nvtxc`);
+      expect(result.status, result.stderr).toBe(0);
+      const line = result.lines.find((l) => l.type === 'hostile')!;
+      const model = await decode(result.path);
+      expect(markRows(model).filter((m) => m.name === 'after')).toHaveLength(line.marks as number);
+      expect(model.issues.filter((i) => i.severity === 'error')).toEqual([]);
+      const notes = model.issues.filter((i) => i.message.startsWith('the collector noted bad input')).map((i) => i.message);
+      return { model, line, notes };
+    }
+
+    it('uninitialised attribute structs and undefined message types', async () => {
+      const { notes } = await hostile('attrs');
+      // 64 garbage structs x 6 event calls, and one each of resource and sync attributes.
+      expect(notes.some((n) => /version or size is not NVTX's.*\(386 times\)/.test(n))).toBe(true);
+      expect(notes.some((n) => /message type NVTX does not define/.test(n))).toBe(true);
+    });
+
+    it('NULL strings, handles and attribute pointers', async () => {
+      const { notes, model } = await hostile('nulls');
+      expect(notes.some((n) => /a NULL string where NVTX wants a name/.test(n))).toBe(true);
+      expect(notes.some((n) => /registration was refused/.test(n))).toBe(true);
+      expect(rangeRows(model).filter((r) => r.kind === 'pushpop').length).toBeGreaterThan(0);
+    });
+
+    it('absurd sizes in schemas, enums, payloads and batches', async () => {
+      const { notes } = await hostile('sizes');
+      expect(notes.some((n) => /registration was refused.*\(5 times\)/.test(n))).toBe(true);
+      expect(notes.some((n) => /runs past readable memory/.test(n))).toBe(true);
+    });
+
+    it('10,000 domains, 100,000 registered strings and 1 MB messages', async () => {
+      const { model, line } = await hostile('many');
+      expect(model.domains.filter((d) => /^domain \d+$/.test(d.name)).length).toBe(10_000);
+      expect(rangeRows(model).filter((r) => r.name === 'in a domain')).toHaveLength(10_000);
+      expect(markRows(model).some((m) => m.name === 'registered 99999')).toBe(true);
+      const cut = markRows(model).find((m) => m.name.startsWith('xxxx'))!;
+      expect(cut.name.length).toBe(16 * 1024);
+      expect(model.issues.some((i) => /cut to 16 KiB/.test(i.message))).toBe(true);
+      // Registration stays a slow path, not a stall (the figure on a loaded machine is a few hundred ms).
+      expect(line.ms as number).toBeLessThan(20_000);
+    }, 60_000);
+  });
+
   it('keeps the program running with one message when the output cannot be written', () => {
     const result = run('stress', ['2', '1000'], 'missing-dir/x.nvtxc');
     expect(result.status).toBe(0);

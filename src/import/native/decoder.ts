@@ -96,6 +96,8 @@ export class NativeDecoder {
   private pairTick = 0n;
   private pairNs = 0n;
   private readonly warnedOps = new Set<string>();
+  /** NOTE records by kind: what the collector refused or cut of the program's input. */
+  private readonly collectorNotes = new Map<number, { text: string; count: number; offset: number }>();
   /** OPEN chunks (buffers the process left in the file), decoded by finish(). */
   private readonly openChunks: Frame[] = [];
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
@@ -155,6 +157,9 @@ export class NativeDecoder {
   /** Closes what only the whole capture can close; call after the last chunk. */
   finish(): void {
     this.decodeOpenChunks();
+    for (const { text, count, offset } of this.collectorNotes.values()) {
+      this.b.report('warning', `the collector noted bad input from the program: ${text}${count > 1 ? ` (${count} times)` : ''}`, { offset });
+    }
     for (const [kind, { count, first }] of this.skippedChunkKinds) {
       this.b.report(
         'warning',
@@ -441,6 +446,15 @@ export class NativeDecoder {
       }
       case MetaOp.SyncDestroy:
         break;
+      case MetaOp.Note: {
+        // Format 1.2: input the collector refused or cut; the latest count of a kind is its total.
+        const kind = m.varint();
+        const count = m.varint();
+        const text = m.str();
+        const seen = this.collectorNotes.get(kind);
+        this.collectorNotes.set(kind, { text, count: Math.max(count, seen?.count ?? 0), offset: seen?.offset ?? recordOffset });
+        break;
+      }
       default:
         if (this.ext?.meta(op, m, dt, recordOffset, this.t0)) break;
         this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);

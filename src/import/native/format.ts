@@ -75,6 +75,8 @@ export const MetaOp = {
   ConversionFactor: 19,
   Counter: 20,
   Clocks: 21,
+  // Version 1.2: what the collector refused or cut of the program's input.
+  Note: 22,
 } as const;
 
 export const Op = {
