@@ -13,7 +13,6 @@
 #include "crc32c.h"
 #include "encode.h"
 #include "format.h"
-#include "meta.h"
 
 static int fd = -1;
 /* Where the next chunk goes: every byte before it is a complete chunk or a reserved region. */

@@ -6,14 +6,12 @@
 #include <sys/prctl.h>
 #include <sys/uio.h>
 
-#include "lifecycle.h"
 #include "meta.h"
 #include "output.h"
 #include "region.h"
 #include "text.h"
 
 __thread struct tstream *nvtxc_tls TLS_FAST;
-__thread pid_t nvtxc_tid TLS_FAST;
 
 static pthread_key_t exit_key;
 static struct tstream *registry;

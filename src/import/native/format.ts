@@ -6,6 +6,8 @@ export const MAJOR_VERSION = 1;
 export const MINOR_VERSION = 2;
 export const FILE_HEADER_SIZE = 16;
 export const CHUNK_HEADER_SIZE = 12;
+/** What the collector keeps of the program's data (messages cut, payloads cut, batches cut, semantics kept). */
+export const WriterLimit = { MaxString: 16 * 1024, MaxExtBlob: 64 * 1024, MaxBatch: 16 * 1024 * 1024, MaxSemantics: 256 } as const;
 /** Chunk bodies above this are treated as damage. */
 export const MAX_CHUNK_BODY = 256 * 1024 * 1024;
 
