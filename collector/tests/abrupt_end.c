@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "emit.h"
@@ -44,7 +45,13 @@ static int child_exit(long n, int parent_first)
     pid_t child = fork();
     if (child < 0) return 1;
     if (child == 0) {
+        /* The clock around the ranges, so the test can check the times of events read from the buffer. */
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC_RAW, &a);
         record("child range", n);
+        clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+        emit("{\"type\":\"span\",\"pid\":%d,\"tid\":%d,\"from\":\"%lld\",\"to\":\"%lld\"}", (int)getpid(), (int)getpid(),
+             (long long)a.tv_sec * 1000000000LL + a.tv_nsec, (long long)b.tv_sec * 1000000000LL + b.tv_nsec);
         _exit(0);
     }
     int status = 0;

@@ -328,6 +328,15 @@ describe('collector lifecycle', () => {
       expect(count).toBe(100_000);
       expect(markRows(model).length).toBe(Math.ceil(100_000 / 3));
       expect(model.issues.some((i) => i.severity === 'info' && /recovered from 1 thread buffer/.test(i.message))).toBe(true);
+      // Times of events read from the buffer: inside the span the child measured around them (CLOCK_MONOTONIC_RAW).
+      const span = result.lines.find((l) => l.type === 'span')!;
+      const origin = BigInt(model.capture.originNs);
+      const ranges = rangeRows(model).filter((r) => r.name === 'child range');
+      const first = origin + BigInt(Math.round(Math.min(...ranges.map((r) => r.start))));
+      const last = origin + BigInt(Math.round(Math.max(...ranges.map((r) => r.end))));
+      const slack = 200_000n + (BigInt(span.to as string) - BigInt(span.from as string)) / 1000n; // 0.2 ms + 0.1%
+      expect(first >= BigInt(span.from as string) - slack && first <= BigInt(span.to as string), `first ${first}`).toBe(true);
+      expect(last <= BigInt(span.to as string) + slack && last >= BigInt(span.from as string), `last ${last}`).toBe(true);
     });
 
     it('a forked child of a parent that made no NVTX call before fork', async () => {

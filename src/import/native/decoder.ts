@@ -523,7 +523,8 @@ export class NativeDecoder {
     if (open) {
       r.varintBig();
       r.varintBig();
-      this.rate = this.finalRate();
+      // The latest pair, unless it is too close to the start to beat the rate measured at start (200 µs).
+      this.rate = Number(this.pairNs - this.n0) > 2e6 ? this.finalRate() : this.defaultRate;
     } else {
       this.setRate(r);
     }
