@@ -13,6 +13,14 @@
 #include "format.h"
 #include "meta.h"
 
+/* The page size, read once. */
+static size_t page_size(void)
+{
+    static size_t page;
+    if (UNLIKELY(page == 0)) page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
 static atomic_uint_fast64_t counts[GUARD_COUNT];
 static const char *texts[GUARD_COUNT];
 
@@ -77,7 +85,7 @@ static size_t probe(uintptr_t start, size_t n, uintptr_t at, size_t page)
 size_t guard_readable(const void *p, size_t n)
 {
     if (!p || n == 0) return 0;
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t page = page_size();
     uintptr_t start = (uintptr_t)p;
     uintptr_t first_end = (start | (page - 1)) + 1;
     if (n <= first_end - start) return n;
@@ -87,5 +95,30 @@ size_t guard_readable(const void *p, size_t n)
 size_t guard_readable_all(const void *p, size_t n)
 {
     if (!p || n == 0) return 0;
-    return probe((uintptr_t)p, n, (uintptr_t)p, (size_t)sysconf(_SC_PAGESIZE));
+    return probe((uintptr_t)p, n, (uintptr_t)p, page_size());
+}
+
+/* Pages found readable lately, per thread: payload pointers mostly point at the same few pages. */
+#define PAGE_CACHE 64
+static __thread uintptr_t readable_pages[PAGE_CACHE];
+
+size_t guard_readable_pointee(const void *p, size_t n)
+{
+    if (!p || n == 0) return 0;
+    size_t page = page_size();
+    uintptr_t start = (uintptr_t)p;
+    uintptr_t last = start + n - 1 < start ? UINTPTR_MAX : start + n - 1;
+    uintptr_t first_page = start / page, last_page = last / page;
+    if (last_page - first_page < 4) {
+        int all = 1;
+        for (uintptr_t pg = first_page; pg <= last_page && all; pg++)
+            all = readable_pages[pg % PAGE_CACHE] == pg + 1;
+        if (all) return n;
+    }
+    size_t readable = guard_readable_all(p, n);
+    /* Remember the whole pages seen readable (at most a few: the cache is small). */
+    uintptr_t end_page = readable ? (start + readable - 1) / page : first_page;
+    for (uintptr_t pg = first_page; readable && pg <= end_page && pg < first_page + 4; pg++)
+        readable_pages[pg % PAGE_CACHE] = pg + 1;
+    return readable;
 }

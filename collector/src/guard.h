@@ -32,6 +32,11 @@ enum guard_problem {
 size_t guard_readable(const void *p, size_t n);
 /* The same, p's own page included (for what the program passes rarely: registrations, batches). */
 size_t guard_readable_all(const void *p, size_t n);
+/*
+ * The same for memory a payload points to (deep copies): whole range checked, with a per-thread
+ * cache of pages found readable so that pointers into the same pages cost no system call.
+ */
+size_t guard_readable_pointee(const void *p, size_t n);
 /* Records that `kind` happened; the first time, a note with `what` goes into the capture. */
 void guard_note(enum guard_problem kind, const char *what);
 /* At exit: the counts of problems seen more than once. */

@@ -112,6 +112,11 @@ static void copy_pointee(struct walk *w, const struct pl_entry *e, uintptr_t ptr
 {
     if (!ptr || already_have(w, ptr) || w->out->n >= PL_MAX_COPIES || w->out->bytes >= w->out->limit) return;
     const uint8_t *p = (const uint8_t *)ptr;
+    /* A dangling or garbage pointer in a payload: nothing to copy (checked before anything reads it). */
+    if (guard_readable_pointee(p, e->esize ? e->esize : 1) == 0) {
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
+        return;
+    }
     uint64_t cap = NVTXC_MAX_EXT_BLOB;
     if (cap > w->out->limit - w->out->bytes) cap = w->out->limit - w->out->bytes;
     uint64_t n = 0;
@@ -139,6 +144,13 @@ static void copy_pointee(struct walk *w, const struct pl_entry *e, uintptr_t ptr
     if (n > cap || !terminated) {
         if (n > cap) n = cap - cap % (e->esize ? e->esize : 1);
         flags = NVTXC_EXT_CUT;
+    }
+    size_t readable = guard_readable_pointee(p, (size_t)n);
+    if (readable < n) {
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
+        n = readable - readable % (e->esize ? e->esize : 1);
+        flags = NVTXC_EXT_CUT;
+        if (n == 0) return;
     }
     struct pl_copy *c = &w->out->r[w->out->n++];
     c->addr = p;

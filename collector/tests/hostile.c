@@ -171,6 +171,37 @@ static void sizes(void)
     ea.numEntries = (size_t)1 << 50;
     if (nvtxPayloadEnumRegister(d, &ea) != 0) exit(5);
 
+    /* A schema the collector accepts whose entries lie far beyond any payload, pointer entries among them. */
+    nvtxPayloadSchemaEntry_t far[3] = {
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "near", NULL, 0, 0, NULL, NULL},
+        {0, NVTX_PAYLOAD_ENTRY_TYPE_CSTRING, "far string", NULL, 0, (uint64_t)1 << 40, NULL, NULL},
+        {NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "far pointer",
+         NULL, 0, (uint64_t)1 << 41, NULL, NULL},
+    };
+    memset(&sa, 0, sizeof sa);
+    sa.fieldMask = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
+                   NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_STATIC_SIZE;
+    sa.type = NVTX_PAYLOAD_SCHEMA_TYPE_STATIC;
+    sa.entries = far;
+    sa.numEntries = 3;
+    sa.payloadStaticSize = SIZE_MAX;
+    uint64_t far_schema = nvtxPayloadSchemaRegister(d, &sa);
+    uint64_t value = 42;
+    nvtxPayloadData_t far_item = {far_schema, SIZE_MAX, &value};
+    nvtxMarkPayload(d, &far_item, 1);
+    far_item.size = sizeof value;
+    nvtxMarkPayload(d, &far_item, 1);
+    /* A pointer entry that points at memory that is not mapped. */
+    nvtxPayloadSchemaEntry_t ptr_entry = {NVTX_PAYLOAD_ENTRY_FLAG_POINTER | NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY,
+                                          NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "p", NULL, 0, 0, NULL, NULL};
+    sa.entries = &ptr_entry;
+    sa.numEntries = 1;
+    sa.payloadStaticSize = sizeof(void *);
+    uint64_t ptr_schema = nvtxPayloadSchemaRegister(d, &sa);
+    const void *dangling = buf + 2 * page;
+    nvtxPayloadData_t ptr_item = {ptr_schema, sizeof dangling, &dangling};
+    nvtxMarkPayload(d, &ptr_item, 1);
+
     /* Payloads and batches that claim far more than their memory. */
     nvtxPayloadData_t items[2] = {{NVTX_PAYLOAD_ENTRY_TYPE_BYTE, (size_t)1 << 30, buf},
                                   {NVTX_PAYLOAD_ENTRY_TYPE_UINT8, 3 * (size_t)page, buf + page}};
