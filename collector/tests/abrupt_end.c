@@ -4,6 +4,8 @@
  *   abrupt_end child-exit N        a forked child records N ranges and leaves by _exit(0)
  *   abrupt_end child-exit-fresh N  the same, but the parent made no NVTX call before fork
  *   abrupt_end kill N              the process records N ranges (and a second thread more), then SIGKILLs itself
+ *   abrupt_end kill-threads T N    T threads record N ranges each (their buffers fill and are written many
+ *                                  times), wait for each other, and the process SIGKILLs itself
  *   abrupt_end pool K N            a fork-based worker pool, as Python's multiprocessing builds it on Linux:
  *                                  the parent (with a helper thread) forks K workers, feeds N tasks through
  *                                  a pipe, each worker records one range per task and leaves by _exit(0)
@@ -83,6 +85,32 @@ static int kill_self(long n)
     return 1;
 }
 
+static long per_thread;
+static pthread_barrier_t all_done;
+
+static void *recorder(void *arg)
+{
+    (void)arg;
+    record("thread range", per_thread);
+    emit("{\"type\":\"abrupt\",\"pid\":%d,\"tid\":%d,\"mode\":\"kill-threads\",\"ranges\":%ld}", (int)getpid(),
+         (int)gettid(), per_thread);
+    pthread_barrier_wait(&all_done);
+    pause();
+    return NULL;
+}
+
+static int kill_threads(int threads, long n)
+{
+    if (threads < 1 || threads > 64) return 2;
+    per_thread = n;
+    pthread_barrier_init(&all_done, NULL, (unsigned)threads + 1);
+    pthread_t ids[64];
+    for (int i = 0; i < threads; i++) pthread_create(&ids[i], NULL, recorder, NULL);
+    pthread_barrier_wait(&all_done);
+    raise(SIGKILL);
+    return 1;
+}
+
 #define MAX_WORKERS 64
 
 static int pool(int workers, long tasks)
@@ -153,6 +181,7 @@ int main(int argc, char **argv)
     if (strcmp(mode, "child-exit") == 0) return child_exit(atol(argv[2]), 1);
     if (strcmp(mode, "child-exit-fresh") == 0) return child_exit(atol(argv[2]), 0);
     if (strcmp(mode, "kill") == 0) return kill_self(atol(argv[2]));
+    if (strcmp(mode, "kill-threads") == 0 && argc == 4) return kill_threads(atoi(argv[2]), atol(argv[3]));
     if (strcmp(mode, "pool") == 0 && argc == 4) return pool(atoi(argv[2]), atol(argv[3]));
     return 2;
 }

@@ -356,6 +356,18 @@ describe('collector lifecycle', () => {
       expect(rangeRows(model).some((r) => r.name === 'helper')).toBe(true);
     });
 
+    it('a process of 8 threads killed with SIGKILL after their buffers were written many times', async () => {
+      const result = run('abrupt_end', ['kill-threads', '8', '150000'], 'abrupt-threads.nvtxc', ['--buffer-kb', '64']);
+      expect(result.status).toBe(137);
+      const threads = result.lines.filter((l) => l.type === 'abrupt');
+      expect(threads).toHaveLength(8);
+      const model = await decode(result.path);
+      expect(model.issues.filter((i) => i.severity === 'error')).toEqual([]);
+      const perThread = new Map<number, number>();
+      for (const r of rangeRows(model)) if (r.name === 'thread range') perThread.set(r.tid, (perThread.get(r.tid) ?? 0) + 1);
+      for (const t of threads) expect(perThread.get(t.tid), `thread ${t.tid}`).toBe(150_000);
+    }, 60_000);
+
     it('a fork-based worker pool whose workers leave by _exit (Python multiprocessing on Linux)', async () => {
       const result = run('abrupt_end', ['pool', '6', '60000'], 'abrupt-pool.nvtxc');
       expect(result.status).toBe(0);
