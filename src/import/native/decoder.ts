@@ -9,7 +9,7 @@ import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { Frame } from './chunks.ts';
-import { openChunkEvents } from './openChunk.ts';
+import { openChunkEvents, type OpenEvents } from './openChunk.ts';
 import {
   Attr,
   Chunk,
@@ -99,7 +99,7 @@ export class NativeDecoder {
   /** NOTE records by kind: what the collector refused or cut of the program's input. */
   private readonly collectorNotes = new Map<number, { text: string; count: number; offset: number }>();
   /** OPEN chunks (buffers the process left in the file), decoded by finish(). */
-  private readonly openChunks: Frame[] = [];
+  private readonly openChunks: OpenEvents[] = [];
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
   private readonly attrs: EventAttrs = {};
@@ -136,10 +136,13 @@ export class NativeDecoder {
         case Chunk.End:
           this.endChunk(r);
           break;
-        case Chunk.Open:
-          // Decoded last, when every definition and the latest clock pair are known.
-          this.openChunks.push(frame);
+        case Chunk.Open: {
+          // Decoded last, when every definition and the latest clock pair are known; empty buffers are dropped now.
+          const open = openChunkEvents(frame.body, frame.offset);
+          if (typeof open === 'string') this.b.report('error', `${open}; its events are skipped`, { offset: frame.offset });
+          else if (open) this.openChunks.push({ events: open.events.slice(), fileOffset: open.fileOffset });
           break;
+        }
         case Chunk.Pad:
           break;
         default: {
@@ -488,13 +491,7 @@ export class NativeDecoder {
   private decodeOpenChunks(): void {
     let buffers = 0;
     let events = 0;
-    for (const frame of this.openChunks) {
-      const open = openChunkEvents(frame.body, frame.offset);
-      if (open === null) continue;
-      if (typeof open === 'string') {
-        this.b.report('error', `${open}; its events are skipped`, { offset: frame.offset });
-        continue;
-      }
+    for (const open of this.openChunks) {
       const before = this.eventsDecoded;
       try {
         this.eventsChunk(new ByteReader(open.events, 0, open.events.length, open.fileOffset), true);
@@ -511,7 +508,7 @@ export class NativeDecoder {
       this.b.report(
         'info',
         `${events} event${events === 1 ? '' : 's'} recovered from ${buffers} thread buffer${buffers === 1 ? '' : 's'} the process left unwritten (it ended without exit handlers: _exit, kill -9, a crash); their times use the capture's overall clock rate`,
-        { offset: this.openChunks[0].offset },
+        { offset: this.openChunks[0].fileOffset },
       );
     }
   }
