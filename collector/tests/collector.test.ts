@@ -442,6 +442,15 @@ describe('collector lifecycle', () => {
     expect(existsSync(result.path)).toBe(false);
   });
 
+  it('prints the clock and the measured cost of one reading with -v', () => {
+    const tsc = run('stress', ['1', '10'], 'verbose.nvtxc', ['-v']);
+    expect(tsc.status).toBe(0);
+    expect(tsc.stderr).toMatch(/nvtx-capture: clock: .+, \d+\.\d ns per reading on this machine/);
+    const raw = run('stress', ['1', '10'], 'verbose-raw.nvtxc', ['-v', '--clock', 'monotonic-raw']);
+    expect(raw.stderr).toMatch(/nvtx-capture: clock: clock_gettime\(CLOCK_MONOTONIC_RAW\), \d+\.\d ns per reading/);
+    expect(run('stress', ['1', '10'], 'quiet.nvtxc').stderr).not.toContain('per reading');
+  });
+
   it('never overwrites an existing capture silently', () => {
     const path = join(work, 'exists.nvtxc');
     writeFileSync(path, 'keep me');
