@@ -378,6 +378,8 @@ void stream_flush_locked(struct tstream *t, int owner)
 
 void stream_write_direct(struct tstream *t, const uint8_t *records, size_t n, uint32_t events)
 {
+    /* A fork child's first record: its THREAD record (and buffer) first. */
+    if (UNLIKELY(t->attach_pending)) stream_room_slow(t, 0);
     lock_take(&nvtxc_file_lock);
     stream_flush_locked(t, 1);
     int ok = 0;

@@ -1,7 +1,8 @@
 /*
  * Per-thread event streams: each thread appends records to its own buffer with no lock and no
- * allocation; the buffer is written as an EVENTS chunk when full, at thread exit, at process exit
- * and on fatal signals. Messages are interned per thread: a pointer cache answers repeated calls
+ * allocation; the buffer is a region of the capture file (region.h), so what is committed survives
+ * any end of the process, and it is also written as an EVENTS chunk when full, at thread exit, at
+ * process exit and on fatal signals. Messages are interned per thread: a pointer cache answers repeated calls
  * with the same literal in a few instructions, a content table catches the rest.
  */
 #ifndef NVTXC_STREAM_H
