@@ -137,10 +137,10 @@ static void sizes(void)
 {
     nvtxDomainHandle_t d = nvtxDomainCreateA("sizes");
     long page = sysconf(_SC_PAGESIZE);
-    /* Two readable pages, then one that is not mapped. */
+    /* Two readable pages, then a guard page nothing can read (nor map over, as could happen to a hole). */
     unsigned char *buf = mmap(NULL, (size_t)page * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (buf == MAP_FAILED) exit(3);
-    munmap(buf + 2 * page, (size_t)page);
+    mprotect(buf + 2 * page, (size_t)page, PROT_NONE);
     memset(buf, 0x11, (size_t)page * 2);
 
     nvtxPayloadSchemaEntry_t entry = {0, NVTX_PAYLOAD_ENTRY_TYPE_UINT64, "v", NULL, 0, 0, NULL, NULL};
@@ -156,7 +156,7 @@ static void sizes(void)
     sa.entries = NULL;
     sa.numEntries = 5;
     refused |= nvtxPayloadSchemaRegister(d, &sa);
-    sa.entries = (const nvtxPayloadSchemaEntry_t *)(buf + 2 * page); /* not mapped */
+    sa.entries = (const nvtxPayloadSchemaEntry_t *)(buf + 2 * page); /* not readable */
     sa.numEntries = 3;
     refused |= nvtxPayloadSchemaRegister(d, &sa);
     sa.entries = (const nvtxPayloadSchemaEntry_t *)(buf + 2 * page - sizeof entry); /* runs into the hole */
