@@ -15,6 +15,7 @@
 #include "handles.h"
 #include "meta.h"
 #include "output.h"
+#include "region.h"
 #include "stream.h"
 
 #define DEFAULT_BUFFER_KB 256
@@ -183,6 +184,7 @@ static void global_init(void)
     if (kb > 16 * 1024) kb = 16 * 1024; /* a chunk stays far below what readers accept */
     nvtxc_g.buffer_size = (size_t)kb * 1024;
 
+    if (!env_flag("NVTXCAPTURE_MAP", 1)) region_disable();
     clock_choose(getenv("NVTXCAPTURE_CLOCK"));
     crc32c_init();
     nvtxc_g.tick_rate = clock_measure_rate();

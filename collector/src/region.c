@@ -12,6 +12,10 @@
 static struct region *pool;
 /* Set when the file cannot be extended or mapped: later streams keep their events in memory. */
 static int unavailable;
+/* NVTXCAPTURE_MAP=0: never map (the buffers stay in memory, as before version 1.2). */
+static int disabled;
+
+void region_disable(void) { disabled = 1; }
 
 /* A varint in exactly NVTXC_OPEN_VARINT_WIDTH bytes (readers accept long forms). */
 static void put_wide_varint(uint8_t *p, uint64_t v)
@@ -47,7 +51,7 @@ struct region *region_acquire_locked(size_t capacity, uint64_t stream_id, uint64
     if (r && r->capacity >= capacity) {
         pool = r->next;
     } else {
-        if (unavailable) return NULL;
+        if (unavailable || disabled) return NULL;
         size_t page = (size_t)sysconf(_SC_PAGESIZE);
         size_t size = (NVTXC_OPEN_EVENTS_AT + NVTXC_OPEN_EVENTS_HEADER + capacity + page - 1) / page * page;
         long long offset = out_reserve_aligned_locked(size, page);

@@ -33,6 +33,8 @@ struct region *region_acquire_locked(size_t capacity, uint64_t stream_id, uint64
 void region_release_locked(struct region *r);
 /* Owner, region empty: the stream offset of the next record. */
 void region_rebase(struct region *r, uint64_t stream_offset);
+/* Buffers stay in memory from now on (NVTXCAPTURE_MAP=0). */
+void region_disable(void);
 /* In a fork child: the parent's regions are not mapped here (MADV_DONTFORK); forget them. */
 void region_forget_all(void);
 

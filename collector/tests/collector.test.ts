@@ -36,12 +36,13 @@ interface Run {
   path: string;
 }
 
-function run(program: string, args: string[], output: string, options: string[] = []): Run {
+function run(program: string, args: string[], output: string, options: string[] = [], env: Record<string, string> = {}): Run {
   const path = join(work, output);
   const result = spawnSync(launcher, [...options, '-o', path, '--', join(build, 'tests', program), ...args], {
     cwd: work,
     encoding: 'utf8',
     timeout: 60_000,
+    env: { ...process.env, ...env },
   });
   const lines = result.stdout
     .split('\n')
@@ -367,6 +368,23 @@ describe('collector lifecycle', () => {
       for (const r of rangeRows(model)) if (r.name === 'thread range') perThread.set(r.tid, (perThread.get(r.tid) ?? 0) + 1);
       for (const t of threads) expect(perThread.get(t.tid), `thread ${t.tid}`).toBe(150_000);
     }, 60_000);
+
+    it('keeps buffers in memory with NVTXCAPTURE_MAP=0: flushed events exact, the unflushed rest lost at SIGKILL', async () => {
+      const normal = run('stress', ['4', '20000'], 'nomap.nvtxc', [], { NVTXCAPTURE_MAP: '0' });
+      expect(normal.status).toBe(0);
+      const bytes = readFileSync(normal.path);
+      const kinds = new Set<number>();
+      for await (const frame of readFrames((async function* () { yield bytes; })(), () => {}, () => {})) kinds.add(frame.kind);
+      expect(kinds.has(Chunk.Open)).toBe(false);
+      const model = await decode(normal.path);
+      expect(model.issues).toEqual([]);
+      expect(rangeRows(model).length).toBe(80_000);
+      const killed = run('abrupt_end', ['kill', '300000'], 'nomap-kill.nvtxc', [], { NVTXCAPTURE_MAP: '0' });
+      expect(killed.status).toBe(137);
+      const kept = rangeRows(await decode(killed.path)).filter((r) => r.name === 'main range').length;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(300_000);
+    });
 
     it('a fork-based worker pool whose workers leave by _exit (Python multiprocessing on Linux)', async () => {
       const result = run('abrupt_end', ['pool', '6', '60000'], 'abrupt-pool.nvtxc');
