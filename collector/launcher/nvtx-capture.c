@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "crc32c.h"
 #include "format.h"
 
@@ -31,20 +32,25 @@ static const char *usage_text =
     "                      %p in FILE becomes the pid, %n the program name\n"
     "  -f, --force         overwrite FILE if it exists (otherwise nvtx-capture refuses)\n"
     "      --no-children   do not capture child processes (they otherwise write <FILE stem>.<pid>.nvtxc)\n"
-    "      --buffer-kb N   per-thread event buffer in KiB (default 256, at least 64)\n"
+    "      --buffer-kb N   per-thread event buffer in KiB (default 256, 64 to 16384)\n"
     "      --clock CLOCK   tsc or monotonic-raw (default: the invariant TSC when the CPU has one)\n"
     "      --lib PATH      the collector library (default: libnvtxcapture.so next to this program)\n"
     "  -q, --quiet         print nothing unless something goes wrong\n"
+    "  -v, --verbose       also print the clock and what one reading of it costs here\n"
     "  -h, --help          this text\n";
 
 static int quiet;
+static int verbose;
 
 /* ---------------------------------------------------------------- capture summary */
 
 struct summary {
-    uint64_t events;
+    uint64_t ranges;  /* push, start, and payload push/start records: ranges as nvtxview counts them */
+    uint64_t marks;   /* mark records */
+    uint64_t records; /* event records: a push and its pop are two */
     uint64_t streams;
     uint64_t bytes;
+    uint64_t open_buffers; /* OPEN chunks that held events no EVENTS chunk has (the process ended abruptly) */
     int has_end;
     int end_reason, end_signal;
     uint64_t lost;
@@ -55,10 +61,10 @@ struct summary {
 static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
     uint64_t r = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
+    for (int shift = 0; shift < 70; shift += 7) {
         if (*p >= end) return -1;
         uint8_t b = *(*p)++;
-        r |= (uint64_t)(b & 0x7f) << shift;
+        if (shift < 64) r |= (uint64_t)(b & 0x7f) << shift;
         if (!(b & 0x80)) {
             *v = r;
             return 0;
@@ -67,7 +73,100 @@ static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return -1;
 }
 
+static int skip_varints(const uint8_t **p, const uint8_t *end, int n)
+{
+    uint64_t v;
+    for (int i = 0; i < n; i++)
+        if (get_varint(p, end, &v)) return -1;
+    return 0;
+}
+
+/* Skips a varint length and that many bytes (a str, attrs, a length-prefixed body). */
+static int skip_sized(const uint8_t **p, const uint8_t *end)
+{
+    uint64_t n;
+    if (get_varint(p, end, &n) || n > (uint64_t)(end - *p)) return -1;
+    *p += n;
+    return 0;
+}
+
+/* Counts the event records of a stream slice (docs/capture-format.md, section 7); stops at damage. */
+static void count_records(const uint8_t *p, const uint8_t *end, struct summary *s)
+{
+    while (p < end) {
+        uint8_t op = *p++;
+        int bad = 0;
+        if (op >= NVTXC_OP_FIRST_LENGTH_PREFIXED) {
+            const uint8_t *body = p;
+            uint64_t n;
+            if (get_varint(&body, end, &n) || n > (uint64_t)(end - body)) return;
+            if (op == NVTXC_OP_PAYLOAD_EVENT) {
+                const uint8_t *q = body;
+                if (skip_varints(&q, body + n, 1) == 0 && q < body + n) {
+                    if (*q == NVTXC_PEV_MARK) s->marks++;
+                    else if (*q == NVTXC_PEV_PUSH || *q == NVTXC_PEV_START) s->ranges++;
+                }
+            }
+            if (op <= NVTXC_OP_EVENT_BATCH) s->records++;
+            p = body + n;
+            continue;
+        }
+        switch (op) {
+        case NVTXC_OP_STRING: bad = skip_varints(&p, end, 1) || skip_sized(&p, end); break;
+        case NVTXC_OP_THREAD: bad = skip_varints(&p, end, 1) || skip_sized(&p, end); break;
+        case NVTXC_OP_THREAD_OS_NAME: bad = skip_sized(&p, end); break;
+        case NVTXC_OP_PUSH: s->ranges++; bad = skip_varints(&p, end, 2); break;
+        case NVTXC_OP_POP: bad = skip_varints(&p, end, 1); break;
+        case NVTXC_OP_MARK: s->marks++; bad = skip_varints(&p, end, 2); break;
+        case NVTXC_OP_START: s->ranges++; bad = skip_varints(&p, end, 3); break;
+        case NVTXC_OP_END: bad = skip_varints(&p, end, 2); break;
+        case NVTXC_OP_PUSH_EX: s->ranges++; bad = skip_varints(&p, end, 2) || skip_sized(&p, end); break;
+        case NVTXC_OP_POP_DOMAIN: bad = skip_varints(&p, end, 2); break;
+        case NVTXC_OP_MARK_EX: s->marks++; bad = skip_varints(&p, end, 2) || skip_sized(&p, end); break;
+        case NVTXC_OP_START_EX: s->ranges++; bad = skip_varints(&p, end, 3) || skip_sized(&p, end); break;
+        case NVTXC_OP_END_DOMAIN: bad = skip_varints(&p, end, 3); break;
+        case NVTXC_OP_SYNC:
+            bad = skip_varints(&p, end, 1) || p >= end;
+            if (!bad) {
+                p++; /* the operation */
+                bad = skip_varints(&p, end, 1);
+            }
+            break;
+        default: return; /* unknown fixed-grammar record: damage */
+        }
+        if (bad) return;
+        if (op >= NVTXC_OP_PUSH && op <= 0x1f) s->records++;
+    }
+}
+
 #define MAX_STREAMS 65536
+
+/* Bytes of each stream counted so far: chunks copied twice (an exit flush, a buffer left in the file) overlap. */
+static uint64_t *stream_end;
+
+/* An EVENTS body: counts the records beyond what earlier chunks of its stream held. 1 if it added any. */
+static int count_events_body(const uint8_t *p, const uint8_t *end, struct summary *s)
+{
+    uint64_t stream, off;
+    if (get_varint(&p, end, &stream) || get_varint(&p, end, &off) || skip_varints(&p, end, 3)) return 0;
+    uint64_t stop = off + (uint64_t)(end - p);
+    if (stream >= MAX_STREAMS) {
+        count_records(p, end, s);
+        return 1;
+    }
+    if (stream_end[stream] == 0 && off == 0) s->streams++;
+    if (stop <= stream_end[stream] || off > stream_end[stream]) return 0;
+    /* Overlaps begin and end on record boundaries (format, section 3). */
+    count_records(p + (stream_end[stream] - off), end, s);
+    stream_end[stream] = stop;
+    return 1;
+}
+
+struct open_buffer {
+    uint8_t *events; /* the committed EVENTS body of an OPEN chunk */
+    size_t n;
+    struct open_buffer *next;
+};
 
 static void summarize(const char *path, struct summary *s)
 {
@@ -75,7 +174,8 @@ static void summarize(const char *path, struct summary *s)
     s->damage_offset = -1;
     FILE *f = fopen(path, "rb");
     if (!f) return;
-    uint64_t *stream_end = calloc(MAX_STREAMS, sizeof *stream_end);
+    stream_end = calloc(MAX_STREAMS, sizeof *stream_end);
+    struct open_buffer *open = NULL, **open_tail = &open;
     uint8_t header[NVTXC_FILE_HEADER_SIZE];
     uint8_t *body = NULL;
     size_t body_cap = 0;
@@ -116,27 +216,27 @@ static void summarize(const char *path, struct summary *s)
             s->damage = "ends inside a chunk (cut short)";
             break;
         }
-        if (crc32c_update(crc32c_update(0, ch, 8), body, length) != crc) {
+        /* An OPEN chunk is written in place and has no checksum (format, section 2.2). */
+        if (kind != NVTXC_CHUNK_OPEN && crc32c_update(crc32c_update(0, ch, 8), body, length) != crc) {
             s->damage_offset = offset;
             s->damage = "has a chunk with a bad checksum";
             break;
         }
         const uint8_t *p = body, *end = body + length;
         if (kind == NVTXC_CHUNK_EVENTS) {
-            uint64_t stream, off, tick, ns, count;
-            if (get_varint(&p, end, &stream) == 0 && get_varint(&p, end, &off) == 0 && get_varint(&p, end, &tick) == 0 &&
-                get_varint(&p, end, &ns) == 0 && get_varint(&p, end, &count) == 0) {
-                uint64_t stop = off + (uint64_t)(end - p);
-                if (stream < MAX_STREAMS) {
-                    if (stream_end[stream] == 0 && off == 0) s->streams++;
-                    /* Chunks copied again by an exit or signal flush overlap: count new bytes only. */
-                    if (stop > stream_end[stream]) {
-                        s->events += count;
-                        stream_end[stream] = stop;
-                    }
-                } else {
-                    s->events += count;
-                }
+            count_events_body(p, end, s);
+        } else if (kind == NVTXC_CHUNK_OPEN && length >= NVTXC_OPEN_EVENTS_AT - NVTXC_CHUNK_HEADER_SIZE) {
+            /* Counted after every EVENTS chunk, like a reader decodes it (section 2.2). */
+            uint32_t used;
+            memcpy(&used, body + NVTXC_OPEN_COMMIT_AT - NVTXC_CHUNK_HEADER_SIZE, 4);
+            size_t at = NVTXC_OPEN_EVENTS_AT - NVTXC_CHUNK_HEADER_SIZE;
+            struct open_buffer *o;
+            if (used > 0 && used <= length - at && (o = malloc(sizeof *o)) && (o->events = malloc(used))) {
+                memcpy(o->events, body + at, used);
+                o->n = used;
+                o->next = NULL;
+                *open_tail = o;
+                open_tail = &o->next;
             }
         } else if (kind == NVTXC_CHUNK_END) {
             s->has_end = 1;
@@ -157,10 +257,48 @@ static void summarize(const char *path, struct summary *s)
         offset += NVTXC_CHUNK_HEADER_SIZE + length;
     }
 done:
+    while (open) {
+        struct open_buffer *next = open->next;
+        if (stream_end && count_events_body(open->events, open->events + open->n, s)) s->open_buffers++;
+        free(open->events);
+        free(open);
+        open = next;
+    }
     s->bytes = (uint64_t)offset;
     free(body);
     free(stream_end);
+    stream_end = NULL;
     fclose(f);
+}
+
+/* ---------------------------------------------------------------- clock */
+
+/*
+ * The clock the collector will use (the same choice: --clock, else the invariant TSC) and the cost
+ * of one reading here: each NVTX event reads it once, so it bounds what a push/pop pair can cost
+ * (a cloud VM whose hypervisor traps or slows the TSC pays it on every event).
+ */
+static void print_clock(const char *requested)
+{
+    clock_choose(requested);
+    const char *name = nvtxc_clock_kind == NVTXC_CLOCK_TSC      ? "the CPU's time-stamp counter (rdtsc)"
+                       : nvtxc_clock_kind == NVTXC_CLOCK_CNTVCT ? "the Arm generic timer (cntvct_el0)"
+                                                                : "clock_gettime(CLOCK_MONOTONIC_RAW)";
+    enum { READS = 200000 };
+    double best = 0;
+    for (int round = 0; round < 5; round++) {
+        uint64_t sink = 0;
+        uint64_t t0 = clock_ns(CLOCK_MONOTONIC_RAW);
+        for (int i = 0; i < READS; i++) sink += tick_now();
+        uint64_t t1 = clock_ns(CLOCK_MONOTONIC_RAW);
+        __asm__ volatile("" : : "r"(sink));
+        double each = (double)(t1 - t0) / READS;
+        if (round == 0 || each < best) best = each;
+    }
+    fprintf(stderr,
+            "nvtx-capture: clock: %s, %.1f ns per reading on this machine (each event reads it once; "
+            "the cost of a push/pop pair depends on it: npm run bench:collector measures the pair)\n",
+            name, best);
 }
 
 /* ---------------------------------------------------------------- running */
@@ -231,10 +369,11 @@ int main(int argc, char **argv)
         {"no-children", no_argument, NULL, 'C'},  {"buffer-kb", required_argument, NULL, 'B'},
         {"clock", required_argument, NULL, 'K'},  {"lib", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
+        {"verbose", no_argument, NULL, 'v'},
         {NULL, 0, NULL, 0},
     };
     int c;
-    while ((c = getopt_long(argc, argv, "+o:fqh", options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+o:fqvh", options, NULL)) != -1) {
         switch (c) {
         case 'o': output = optarg; break;
         case 'f': force = 1; break;
@@ -243,6 +382,7 @@ int main(int argc, char **argv)
         case 'K': clock_name = optarg; break;
         case 'L': lib_arg = optarg; break;
         case 'q': quiet = 1; break;
+        case 'v': verbose = 1; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default: fputs(usage_text, stderr); return 2;
         }
@@ -281,6 +421,7 @@ int main(int argc, char **argv)
         free(fixed);
     }
 
+    if (verbose && !quiet) print_clock(clock_name);
     child = fork();
     if (child < 0) {
         fprintf(stderr, "nvtx-capture: fork: %s\n", strerror(errno));
@@ -334,14 +475,23 @@ int main(int argc, char **argv)
     struct summary s;
     summarize(path, &s);
     if (!quiet) {
-        fprintf(stderr, "nvtx-capture: %llu events from %llu thread%s in %s (%.1f KiB)\n", (unsigned long long)s.events,
-                (unsigned long long)s.streams, s.streams == 1 ? "" : "s", path, (double)s.bytes / 1024.0);
+        /* Ranges as nvtxview counts them (a push/pop or start/end pair is one), and the records the
+           collector wrote (each push, pop, mark, start, end or sample is one). */
+        fprintf(stderr, "nvtx-capture: %llu range%s and %llu mark%s (%llu event records: a push and its pop count as two) "
+                        "from %llu thread%s in %s (%.1f KiB)\n",
+                (unsigned long long)s.ranges, s.ranges == 1 ? "" : "s", (unsigned long long)s.marks,
+                s.marks == 1 ? "" : "s", (unsigned long long)s.records, (unsigned long long)s.streams,
+                s.streams == 1 ? "" : "s", path, (double)s.bytes / 1024.0);
+        if (s.open_buffers)
+            fprintf(stderr, "nvtx-capture: %llu thread buffer%s the process left in the file (it ended without running "
+                            "its exit handlers) %s kept\n",
+                    (unsigned long long)s.open_buffers, s.open_buffers == 1 ? "" : "s", s.open_buffers == 1 ? "is" : "are");
         if (WIFSIGNALED(status))
             fprintf(stderr, "nvtx-capture: the program was killed by signal %d (%s)\n", WTERMSIG(status),
                     strsignal(WTERMSIG(status)));
         if (!s.has_end && s.damage_offset < 0)
             fprintf(stderr, "nvtx-capture: the capture has no end record (the process did not exit normally); "
-                            "it holds everything flushed before that\n");
+                            "it holds every event recorded before that\n");
     }
     if (s.damage_offset >= 0)
         fprintf(stderr, "nvtx-capture: %s %s at byte %lld; everything before it is readable\n", path, s.damage,

@@ -1,4 +1,4 @@
-/* Process-wide state of the collector, shared by its modules. */
+/* Process-wide state of the collector and its locks (collector.c), shared by its modules. */
 #ifndef NVTXC_COLLECTOR_H
 #define NVTXC_COLLECTOR_H
 
@@ -50,6 +50,9 @@ struct nvtxc_global {
 };
 
 extern struct nvtxc_global nvtxc_g NVTXC_HIDDEN;
+
+/* 0 in a process that does not capture (e.g. a fork child with NVTXCAPTURE_CHILDREN=0). */
+extern int nvtxc_capturing NVTXC_HIDDEN;
 
 /* The calling thread's OS id, cached (reset in a fork child). */
 extern __thread pid_t nvtxc_tid TLS_FAST;

@@ -8,7 +8,9 @@
 #include "collector.h"
 #include "encode.h"
 #include "ext_record.h"
-#include "extensions.h"
+#include "counters.h"
+#include "payload.h"
+#include "guard.h"
 #include "handles.h"
 #include "payload_registry.h"
 #include "stream.h"
@@ -98,6 +100,18 @@ static void h_batch(nvtxDomainHandle_t d, const nvtxCounterBatch_t *b)
     if (stamps > NVTXC_MAX_BATCH) {
         stamps = NVTXC_MAX_BATCH;
         cut |= 1u << 2;
+    }
+    size_t readable = guard_readable_all(b->counters, samples);
+    if (readable < samples) {
+        samples = readable;
+        cut |= 1u << 0;
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
+    }
+    readable = guard_readable_all(b->timestamps, stamps);
+    if (readable < stamps) {
+        stamps = readable;
+        cut |= 1u << 2;
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
     }
     stamps -= stamps % sizeof(int64_t);
     xrec_tick(r, now);

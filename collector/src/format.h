@@ -4,7 +4,7 @@
 
 #define NVTXC_MAGIC "\x89NVTXC\r\n"
 #define NVTXC_MAJOR 1
-#define NVTXC_MINOR 1
+#define NVTXC_MINOR 2
 #define NVTXC_FILE_HEADER_SIZE 16
 #define NVTXC_CHUNK_HEADER_SIZE 12
 
@@ -14,7 +14,22 @@ enum {
     NVTXC_CHUNK_META = 2,
     NVTXC_CHUNK_EVENTS = 3,
     NVTXC_CHUNK_END = 4,
+    /* A thread's event buffer, mapped from the file and written in place (section 2.2). */
+    NVTXC_CHUNK_OPEN = 5,
+    /* Filler before a page-aligned OPEN chunk; readers skip it. */
+    NVTXC_CHUNK_PAD = 6,
 };
+
+/*
+ * Layout of an OPEN chunk, in bytes from its chunk header: the commit word
+ * (u64: events << 32 | bytes of the EVENTS body that hold whole records, 0 when none), then an
+ * EVENTS body whose header varints are written NVTXC_OPEN_VARINT_WIDTH bytes wide.
+ */
+#define NVTXC_OPEN_COMMIT_AT 16
+#define NVTXC_OPEN_EVENTS_AT 24
+#define NVTXC_OPEN_VARINT_WIDTH 10
+/* Bytes of the EVENTS body header in an OPEN chunk (stream, offset, tick, ns, count). */
+#define NVTXC_OPEN_EVENTS_HEADER (5 * NVTXC_OPEN_VARINT_WIDTH)
 
 /* TLV tags of the PROCESS chunk. */
 enum {
@@ -75,6 +90,8 @@ enum {
     NVTXC_META_CONVERSION_FACTOR = 19,
     NVTXC_META_COUNTER = 20,
     NVTXC_META_CLOCKS = 21,
+    /* Version 1.2: something the program passed that the collector refused or cut (section 6). */
+    NVTXC_META_NOTE = 22,
 };
 
 /* Thread stream record ops (below 0x40: fixed grammar; 0x40 and above: length-prefixed). */

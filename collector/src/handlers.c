@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "guard.h"
 #include "handlers.h"
 #include "handles.h"
 #include "meta.h"
@@ -75,7 +76,10 @@ static uint32_t message_of(struct tstream *t, int32_t type, nvtxMessageValue_t m
         *id = r ? r->id : 0;
         return 3;
     }
+    case NVTX_MESSAGE_UNKNOWN:
+        return 0;
     default:
+        guard_note(GUARD_BAD_MESSAGE_TYPE, "a message type NVTX does not define: the event is recorded without its message");
         return 0;
     }
 }
@@ -113,6 +117,16 @@ static void ext_prepare(struct tstream *t, uint32_t domain, struct attrs_enc *e,
     e->ext_len = len;
 }
 
+/*
+ * At most NVTX_VERSION in version and NVTX_EVENT_ATTRIB_STRUCT_SIZE in size (less for older headers;
+ * a zeroed struct with some fields set is taken whole): anything else is a struct the program did
+ * not fill in, whose pointers must not be followed.
+ */
+static inline int attrs_plausible(const nvtxEventAttributes_t *a)
+{
+    return a->version <= NVTX_VERSION && a->size <= NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+}
+
 static void attrs_prepare(struct tstream *t, uint32_t domain, const nvtxEventAttributes_t *a, struct attrs_enc *e)
 {
     uint32_t mask = 0;
@@ -121,6 +135,10 @@ static void attrs_prepare(struct tstream *t, uint32_t domain, const nvtxEventAtt
     e->ext = NULL;
     e->ext_count = 0;
     e->ext_len = 0;
+    if (a && UNLIKELY(!attrs_plausible(a))) {
+        guard_note(GUARD_BAD_ATTRIBUTES, GUARD_TEXT_BAD_ATTRIBUTES);
+        a = NULL;
+    }
     if (a) {
         if (HAS_FIELD(a, category) && a->category != 0) {
             mask |= NVTXC_ATTR_CATEGORY;
@@ -467,8 +485,18 @@ static struct text attr_message(int32_t type, nvtxMessageValue_t m)
     }
 }
 
+/* Resource and sync attributes the program did not fill in (see attrs_plausible): NULL, noted. */
+#define PLAUSIBLE_OR_NULL(attr, struct_size)                                                                        \
+    do {                                                                                                            \
+        if ((attr) && ((attr)->version > NVTX_VERSION || (attr)->size > (struct_size))) {                           \
+            guard_note(GUARD_BAD_ATTRIBUTES, GUARD_TEXT_BAD_ATTRIBUTES);                                           \
+            (attr) = NULL;                                                                                          \
+        }                                                                                                           \
+    } while (0)
+
 static nvtxResourceHandle_t h_domain_resource_create(nvtxDomainHandle_t d, nvtxResourceAttributes_t *attr)
 {
+    PLAUSIBLE_OR_NULL(attr, NVTX_RESOURCE_ATTRIB_STRUCT_SIZE);
     struct nvtxc_resource *r = malloc(sizeof *r);
     if (!r) return NULL;
     r->magic = NVTXC_RESOURCE_MAGIC;
@@ -535,6 +563,7 @@ NAMING_PTR(h_cl_event, RES_CL_EVENT)
 
 static nvtxSyncUser_t h_sync_create(nvtxDomainHandle_t d, const nvtxSyncUserAttributes_t *attr)
 {
+    PLAUSIBLE_OR_NULL(attr, NVTX_SYNCUSER_ATTRIB_STRUCT_SIZE);
     struct nvtxc_sync *s = malloc(sizeof *s);
     if (!s) return NULL;
     s->magic = NVTXC_SYNC_MAGIC;

@@ -10,7 +10,8 @@
 
 #include "collector.h"
 #include "encode.h"
-#include "extensions.h"
+#include "counters.h"
+#include "payload.h"
 #include "format.h"
 #include "handlers.h"
 #include "lifecycle.h"

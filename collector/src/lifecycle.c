@@ -10,53 +10,15 @@
 
 #include "collector.h"
 #include "crc32c.h"
-#include "extensions.h"
+#include "payload.h"
+#include "guard.h"
 #include "handles.h"
 #include "meta.h"
 #include "output.h"
+#include "region.h"
 #include "stream.h"
 
-struct nvtxc_global nvtxc_g;
-struct owned_lock nvtxc_registry_lock = OWNED_LOCK_INIT;
-struct owned_lock nvtxc_file_lock = OWNED_LOCK_INIT;
-struct owned_lock nvtxc_meta_lock = OWNED_LOCK_INIT;
-int nvtxc_capturing;
-
 #define DEFAULT_BUFFER_KB 256
-
-/* ---------------------------------------------------------------- locks */
-
-void lock_take(struct owned_lock *l)
-{
-    pthread_mutex_lock(&l->mutex);
-    l->owner = my_tid();
-}
-
-void lock_give(struct owned_lock *l)
-{
-    l->owner = 0;
-    pthread_mutex_unlock(&l->mutex);
-}
-
-int lock_take_in_signal(struct owned_lock *l)
-{
-    if (l->owner == my_tid()) return 0;
-    struct timespec pause = {0, 1000000};
-    for (int i = 0; i < 1000; i++) {
-        if (pthread_mutex_trylock(&l->mutex) == 0) {
-            l->owner = my_tid();
-            return 1;
-        }
-        nanosleep(&pause, NULL);
-    }
-    return 0;
-}
-
-void lock_reset(struct owned_lock *l)
-{
-    pthread_mutex_init(&l->mutex, NULL);
-    l->owner = 0;
-}
 
 /* ---------------------------------------------------------------- finishing */
 
@@ -64,7 +26,7 @@ static void report_written(void)
 {
     if (!nvtxc_g.report_at_exit || !out_is_open()) return;
     char msg[PATH_MAX + 128];
-    int n = snprintf(msg, sizeof msg, "nvtx-capture: process %d wrote %llu events to %s\n", (int)nvtxc_g.pid,
+    int n = snprintf(msg, sizeof msg, "nvtx-capture: process %d wrote %llu event records to %s\n", (int)nvtxc_g.pid,
                      (unsigned long long)nvtxc_g.events_written, out_path());
     if (n > 0) {
         ssize_t ignored = write(STDERR_FILENO, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
@@ -76,10 +38,11 @@ static void on_exit_flush(void)
 {
     if (!nvtxc_capturing) return;
     ext_at_exit();
+    guard_note_totals();
     stream_note_self_name();
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);
-    stream_flush_all_locked();
+    stream_flush_all_locked(1);
     out_end_locked(NVTXC_REASON_EXIT, 0);
     lock_give(&nvtxc_file_lock);
     lock_give(&nvtxc_registry_lock);
@@ -96,7 +59,7 @@ __attribute__((destructor)) static void on_unload(void)
     if (!nvtxc_capturing || !out_is_open()) return;
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);
-    stream_flush_all_locked();
+    stream_flush_all_locked(1);
     lock_give(&nvtxc_file_lock);
     lock_give(&nvtxc_registry_lock);
 }
@@ -117,7 +80,7 @@ static void on_fatal_signal(int sig)
         /* Never wait on a lock this thread holds (the signal may have interrupted a flush). */
         int registry = lock_take_in_signal(&nvtxc_registry_lock);
         if (lock_take_in_signal(&nvtxc_file_lock)) {
-            if (registry) stream_flush_all_locked();
+            if (registry) stream_flush_all_locked(0);
             else meta_flush_locked();
             if (!program_handles_it) out_end_locked(NVTXC_REASON_SIGNAL, sig);
             /*
@@ -218,9 +181,10 @@ static void global_init(void)
     const char *b = getenv("NVTXCAPTURE_BUFFER_KB");
     if (b && *b) kb = strtol(b, NULL, 10);
     if (kb < 64) kb = 64;
-    if (kb > 1024 * 1024) kb = 1024 * 1024;
+    if (kb > 16 * 1024) kb = 16 * 1024; /* a chunk stays far below what readers accept */
     nvtxc_g.buffer_size = (size_t)kb * 1024;
 
+    if (!env_flag("NVTXCAPTURE_MAP", 1)) region_disable();
     clock_choose(getenv("NVTXCAPTURE_CLOCK"));
     crc32c_init();
     nvtxc_g.tick_rate = clock_measure_rate();

@@ -4,7 +4,5 @@
 
 /* Sets the collector up once per process; 1 when capturing, 0 when disabled (no output, or not wanted). */
 int lifecycle_init_once(void);
-/* 0 in a process that does not capture (e.g. a fork child with NVTXCAPTURE_CHILDREN=0). */
-extern int nvtxc_capturing;
 
 #endif

@@ -9,11 +9,14 @@
 #include "format.h"
 #include "output.h"
 
+/* Pending bytes that make the writer flush the log at once. */
+#define META_EAGER_FLUSH (1u << 20)
+
+atomic_int nvtxc_meta_pending;
+
 static uint8_t *log_data;
 static size_t log_len, log_cap, log_written;
 
-/* Pending bytes that make the writer flush the log without waiting for an event flush. */
-#define META_EAGER_FLUSH (1u << 20)
 
 uint8_t *meta_head(uint8_t *p)
 {
@@ -58,7 +61,14 @@ static void append(uint8_t op, const uint8_t *a, size_t na, const char *text, si
         }
         log_len = (size_t)(p - log_data);
     }
+    /*
+     * Pending records are written before the next event is recorded (stream_self), so that events
+     * a process leaves in the file (an _exit, a kill) find the definitions they use there; a burst
+     * of registrations becomes one chunk. A large backlog is written at once.
+     */
     int eager = log_len - log_written > META_EAGER_FLUSH;
+    /* (A capture not open yet gets the whole log when it opens.) */
+    if (log_len > log_written && out_is_open()) atomic_store_explicit(&nvtxc_meta_pending, 1, memory_order_relaxed);
     lock_give(&nvtxc_meta_lock);
     if (eager) {
         lock_take(&nvtxc_file_lock);
@@ -108,7 +118,15 @@ void meta_flush_locked(void)
         if (out_chunk_locked(NVTXC_CHUNK_META, parts, 2) != 0) break;
         log_written = end;
     }
+    if (log_written == log_len) atomic_store_explicit(&nvtxc_meta_pending, 0, memory_order_relaxed);
     lock_give(&nvtxc_meta_lock);
+}
+
+void meta_flush_pending(void)
+{
+    lock_take(&nvtxc_file_lock);
+    meta_flush_locked();
+    lock_give(&nvtxc_file_lock);
 }
 
 void meta_after_fork_child(void)

@@ -6,6 +6,7 @@
 #ifndef NVTXC_META_H
 #define NVTXC_META_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,6 +21,10 @@ void meta_add(uint8_t op, const uint8_t *body, size_t n);
 void meta_add_with_text(uint8_t op, const uint8_t *fixed, size_t nfixed, const char *text, size_t ntext);
 /* With the file lock held: writes pending records as META chunks (if the capture is open). */
 void meta_flush_locked(void);
+/* Set while records wait to be written: the next event writes them first (stream_self). */
+extern atomic_int nvtxc_meta_pending __attribute__((visibility("hidden")));
+/* Writes pending records (takes the file lock). */
+void meta_flush_pending(void);
 /* In a fork child: everything is pending again, for the child's capture. */
 void meta_after_fork_child(void);
 

@@ -13,14 +13,16 @@
 #include "crc32c.h"
 #include "encode.h"
 #include "format.h"
-#include "meta.h"
 
 static int fd = -1;
+/* Where the next chunk goes: every byte before it is a complete chunk or a reserved region. */
+static uint64_t file_end;
 static int failed;
 static int reported;
 static char path[PATH_MAX];
 
 int out_is_open(void) { return fd >= 0; }
+int out_fd(void) { return fd; }
 int out_failed(void) { return failed; }
 const char *out_path(void) { return path; }
 
@@ -39,6 +41,7 @@ void out_fail(const char *what, int err)
     }
 }
 
+/* Appends the parts at file_end (positioned writes: reserved regions lie between chunks). */
 static int write_all(const struct iovec *iov, int n)
 {
     struct iovec local[8];
@@ -46,11 +49,16 @@ static int write_all(const struct iovec *iov, int n)
     memcpy(local, iov, sizeof(struct iovec) * (size_t)n);
     struct iovec *v = local;
     while (n > 0) {
-        ssize_t w = writev(fd, v, n);
+        ssize_t w = pwritev(fd, v, n, (off_t)file_end);
         if (w < 0) {
             if (errno == EINTR) continue;
             return -1;
         }
+        if (w == 0) {
+            errno = ENOSPC;
+            return -1;
+        }
+        file_end += (uint64_t)w;
         while (n > 0 && (size_t)w >= v->iov_len) {
             w -= (ssize_t)v->iov_len;
             v++;
@@ -62,6 +70,50 @@ static int write_all(const struct iovec *iov, int n)
         }
     }
     return 0;
+}
+
+static const uint8_t zeros[4096];
+
+static uint32_t crc_of_zeros(uint32_t crc, size_t n)
+{
+    while (n > 0) {
+        size_t k = n < sizeof zeros ? n : sizeof zeros;
+        crc = crc32c_update(crc, zeros, k);
+        n -= k;
+    }
+    return crc;
+}
+
+/* A PAD chunk of `total` bytes (header included, at least 12) made of zeros: header then allocation. */
+static int pad_header(uint8_t header[NVTXC_CHUNK_HEADER_SIZE], size_t total)
+{
+    uint8_t *p = put_u32(header, (uint32_t)(total - NVTXC_CHUNK_HEADER_SIZE));
+    p = put_u16(p, NVTXC_CHUNK_PAD);
+    p = put_u16(p, 0);
+    put_u32(p, crc_of_zeros(crc32c_update(0, header, 8), total - NVTXC_CHUNK_HEADER_SIZE));
+    return 0;
+}
+
+long long out_reserve_aligned_locked(size_t size, size_t align)
+{
+    if (failed || fd < 0) return -1;
+    uint64_t start = (file_end + align - 1) / align * align;
+    if (start != file_end && start - file_end < NVTXC_CHUNK_HEADER_SIZE) start += align;
+    /* Allocate the blocks now: a store into a mapped hole on a full disk would be SIGBUS. */
+    if (fallocate(fd, 0, (off_t)file_end, (off_t)(start + size - file_end)) != 0) {
+        if (ftruncate(fd, (off_t)file_end) != 0) { /* nothing more to undo */
+        }
+        return -1;
+    }
+    uint8_t header[NVTXC_CHUNK_HEADER_SIZE];
+    if (start > file_end) {
+        pad_header(header, (size_t)(start - file_end));
+        if (pwrite(fd, header, sizeof header, (off_t)file_end) != (ssize_t)sizeof header) return -1;
+    }
+    pad_header(header, size);
+    if (pwrite(fd, header, sizeof header, (off_t)start) != (ssize_t)sizeof header) return -1;
+    file_end = start + size;
+    return (long long)start;
 }
 
 int out_chunk_locked(uint16_t kind, const struct iovec *parts, int nparts)
@@ -288,7 +340,7 @@ static int open_file_locked(void)
             snprintf(tag, sizeof tag, "%d", attempt);
             if (with_tag(base, tag, path, sizeof path) != 0) break;
         }
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644); /* read too: regions are mapped */
         if (fd >= 0) break;
         if (errno != EEXIST) {
             out_fail("create", errno);
@@ -364,6 +416,7 @@ void out_after_fork_child(void)
 {
     if (fd >= 0) close(fd);
     fd = -1;
+    file_end = 0;
     lazy = 1;
     failed = 0;
     reported = 0;

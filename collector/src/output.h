@@ -11,6 +11,12 @@ int out_start(int open_now);
 /* With the file lock held: opens a lazily created capture; 0 when the file can be written. */
 int out_ready_locked(void);
 int out_is_open(void);
+int out_fd(void);
+/*
+ * File lock held: reserves `size` bytes at the next multiple of `align` (a PAD chunk fills the gap),
+ * allocated on disk and written as one PAD chunk of zeros; their file offset, or -1.
+ */
+long long out_reserve_aligned_locked(size_t size, size_t align);
 /* Writes one chunk (header + CRC) whose body is the concatenation of parts; file lock held. */
 int out_chunk_locked(uint16_t kind, const struct iovec *parts, int nparts);
 /* Writes the END chunk; file lock held. */

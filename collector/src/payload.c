@@ -12,10 +12,10 @@
 #include "collector.h"
 #include "encode.h"
 #include "ext_record.h"
-#include "extensions.h"
+#include "payload.h"
 #include "handles.h"
-#include "lifecycle.h"
 #include "meta.h"
+#include "guard.h"
 #include "payload_copy.h"
 #include "payload_registry.h"
 #include "stream.h"
@@ -240,7 +240,13 @@ static size_t batch_bytes(const void *p, size_t n, uint32_t cut_bit, uint32_t *f
     if (!p) return 0;
     if (n > NVTXC_MAX_BATCH) {
         *flags |= cut_bit;
-        return NVTXC_MAX_BATCH;
+        n = NVTXC_MAX_BATCH;
+    }
+    size_t readable = guard_readable_all(p, n);
+    if (readable < n) {
+        *flags |= cut_bit;
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
+        n = readable;
     }
     return n;
 }

@@ -3,144 +3,11 @@
 #include <string.h>
 
 #include "format.h"
+#include "guard.h"
 
 #define ID_STATIC_START (1ull << 24)
 #define MAX_DEPTH 8
 #define MAX_DIMS 8
-
-static uint64_t align_up(uint64_t n, uint64_t a)
-{
-    return a > 1 ? (n + a - 1) / a * a : n;
-}
-
-/* 1 unsigned, 2 signed, 0 not an integer (integers can hold array lengths and union selectors). */
-static int integer_kind(uint64_t type)
-{
-    switch (type) {
-    case NVTX_PAYLOAD_ENTRY_TYPE_CHAR:
-    case NVTX_PAYLOAD_ENTRY_TYPE_SHORT:
-    case NVTX_PAYLOAD_ENTRY_TYPE_INT:
-    case NVTX_PAYLOAD_ENTRY_TYPE_LONG:
-    case NVTX_PAYLOAD_ENTRY_TYPE_LONGLONG:
-    case NVTX_PAYLOAD_ENTRY_TYPE_INT8:
-    case NVTX_PAYLOAD_ENTRY_TYPE_INT16:
-    case NVTX_PAYLOAD_ENTRY_TYPE_INT32:
-    case NVTX_PAYLOAD_ENTRY_TYPE_INT64:
-        return 2;
-    case NVTX_PAYLOAD_ENTRY_TYPE_UCHAR:
-    case NVTX_PAYLOAD_ENTRY_TYPE_USHORT:
-    case NVTX_PAYLOAD_ENTRY_TYPE_UINT:
-    case NVTX_PAYLOAD_ENTRY_TYPE_ULONG:
-    case NVTX_PAYLOAD_ENTRY_TYPE_ULONGLONG:
-    case NVTX_PAYLOAD_ENTRY_TYPE_UINT8:
-    case NVTX_PAYLOAD_ENTRY_TYPE_UINT16:
-    case NVTX_PAYLOAD_ENTRY_TYPE_UINT32:
-    case NVTX_PAYLOAD_ENTRY_TYPE_UINT64:
-    case NVTX_PAYLOAD_ENTRY_TYPE_SIZE:
-    case NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-/* ---------------------------------------------------------------- layout at registration */
-
-static void layout_entry(const struct pl_schema *s, struct pl_entry *e)
-{
-    uint64_t f = e->flags;
-    e->array = (uint8_t)((f >> 4) & 7);
-    e->storage = f & (NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE) ? PL_OFFSET
-                 : f & NVTX_PAYLOAD_ENTRY_FLAG_POINTER                                                 ? PL_POINTER
-                                                                                                       : PL_INLINE;
-    e->unit = (uint8_t)pl_string_unit(e->type);
-    size_t size = 0, align = 1;
-    if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR) {
-        size = e->detail == 1 || e->detail == 2 || e->detail == 4 || e->detail == 8 ? e->detail : 4;
-        align = size;
-        e->integer = 1;
-    } else if (pl_predefined(e->type, &size, &align)) {
-        if (e->array == 0) e->integer = (uint8_t)integer_kind(e->type);
-    } else {
-        const struct pl_schema *n = e->type >= ID_STATIC_START ? pl_schema_find(s->domain, e->type) : NULL;
-        if (!n || (!n->is_enum && n->broken)) {
-            e->bad = 1;
-            return;
-        }
-        e->nested = n;
-        if (n->is_enum) {
-            size = align = n->enum_size;
-            if (e->array == 0) e->integer = 2;
-        } else {
-            size = n->size;
-            align = n->align;
-        }
-    }
-    e->esize = (uint32_t)size;
-    uint64_t pack = s->pack_align ? s->pack_align : UINT64_MAX;
-
-    if (e->unit) {
-        int fixed_len = (e->array == 0 || e->array == 1) && e->detail > 0;
-        if ((e->array == 0 || e->array == 1) && e->detail == 0 && e->storage == PL_INLINE) e->storage = PL_POINTER; /* `char *` */
-        if (e->array == 2 && e->detail > 0) e->esize = (uint32_t)(e->detail * e->unit); /* list of fixed strings */
-        if (fixed_len) e->array = 1;
-        else if (e->array == 0 || e->array == 1) e->array = 2;
-    }
-    if (e->storage != PL_INLINE) {
-        e->size = 8;
-        align = 8;
-        if (e->storage == PL_POINTER) {
-            e->copy = e->unit || f & NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY || s->flags & NVTX_PAYLOAD_SCHEMA_FLAG_DEEP_COPY;
-        }
-    } else if (e->nested && !e->nested->is_enum && e->nested->variable) {
-        if (e->array != 0) e->bad = 1; /* arrays of dynamic schemas: not supported (NVTX) */
-        e->variable = 1;
-    } else if (e->array == 0) {
-        e->size = size;
-    } else if (e->array == 1) {
-        e->size = e->unit ? e->detail * e->unit : e->detail * size;
-    } else {
-        e->variable = 1;
-    }
-    e->align = (uint32_t)(align < pack ? align : pack);
-    if (e->align == 0) e->align = 1;
-}
-
-void pl_layout(struct pl_schema *s)
-{
-    int unions = s->type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION || s->type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR;
-    uint64_t cursor = 0, end = 0;
-    int known = 1;
-    uint32_t max_align = 1;
-    for (uint32_t i = 0; i < s->n; i++) {
-        struct pl_entry *e = &s->e[i];
-        layout_entry(s, e);
-        if (e->bad) {
-            s->broken = 1;
-            e->fixed_off = -1;
-            known = 0;
-            continue;
-        }
-        if (e->copy || (e->nested && e->nested->needs_copy && e->storage == PL_INLINE)) s->needs_copy = 1;
-        /* The index-0 rule: offset 0 is explicit only for the first entry. */
-        if (i == 0 || e->offset != 0) e->fixed_off = (int64_t)e->offset;
-        else if (unions) e->fixed_off = 0;
-        else e->fixed_off = known ? (int64_t)align_up(cursor, e->align) : -1;
-        if (e->align > max_align) max_align = e->align;
-        if (!e->variable && e->fixed_off >= 0) {
-            uint64_t stop = (uint64_t)e->fixed_off + e->size;
-            if (stop > end) end = stop;
-            if (!unions) cursor = stop;
-        } else {
-            s->variable |= e->variable;
-            if (!unions) known = 0;
-        }
-    }
-    s->align = max_align;
-    if (s->static_size) s->size = s->static_size;
-    else s->size = align_up(end, max_align);
-    if (s->type == NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || unions) s->variable = 0;
-}
 
 /* ---------------------------------------------------------------- walking an event's payloads */
 
@@ -217,7 +84,7 @@ static size_t payload_dims(const struct walk *w, uint64_t k, int64_t *dims)
 {
     if (k >= w->nitems || !w->items[k].payload) return 0;
     size_t size, align;
-    int kind = integer_kind(w->items[k].schemaId);
+    int kind = pl_integer_kind(w->items[k].schemaId);
     if (!kind || !pl_predefined(w->items[k].schemaId, &size, &align) || size == 0) return 0;
     size_t n = w->sizes[k] / size;
     if (n > MAX_DIMS) n = MAX_DIMS;
@@ -245,6 +112,11 @@ static void copy_pointee(struct walk *w, const struct pl_entry *e, uintptr_t ptr
 {
     if (!ptr || already_have(w, ptr) || w->out->n >= PL_MAX_COPIES || w->out->bytes >= w->out->limit) return;
     const uint8_t *p = (const uint8_t *)ptr;
+    /* A dangling or garbage pointer in a payload: nothing to copy (checked before anything reads it). */
+    if (guard_readable_pointee(p, e->esize ? e->esize : 1) == 0) {
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
+        return;
+    }
     uint64_t cap = NVTXC_MAX_EXT_BLOB;
     if (cap > w->out->limit - w->out->bytes) cap = w->out->limit - w->out->bytes;
     uint64_t n = 0;
@@ -273,6 +145,13 @@ static void copy_pointee(struct walk *w, const struct pl_entry *e, uintptr_t ptr
         if (n > cap) n = cap - cap % (e->esize ? e->esize : 1);
         flags = NVTXC_EXT_CUT;
     }
+    size_t readable = guard_readable_pointee(p, (size_t)n);
+    if (readable < n) {
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
+        n = readable - readable % (e->esize ? e->esize : 1);
+        flags = NVTXC_EXT_CUT;
+        if (n == 0) return;
+    }
     struct pl_copy *c = &w->out->r[w->out->n++];
     c->addr = p;
     c->size = (size_t)n;
@@ -300,7 +179,7 @@ static uint64_t walk_schema(struct walk *w, const struct pl_schema *s, const uin
         uint64_t off;
         if (e->fixed_off >= 0) off = (uint64_t)e->fixed_off;
         else if (unions) off = 0;
-        else off = align_up(cursor, e->align);
+        else off = pl_align_up(cursor, e->align);
         if (off > len) break;
         int64_t dims[MAX_DIMS];
         size_t ndims = 0;
@@ -358,6 +237,12 @@ size_t pl_item_size(const nvtxPayloadData_t *item, size_t cap, uint32_t *flags)
     if (n > cap) {
         n = cap;
         *flags = NVTXC_EXT_CUT;
+    }
+    size_t readable = guard_readable(item->payload, n);
+    if (readable < n) {
+        n = readable;
+        *flags = NVTXC_EXT_CUT;
+        guard_note(GUARD_UNREADABLE, "a batch or payload size runs past readable memory: kept up to where it stops");
     }
     return n;
 }

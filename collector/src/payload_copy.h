@@ -37,8 +37,6 @@ struct pl_copies {
 size_t pl_item_size(const nvtxPayloadData_t *item, size_t cap, uint32_t *flags);
 
 /* Works out the entry layouts, size, alignment and `needs_copy` of a schema being registered. */
-void pl_layout(struct pl_schema *s);
-
 /*
  * Appends to `out` the regions the payloads of one event point to. `sizes` are the bytes of each
  * payload the capture keeps (SIZE_MAX sizes already resolved, 0 when unknown).

@@ -1,5 +1,7 @@
 #include "payload_registry.h"
 
+#include "guard.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +10,6 @@
 #include "encode.h"
 #include "format.h"
 #include "meta.h"
-#include "payload_copy.h"
 #include "text.h"
 
 /* ---------------------------------------------------------------- a growable record body */
@@ -297,12 +298,143 @@ static int known_type(uint32_t domain, uint64_t type)
     return type >= ID_STATIC_START && pl_schema_find(domain, type) != NULL;
 }
 
+int pl_integer_kind(uint64_t type)
+{
+    switch (type) {
+    case NVTX_PAYLOAD_ENTRY_TYPE_CHAR:
+    case NVTX_PAYLOAD_ENTRY_TYPE_SHORT:
+    case NVTX_PAYLOAD_ENTRY_TYPE_INT:
+    case NVTX_PAYLOAD_ENTRY_TYPE_LONG:
+    case NVTX_PAYLOAD_ENTRY_TYPE_LONGLONG:
+    case NVTX_PAYLOAD_ENTRY_TYPE_INT8:
+    case NVTX_PAYLOAD_ENTRY_TYPE_INT16:
+    case NVTX_PAYLOAD_ENTRY_TYPE_INT32:
+    case NVTX_PAYLOAD_ENTRY_TYPE_INT64:
+        return 2;
+    case NVTX_PAYLOAD_ENTRY_TYPE_UCHAR:
+    case NVTX_PAYLOAD_ENTRY_TYPE_USHORT:
+    case NVTX_PAYLOAD_ENTRY_TYPE_UINT:
+    case NVTX_PAYLOAD_ENTRY_TYPE_ULONG:
+    case NVTX_PAYLOAD_ENTRY_TYPE_ULONGLONG:
+    case NVTX_PAYLOAD_ENTRY_TYPE_UINT8:
+    case NVTX_PAYLOAD_ENTRY_TYPE_UINT16:
+    case NVTX_PAYLOAD_ENTRY_TYPE_UINT32:
+    case NVTX_PAYLOAD_ENTRY_TYPE_UINT64:
+    case NVTX_PAYLOAD_ENTRY_TYPE_SIZE:
+    case NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- layout at registration (beside the registry: it resolves nested schemas) */
+
+static void layout_entry(const struct pl_schema *s, struct pl_entry *e)
+{
+    uint64_t f = e->flags;
+    e->array = (uint8_t)((f >> 4) & 7);
+    e->storage = f & (NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_BASE | NVTX_PAYLOAD_ENTRY_FLAG_OFFSET_FROM_HERE) ? PL_OFFSET
+                 : f & NVTX_PAYLOAD_ENTRY_FLAG_POINTER                                                 ? PL_POINTER
+                                                                                                       : PL_INLINE;
+    e->unit = (uint8_t)pl_string_unit(e->type);
+    size_t size = 0, align = 1;
+    if (e->type == NVTX_PAYLOAD_ENTRY_TYPE_UNION_SELECTOR) {
+        size = e->detail == 1 || e->detail == 2 || e->detail == 4 || e->detail == 8 ? e->detail : 4;
+        align = size;
+        e->integer = 1;
+    } else if (pl_predefined(e->type, &size, &align)) {
+        if (e->array == 0) e->integer = (uint8_t)pl_integer_kind(e->type);
+    } else {
+        const struct pl_schema *n = e->type >= ID_STATIC_START ? pl_schema_find(s->domain, e->type) : NULL;
+        if (!n || (!n->is_enum && n->broken)) {
+            e->bad = 1;
+            return;
+        }
+        e->nested = n;
+        if (n->is_enum) {
+            size = align = n->enum_size;
+            if (e->array == 0) e->integer = 2;
+        } else {
+            size = n->size;
+            align = n->align;
+        }
+    }
+    e->esize = (uint32_t)size;
+    uint64_t pack = s->pack_align ? s->pack_align : UINT64_MAX;
+
+    if (e->unit) {
+        int fixed_len = (e->array == 0 || e->array == 1) && e->detail > 0;
+        if ((e->array == 0 || e->array == 1) && e->detail == 0 && e->storage == PL_INLINE) e->storage = PL_POINTER; /* `char *` */
+        if (e->array == 2 && e->detail > 0) e->esize = (uint32_t)(e->detail * e->unit); /* list of fixed strings */
+        if (fixed_len) e->array = 1;
+        else if (e->array == 0 || e->array == 1) e->array = 2;
+    }
+    if (e->storage != PL_INLINE) {
+        e->size = 8;
+        align = 8;
+        if (e->storage == PL_POINTER) {
+            e->copy = e->unit || f & NVTX_PAYLOAD_ENTRY_FLAG_DEEP_COPY || s->flags & NVTX_PAYLOAD_SCHEMA_FLAG_DEEP_COPY;
+        }
+    } else if (e->nested && !e->nested->is_enum && e->nested->variable) {
+        if (e->array != 0) e->bad = 1; /* arrays of dynamic schemas: not supported (NVTX) */
+        e->variable = 1;
+    } else if (e->array == 0) {
+        e->size = size;
+    } else if (e->array == 1) {
+        e->size = e->unit ? e->detail * e->unit : e->detail * size;
+    } else {
+        e->variable = 1;
+    }
+    e->align = (uint32_t)(align < pack ? align : pack);
+    if (e->align == 0) e->align = 1;
+}
+
+/* Entry offsets, sizes and alignment of a schema, as NVTX lays a C struct out (at registration). */
+static void pl_layout(struct pl_schema *s)
+{
+    int unions = s->type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION || s->type == NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR;
+    uint64_t cursor = 0, end = 0;
+    int known = 1;
+    uint32_t max_align = 1;
+    for (uint32_t i = 0; i < s->n; i++) {
+        struct pl_entry *e = &s->e[i];
+        layout_entry(s, e);
+        if (e->bad) {
+            s->broken = 1;
+            e->fixed_off = -1;
+            known = 0;
+            continue;
+        }
+        if (e->copy || (e->nested && e->nested->needs_copy && e->storage == PL_INLINE)) s->needs_copy = 1;
+        /* The index-0 rule: offset 0 is explicit only for the first entry. */
+        if (i == 0 || e->offset != 0) e->fixed_off = (int64_t)e->offset;
+        else if (unions) e->fixed_off = 0;
+        else e->fixed_off = known ? (int64_t)pl_align_up(cursor, e->align) : -1;
+        if (e->align > max_align) max_align = e->align;
+        if (!e->variable && e->fixed_off >= 0) {
+            uint64_t stop = (uint64_t)e->fixed_off + e->size;
+            if (stop > end) end = stop;
+            if (!unions) cursor = stop;
+        } else {
+            s->variable |= e->variable;
+            if (!unions) known = 0;
+        }
+    }
+    s->align = max_align;
+    if (s->static_size) s->size = s->static_size;
+    else s->size = pl_align_up(end, max_align);
+    if (s->type == NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || unions) s->variable = 0;
+}
+
 /* Reasons for refusing a schema: what NVTX defines as invalid, and what no layout can follow. */
 static int schema_valid(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
 {
     const uint64_t need = NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_TYPE | NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ENTRIES |
                           NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_NUM_ENTRIES;
     if ((a->fieldMask & need) != need || !a->entries || a->numEntries == 0 || a->numEntries > MAX_ENTRIES) return 0;
+    /* An uninitialised or stale entries pointer: the table must be readable before it is walked. */
+    if (guard_readable_all(a->entries, a->numEntries * sizeof *a->entries) < a->numEntries * sizeof *a->entries) return 0;
     if (a->type < NVTX_PAYLOAD_SCHEMA_TYPE_STATIC || a->type > NVTX_PAYLOAD_SCHEMA_TYPE_UNION_WITH_INTERNAL_SELECTOR) return 0;
     if (a->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_ALIGNMENT && a->packAlign & (a->packAlign - 1)) return 0;
     size_t selectors = 0;
@@ -340,6 +472,7 @@ uint64_t pl_schema_register(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
     if (!s || !e) {
         free(s);
         free(e);
+        if (a->numEntries > MAX_ENTRIES) guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
         return 0;
     }
     pthread_mutex_lock(&reg_lock);
@@ -353,6 +486,7 @@ uint64_t pl_schema_register(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
         pthread_mutex_unlock(&reg_lock);
         free(s);
         free(e);
+        guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
         return 0;
     }
     uint64_t flags = a->fieldMask & NVTX_PAYLOAD_SCHEMA_ATTR_FIELD_FLAGS ? a->flags : 0;
@@ -399,9 +533,16 @@ uint64_t pl_schema_register(uint32_t domain, const nvtxPayloadSchemaAttr_t *a)
 uint64_t pl_enum_register(uint32_t domain, const nvtxPayloadEnumAttr_t *a)
 {
     const uint64_t need = NVTX_PAYLOAD_ENUM_ATTR_FIELD_ENTRIES | NVTX_PAYLOAD_ENUM_ATTR_FIELD_NUM_ENTRIES;
-    if (!a || (a->fieldMask & need) != need || !a->entries || a->numEntries == 0 || a->numEntries > MAX_ENTRIES) return 0;
+    if (!a || (a->fieldMask & need) != need || !a->entries || a->numEntries == 0 || a->numEntries > MAX_ENTRIES ||
+        guard_readable_all(a->entries, a->numEntries * sizeof *a->entries) < a->numEntries * sizeof *a->entries) {
+        guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
+        return 0;
+    }
     size_t size = a->fieldMask & NVTX_PAYLOAD_ENUM_ATTR_FIELD_SIZE ? a->sizeOfEnum : sizeof(int);
-    if (size != 1 && size != 2 && size != 4 && size != 8) return 0;
+    if (size != 1 && size != 2 && size != 4 && size != 8) {
+        guard_note(GUARD_REFUSED_SCHEMA, GUARD_TEXT_REFUSED_SCHEMA);
+        return 0;
+    }
     struct pl_schema *s = calloc(1, sizeof *s);
     if (!s) return 0;
     pthread_mutex_lock(&reg_lock);

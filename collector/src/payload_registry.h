@@ -81,6 +81,14 @@ int pl_predefined(uint64_t type, size_t *size, size_t *align);
 /* Code-unit width of string types (CSTRING*) and 0 for all other types. */
 int pl_string_unit(uint64_t type);
 
+/* 1 unsigned, 2 signed, 0 not an integer (integers can hold array lengths and union selectors). */
+int pl_integer_kind(uint64_t type);
+
+static inline uint64_t pl_align_up(uint64_t n, uint64_t a)
+{
+    return a > 1 ? (n + a - 1) / a * a : n;
+}
+
 /* Schema or enum `id` of `domain`, or NULL. Lock-free. */
 const struct pl_schema *pl_schema_find(uint32_t domain, uint64_t id);
 

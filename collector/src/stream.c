@@ -6,13 +6,12 @@
 #include <sys/prctl.h>
 #include <sys/uio.h>
 
-#include "lifecycle.h"
 #include "meta.h"
 #include "output.h"
+#include "region.h"
 #include "text.h"
 
 __thread struct tstream *nvtxc_tls TLS_FAST;
-__thread pid_t nvtxc_tid TLS_FAST;
 
 static pthread_key_t exit_key;
 static struct tstream *registry;
@@ -217,7 +216,9 @@ static void stream_free(struct tstream *t)
     free(t->ctab);
     free(t->scratch);
     free(t->depth_more);
-    free(t->buf);
+    /* A region's memory is the mapping (a fork child has none: MADV_DONTFORK). */
+    if (t->region) free(t->region);
+    else free(t->buf);
     free(t);
 }
 
@@ -229,6 +230,11 @@ static void on_thread_exit(void *arg)
     lock_take(&nvtxc_registry_lock);
     lock_take(&nvtxc_file_lock);
     stream_flush_locked(t, 1);
+    if (t->region) {
+        region_release_locked(t->region);
+        t->region = NULL;
+        t->buf = NULL;
+    }
     if (t->prev) t->prev->next = t->next;
     else registry = t->next;
     if (t->next) t->next->prev = t->prev;
@@ -243,6 +249,55 @@ void stream_key_init(void)
     pthread_key_create(&exit_key, on_thread_exit);
 }
 
+/* File lock free: a region of the capture file for the stream, opening a lazily created capture. */
+static struct region *stream_region(struct tstream *t)
+{
+    struct region *r = NULL;
+    lock_take(&nvtxc_file_lock);
+    if (out_ready_locked() == 0) {
+        /* A capture opened just now (a fork child's) gets the metadata it repeats at once. */
+        meta_flush_locked();
+        r = region_acquire_locked(t->cap, t->stream_id, t->stream_base);
+    }
+    lock_give(&nvtxc_file_lock);
+    return r;
+}
+
+static void stream_use_region(struct tstream *t, struct region *r)
+{
+    t->region = r;
+    t->buf = r->records;
+    t->commit = r->commit;
+    t->commit_base = r->events;
+    t->cur = t->buf;
+    t->end = t->buf + t->cap;
+}
+
+static int stream_use_memory(struct tstream *t)
+{
+    t->buf = malloc(t->cap);
+    if (!t->buf) return -1;
+    t->commit = &t->commit_local;
+    t->commit_base = t->buf;
+    t->cur = t->buf;
+    t->end = t->buf + t->cap;
+    return 0;
+}
+
+/*
+ * The stream's buffer: a region of the capture file when the file can be extended and mapped
+ * (its events survive _exit and SIGKILL), else memory.
+ */
+static int stream_attach_buffer(struct tstream *t)
+{
+    struct region *r = stream_region(t);
+    if (r) {
+        stream_use_region(t, r);
+        return 0;
+    }
+    return stream_use_memory(t);
+}
+
 struct tstream *stream_create(void)
 {
     if (!nvtxc_capturing) return NULL;
@@ -250,22 +305,18 @@ struct tstream *stream_create(void)
     if (!t) return NULL;
     memset(t, 0, sizeof *t);
     t->cap = nvtxc_g.buffer_size;
-    t->buf = malloc(t->cap);
     t->ctab_mask = 255;
     t->ctab = calloc(t->ctab_mask + 1, sizeof *t->ctab);
-    if (!t->buf || !t->ctab) {
-        free(t->buf);
+    t->stream_id = atomic_fetch_add(&nvtxc_g.next_stream, 1) + 1;
+    if (!t->ctab || stream_attach_buffer(t) != 0) {
         free(t->ctab);
         free(t);
         return NULL;
     }
-    t->cur = t->buf;
-    t->end = t->buf + t->cap;
     t->tid = my_tid();
     prctl(PR_GET_NAME, t->os_name);
     t->os_name[15] = 0;
     t->last_tick = nvtxc_g.start.tick;
-    t->stream_id = atomic_fetch_add(&nvtxc_g.next_stream, 1) + 1;
     write_thread_record(t);
 
     lock_take(&nvtxc_registry_lock);
@@ -283,10 +334,17 @@ struct tstream *stream_create(void)
 
 void stream_flush_locked(struct tstream *t, int owner)
 {
-    uint64_t c = owner ? (((uint64_t)t->nev << 32) | (uint64_t)(t->cur - t->buf))
-                       : atomic_load_explicit(&t->commit, memory_order_acquire);
-    uint32_t off = (uint32_t)c;
-    uint32_t nev = (uint32_t)(c >> 32);
+    if (!t->buf) return;
+    uint32_t off, nev;
+    if (owner) {
+        off = (uint32_t)(t->cur - t->buf);
+        nev = t->nev;
+    } else {
+        uint64_t c = atomic_load_explicit(t->commit, memory_order_acquire);
+        /* 0: nothing committed since the buffer was emptied; else relative to commit_base. */
+        off = (uint32_t)c ? (uint32_t)c - (uint32_t)(t->buf - t->commit_base) : 0;
+        nev = (uint32_t)(c >> 32);
+    }
     if (off > t->flushed_off) {
         uint32_t count = nev - t->flushed_nev;
         int ok = 0;
@@ -313,12 +371,15 @@ void stream_flush_locked(struct tstream *t, int owner)
         t->nev = 0;
         t->flushed_off = 0;
         t->flushed_nev = 0;
-        atomic_store_explicit(&t->commit, 0, memory_order_release);
+        atomic_store_explicit(t->commit, 0, memory_order_release);
+        if (t->region) region_rebase(t->region, t->stream_base);
     }
 }
 
 void stream_write_direct(struct tstream *t, const uint8_t *records, size_t n, uint32_t events)
 {
+    /* A fork child's first record: its THREAD record (and buffer) first. */
+    if (UNLIKELY(t->attach_pending)) stream_room_slow(t, 0);
     lock_take(&nvtxc_file_lock);
     stream_flush_locked(t, 1);
     int ok = 0;
@@ -338,11 +399,25 @@ void stream_write_direct(struct tstream *t, const uint8_t *records, size_t n, ui
     else nvtxc_g.events_lost += events;
     /* The records are part of the stream whether or not they could be written. */
     t->stream_base += n;
+    if (t->region) region_rebase(t->region, t->stream_base);
     lock_give(&nvtxc_file_lock);
 }
 
 uint8_t *stream_room_slow(struct tstream *t, size_t need)
 {
+    if (UNLIKELY(t->attach_pending)) {
+        /* A fork child's first record: now the child's capture is made, and the buffer moves into it. */
+        t->attach_pending = 0;
+        struct region *r = stream_region(t);
+        if (r) {
+            free(t->buf);
+            stream_use_region(t, r);
+        } else {
+            t->end = t->buf + t->cap;
+        }
+        write_thread_record(t);
+        return t->cur;
+    }
     lock_take(&nvtxc_file_lock);
     stream_flush_locked(t, 1);
     lock_give(&nvtxc_file_lock);
@@ -351,9 +426,9 @@ uint8_t *stream_room_slow(struct tstream *t, size_t need)
     return t->cur;
 }
 
-void stream_flush_all_locked(void)
+void stream_flush_all_locked(int self_as_owner)
 {
-    for (struct tstream *t = registry; t; t = t->next) stream_flush_locked(t, 0);
+    for (struct tstream *t = registry; t; t = t->next) stream_flush_locked(t, self_as_owner && t == nvtxc_tls);
     meta_flush_locked();
 }
 
@@ -376,6 +451,7 @@ void stream_after_fork_child(void)
         t = next;
     }
     registry = NULL;
+    region_forget_all();
     nvtxc_g.streams = 0;
     atomic_store(&nvtxc_g.next_stream, 0);
     if (!self) return;
@@ -385,16 +461,34 @@ void stream_after_fork_child(void)
     self->next_sid = 0;
     self->range_seq = 0;
     self->prev = self->next = NULL;
-    self->cur = self->buf;
     self->nev = 0;
     self->stream_base = 0;
     self->flushed_off = 0;
     self->flushed_nev = 0;
-    atomic_store(&self->commit, 0);
     self->last_tick = nvtxc_g.start.tick;
     self->tid = my_tid();
     self->stream_id = atomic_fetch_add(&nvtxc_g.next_stream, 1) + 1;
-    write_thread_record(self);
+    if (self->region) {
+        /*
+         * The parent's region is not mapped here (MADV_DONTFORK). The child's capture is made at
+         * its first record (a child that only execs leaves no file): until then an empty buffer
+         * whose end sends that record to the slow path.
+         */
+        free(self->region);
+        self->region = NULL;
+        if (stream_use_memory(self) != 0) {
+            nvtxc_tls = NULL;
+            pthread_setspecific(exit_key, NULL);
+            stream_free(self);
+            return;
+        }
+        self->end = self->buf;
+        self->attach_pending = 1;
+    } else {
+        self->cur = self->buf;
+        atomic_store(self->commit, 0);
+        write_thread_record(self);
+    }
     registry = self;
     nvtxc_g.streams = 1;
 }

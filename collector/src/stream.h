@@ -1,7 +1,8 @@
 /*
  * Per-thread event streams: each thread appends records to its own buffer with no lock and no
- * allocation; the buffer is written as an EVENTS chunk when full, at thread exit, at process exit
- * and on fatal signals. Messages are interned per thread: a pointer cache answers repeated calls
+ * allocation; the buffer is a region of the capture file (region.h), so what is committed survives
+ * any end of the process, and it is also written as an EVENTS chunk when full, at thread exit, at
+ * process exit and on fatal signals. Messages are interned per thread: a pointer cache answers repeated calls
  * with the same literal in a few instructions, a content table catches the rest.
  */
 #ifndef NVTXC_STREAM_H
@@ -16,6 +17,7 @@
 #include "collector.h"
 #include "encode.h"
 #include "format.h"
+#include "meta.h"
 
 /* Room reserved for one fixed-size event record (op, dt, domain, range id, attrs without ext payloads). */
 #define EVENT_MAX 96
@@ -41,6 +43,7 @@ struct ctab_entry {
 };
 
 struct arena_block;
+struct region;
 
 struct tstream {
     /* Hot, touched only by the owning thread. */
@@ -50,8 +53,13 @@ struct tstream {
     uint32_t nev; /* event records since buf[0] */
     uint32_t range_seq;
     int32_t depth[INLINE_DOMAINS];
-    /* Published after every record: nev << 32 | (cur - buf); read by flushes from other threads. */
-    _Atomic uint64_t commit;
+    /*
+     * Published after every record: nev << 32 | (cur - commit_base), read by flushes from other
+     * threads. It points into the OPEN chunk of the thread's region (so the file always says how
+     * much of the buffer is whole records) or, without a region, at commit_local.
+     */
+    _Atomic uint64_t *commit;
+    uint8_t *commit_base;
 
     uint8_t *buf;
     size_t cap;
@@ -77,6 +85,9 @@ struct tstream {
     uint32_t depth_more_n;
 
     struct tstream *prev, *next; /* registry */
+    struct region *region;        /* NULL: buf is malloc'd and lost if the process dies unflushed */
+    _Atomic uint64_t commit_local;
+    int attach_pending; /* a fork child's stream: the first record attaches a region */
 };
 
 extern __thread struct tstream *nvtxc_tls TLS_FAST;
@@ -96,8 +107,12 @@ void stream_write_direct(struct tstream *t, const uint8_t *records, size_t n, ui
 
 /* Flushing. Owner flush: file lock held. */
 void stream_flush_locked(struct tstream *t, int owner);
-/* Writes every thread's committed records, then pending metadata (exit, signals). File lock held. */
-void stream_flush_all_locked(void);
+/*
+ * Writes every thread's committed records, then pending metadata (exit, signals). File lock held.
+ * `self_as_owner`: the calling thread is between NVTX calls (exit, not a signal handler), so its
+ * own buffer is flushed as its owner and emptied.
+ */
+void stream_flush_all_locked(int self_as_owner);
 void stream_key_init(void);
 void stream_after_fork_child(void);
 /* Records a change of the calling thread's OS name (process exit). */
@@ -105,6 +120,8 @@ void stream_note_self_name(void);
 
 static inline struct tstream *stream_self(void)
 {
+    /* Definitions reach the file before any event that can use them (a process may end any time). */
+    if (UNLIKELY(atomic_load_explicit(&nvtxc_meta_pending, memory_order_relaxed))) meta_flush_pending();
     struct tstream *t = nvtxc_tls;
     if (UNLIKELY(t == NULL)) t = stream_create();
     return t;
@@ -121,7 +138,7 @@ static inline void stream_commit(struct tstream *t, uint8_t *p, uint32_t events)
 {
     t->cur = p;
     t->nev += events;
-    atomic_store_explicit(&t->commit, ((uint64_t)t->nev << 32) | (uint64_t)(p - t->buf), memory_order_release);
+    atomic_store_explicit(t->commit, ((uint64_t)t->nev << 32) | (uint64_t)(p - t->commit_base), memory_order_release);
 }
 
 static inline int32_t *depth_slot(struct tstream *t, uint32_t domain)

@@ -1,5 +1,7 @@
 #include "text.h"
 
+#include "guard.h"
+
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,7 +58,11 @@ size_t utf8_cut(const char *s, size_t max)
 struct text text_from_ascii(const char *s)
 {
     struct text t = {NULL, 0};
-    if (!s) return t;
+    if (!s) {
+        guard_note(GUARD_NULL_NAME, "a NULL string where NVTX wants a name (domain, registered string, category, "
+                                    "thread, resource or sync object): recorded as empty");
+        return t;
+    }
     size_t n = strnlen(s, NVTXC_MAX_STRING + 1);
     if (n > NVTXC_MAX_STRING) {
         n = utf8_cut(s, NVTXC_MAX_STRING);
@@ -72,7 +78,11 @@ struct text text_from_ascii(const char *s)
 struct text text_from_wide(const wchar_t *w)
 {
     struct text t = {NULL, 0};
-    if (!w) return t;
+    if (!w) {
+        guard_note(GUARD_NULL_NAME, "a NULL string where NVTX wants a name (domain, registered string, category, "
+                                    "thread, resource or sync object): recorded as empty");
+        return t;
+    }
     t.s = malloc(NVTXC_MAX_STRING);
     if (!t.s) return t;
     int truncated;

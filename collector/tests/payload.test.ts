@@ -97,7 +97,10 @@ describe('payload schemas of real C structs', () => {
   });
 
   it('decodes the capture cleanly, with every event call', () => {
-    expect(model.issues).toEqual([]);
+    // The program's nine deliberately invalid registrations are noted by the collector, once, with their count.
+    expect(model.issues.map((i) => i.message)).toEqual([
+      expect.stringMatching(/^the collector noted bad input from the program: a payload schema or enum registration was refused .*\(9 times\)$/),
+    ]);
     expect(model.capture.properties.events).toBe(String(lines.find((l) => l.type === 'events')!.count));
   });
 

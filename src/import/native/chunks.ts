@@ -4,7 +4,7 @@
  * Stops at the first damaged or incomplete chunk and says where.
  */
 import { crc32c } from './crc32c.ts';
-import { CHUNK_HEADER_SIZE, FILE_HEADER_SIZE, MAGIC, MAJOR_VERSION, MAX_CHUNK_BODY } from './format.ts';
+import { CHUNK_HEADER_SIZE, Chunk, FILE_HEADER_SIZE, MAGIC, MAJOR_VERSION, MAX_CHUNK_BODY } from './format.ts';
 
 export interface Frame {
   kind: number;
@@ -129,8 +129,9 @@ export async function* readFrames(
       const body = queue.take(pendingBody);
       const header = pendingHeader!;
       const expected = header.getUint32(8, true);
-      const actual = crc32c(body, crc32c(pendingHeaderBytes!.subarray(0, 8)));
-      if (actual !== expected) {
+      // An OPEN chunk is written in place by a live process and has no checksum (format section 2.2).
+      const checked = header.getUint16(4, true) !== Chunk.Open;
+      if (checked && crc32c(body, crc32c(pendingHeaderBytes!.subarray(0, 8))) !== expected) {
         onProblem({ message: 'chunk checksum mismatch: the capture is damaged here', offset });
         return;
       }

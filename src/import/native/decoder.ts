@@ -9,6 +9,7 @@ import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { Frame } from './chunks.ts';
+import { openChunkEvents, type OpenEvents } from './openChunk.ts';
 import {
   Attr,
   Chunk,
@@ -95,6 +96,10 @@ export class NativeDecoder {
   private pairTick = 0n;
   private pairNs = 0n;
   private readonly warnedOps = new Set<string>();
+  /** NOTE records by kind: what the collector refused or cut of the program's input. */
+  private readonly collectorNotes = new Map<number, { text: string; count: number; offset: number }>();
+  /** OPEN chunks (buffers the process left in the file), decoded by finish(). */
+  private readonly openChunks: OpenEvents[] = [];
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
   private readonly attrs: EventAttrs = {};
@@ -131,6 +136,15 @@ export class NativeDecoder {
         case Chunk.End:
           this.endChunk(r);
           break;
+        case Chunk.Open: {
+          // Decoded last, when every definition and the latest clock pair are known; empty buffers are dropped now.
+          const open = openChunkEvents(frame.body, frame.offset);
+          if (typeof open === 'string') this.b.report('error', `${open}; its events are skipped`, { offset: frame.offset });
+          else if (open) this.openChunks.push({ events: open.events.slice(), fileOffset: open.fileOffset });
+          break;
+        }
+        case Chunk.Pad:
+          break;
         default: {
           const seen = this.skippedChunkKinds.get(frame.kind);
           if (seen) seen.count++;
@@ -145,6 +159,10 @@ export class NativeDecoder {
 
   /** Closes what only the whole capture can close; call after the last chunk. */
   finish(): void {
+    this.decodeOpenChunks();
+    for (const { text, count, offset } of this.collectorNotes.values()) {
+      this.b.report('warning', `the collector noted bad input from the program: ${text}${count > 1 ? ` (${count} times)` : ''}`, { offset });
+    }
     for (const [kind, { count, first }] of this.skippedChunkKinds) {
       this.b.report(
         'warning',
@@ -431,6 +449,15 @@ export class NativeDecoder {
       }
       case MetaOp.SyncDestroy:
         break;
+      case MetaOp.Note: {
+        // Format 1.2: input the collector refused or cut; the latest count of a kind is its total.
+        const kind = m.varint();
+        const count = m.varint();
+        const text = m.str();
+        const seen = this.collectorNotes.get(kind);
+        this.collectorNotes.set(kind, { text, count: Math.max(count, seen?.count ?? 0), offset: seen?.offset ?? recordOffset });
+        break;
+      }
       default:
         if (this.ext?.meta(op, m, dt, recordOffset, this.t0)) break;
         this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
@@ -460,10 +487,44 @@ export class NativeDecoder {
 
   // ---------------------------------------------------------------- EVENTS
 
-  private eventsChunk(r: ByteReader): void {
+  /** The buffers a process left in the file (OPEN chunks): what no EVENTS chunk holds is decoded here. */
+  private decodeOpenChunks(): void {
+    let buffers = 0;
+    let events = 0;
+    for (const open of this.openChunks) {
+      const before = this.eventsDecoded;
+      try {
+        this.eventsChunk(new ByteReader(open.events, 0, open.events.length, open.fileOffset), true);
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e;
+        this.b.report('error', `${e.message}; the rest of this buffer is skipped`, { offset: e.offset });
+      }
+      if (this.eventsDecoded > before) {
+        buffers++;
+        events += this.eventsDecoded - before;
+      }
+    }
+    if (buffers > 0) {
+      this.b.report(
+        'info',
+        `${events} event${events === 1 ? '' : 's'} recovered from ${buffers} thread buffer${buffers === 1 ? '' : 's'} the process left unwritten (it ended without exit handlers: _exit, kill -9, a crash); their times use the capture's overall clock rate`,
+        { offset: this.openChunks[0].fileOffset },
+      );
+    }
+  }
+
+  /** `open`: the EVENTS body of an OPEN chunk, whose clock pair is not kept (the capture's latest pair is used). */
+  private eventsChunk(r: ByteReader, open = false): void {
     const streamId = r.varint();
     const streamOffset = r.varint();
-    this.setRate(r);
+    if (open) {
+      r.varintBig();
+      r.varintBig();
+      // The latest pair, unless it is too close to the start to beat the rate measured at start (200 µs).
+      this.rate = Number(this.pairNs - this.n0) > 2e6 ? this.finalRate() : this.defaultRate;
+    } else {
+      this.setRate(r);
+    }
     r.varint(); // event count: for progress and summaries
     const recordsLength = r.end - r.pos;
     let st = this.streams.get(streamId);

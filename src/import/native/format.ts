@@ -3,13 +3,24 @@
 /** `\x89NVTXC\r\n` */
 export const MAGIC = Uint8Array.of(0x89, 0x4e, 0x56, 0x54, 0x58, 0x43, 0x0d, 0x0a);
 export const MAJOR_VERSION = 1;
-export const MINOR_VERSION = 1;
+export const MINOR_VERSION = 2;
 export const FILE_HEADER_SIZE = 16;
 export const CHUNK_HEADER_SIZE = 12;
+/** What the collector keeps of the program's data (messages cut, payloads cut, batches cut, semantics kept). */
+export const WriterLimit = { MaxString: 16 * 1024, MaxExtBlob: 64 * 1024, MaxBatch: 16 * 1024 * 1024, MaxSemantics: 256 } as const;
 /** Chunk bodies above this are treated as damage. */
 export const MAX_CHUNK_BODY = 256 * 1024 * 1024;
 
-export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4 } as const;
+export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4, Open: 5, Pad: 6 } as const;
+
+/**
+ * Layout of an OPEN chunk (section 2.2), in bytes from its chunk header: the commit word (u32 bytes
+ * of the EVENTS body in use, u32 events), then an EVENTS body with 10-byte header varints.
+ */
+export const OPEN_COMMIT_AT = 16;
+export const OPEN_EVENTS_AT = 24;
+export const OPEN_VARINT_WIDTH = 10;
+export const OPEN_EVENTS_HEADER = 5 * OPEN_VARINT_WIDTH;
 
 export const ProcessTag = {
   Writer: 1,
@@ -66,6 +77,8 @@ export const MetaOp = {
   ConversionFactor: 19,
   Counter: 20,
   Clocks: 21,
+  // Version 1.2: what the collector refused or cut of the program's input.
+  Note: 22,
 } as const;
 
 export const Op = {
