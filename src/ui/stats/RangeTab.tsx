@@ -24,6 +24,7 @@ import {
   FIGURE_COLUMNS,
   groupHeader,
   nextSort,
+  shownFigures,
   sortRows,
   tableRows,
   tableTotals,
@@ -160,7 +161,7 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
           rows={sorted}
           grouping={grouping}
           sort={sort}
-          figures={figures}
+          figures={shownFigures(figures, sorted)}
           busy={table.pending}
           multi={multi}
           onSort={(id) => setSort(nextSort(sort, id))}
@@ -170,6 +171,12 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
       <p className="st-status" aria-live="polite">
         <span>
           {formatCount(sorted.length)} {sorted.length === 1 ? 'row' : 'rows'} · {formatCount(totals.instances)} instances · {formatDuration(totals.totalNs)}
+          {totals.unended > 0 && (
+            <span className="st-unended" title="Ranges still open at the end of the capture: their end is unknown, so they are counted here and in no total, mean or percentile" data-testid="unended-total">
+              {' '}
+              · {formatCount(totals.unended)} never ended (not in the figures)
+            </span>
+          )}
         </span>
         <span className={`st-busy${table.pending ? ' on' : ''}`} title={table.where ? `computed in ${table.ms.toFixed(0)} ms (${table.where === 'worker' ? 'statistics worker' : 'page'})` : undefined}>
           {table.pending ? 'computing…' : table.where === 'worker' ? `${table.ms.toFixed(0)} ms in worker` : ''}

@@ -9,7 +9,7 @@ export function cellText(row: StatsRow, id: ColumnId): string {
     case 'percent':
       return formatPercent(row.timePercent);
     case 'count':
-      return formatCount(row.count);
+      return formatCount(row[id] as number);
     case 'text':
       return String(row[id]);
     default:
