@@ -5,7 +5,7 @@ import type { IssueCounts } from './loadReport.ts';
 import { FilterMenu } from './search/FilterMenu.tsx';
 import { SearchButton } from './search/SearchBar.tsx';
 import { ExportMenu } from './share/ExportMenu.tsx';
-import { TickRateSettings } from './TickRateSettings.tsx';
+import { TickRateSettings, usesTickRate } from './TickRateSettings.tsx';
 
 export interface HeaderProps {
   onOpen(): void;
@@ -34,7 +34,7 @@ export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport 
       {loaded && <FilterMenu />}
       {showReport && <ReportButton counts={counts} open={reportOpen} onToggle={onToggleReport} />}
       <ExportMenu />
-      <TickRateSettings />
+      <TickRateButton />
       <ThemeSwitch />
       <button
         type="button"
@@ -49,6 +49,15 @@ export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport 
   );
 }
 
+/**
+ * Tick rates concern only NVTXT files on the Qpc or Rdtsc time base (the file cannot say how fast
+ * those clocks tick): the button is there while such a capture is loaded, nowhere else.
+ */
+function TickRateButton() {
+  const needed = useViewer((s) => s.captures.some((c) => usesTickRate(c.model.capture.properties)));
+  return needed ? <TickRateSettings /> : null;
+}
+
 function CaptureChips() {
   const captures = useViewer((s) => s.captures);
   const removeCapture = useViewer((s) => s.removeCapture);
@@ -56,7 +65,7 @@ function CaptureChips() {
   return (
     <ul className="capture-chips" aria-label="Loaded captures">
       {captures.map((c) => (
-        <li key={c.id} className="chip" title={`${c.model.capture.fileName} · ${c.model.capture.format} · ${c.model.capture.clock}`}>
+        <li key={c.id} className="chip" title={`${c.model.capture.fileName} · ${c.model.capture.format} · ${c.model.capture.clock}`} data-testid="capture-chip">
           <span className="chip-label">{c.model.capture.displayName}</span>
           <button
             type="button"

@@ -220,7 +220,12 @@ function RangeGrid({
   }, [rows]);
   const columns: ColumnId[] = ['label', ...figures];
   const template = figureTemplate(figures);
-  const style = { '--st-wide': template.wide, '--st-narrow': template.narrow, '--st-min': `${template.widePx}px` } as CSSProperties;
+  const style = {
+    '--st-wide': template.wide,
+    '--st-narrow': template.narrow,
+    '--st-min': `${template.widePx}px`,
+    '--st-narrow-min': `${template.narrowMinPx}px`,
+  } as CSSProperties;
   // Share bars are relative to the largest share listed, so small shares still read.
   const maxShare = rows.reduce((m, r) => Math.max(m, r.timePercent), 0) || 1;
   const onKey = (e: KeyboardEvent<HTMLDivElement>, row: StatsRow) => {

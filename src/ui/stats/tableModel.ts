@@ -84,19 +84,24 @@ export function shownFigures(figures: readonly ColumnId[], rows: readonly Pick<S
   return FIGURE_COLUMNS.filter((id) => id === 'unended' || figures.includes(id));
 }
 
-/** Relative width of a figure column: shares and counts need less room than durations. */
-const WIDTH: Record<ColumnDef['kind'], number> = { percent: 0.8, count: 0.85, duration: 1, text: 1.25 };
+/** Relative width of a figure column: shares need less room than durations; counts may run to millions. */
+const WIDTH: Record<ColumnDef['kind'], number> = { percent: 0.8, count: 1.1, duration: 1, text: 1.25 };
+/** Least width of a figure column in a narrow panel: "100.0%", "12,345", "53.7 µs" and their headers, unclipped. */
+const NARROW_MIN_PX: Record<ColumnDef['kind'], number> = { percent: 46, count: 56, duration: 54, text: 64 };
 
 /**
  * CSS grid columns of the figure columns: `wide` in pixels (one line per row, the name first),
- * `narrow` as shares of the panel (the name on a line of its own).
+ * `narrow` as shares of the panel (the name on a line of its own), never below `narrowMinPx` in
+ * all: a panel narrower than that scrolls sideways instead of clipping every figure to "…".
  */
-export function figureTemplate(figures: readonly ColumnId[]): { wide: string; narrow: string; widePx: number } {
+export function figureTemplate(figures: readonly ColumnId[]): { wide: string; narrow: string; widePx: number; narrowMinPx: number } {
   const wide = figures.map((id) => Math.round(60 * WIDTH[column(id).kind]));
+  const least = figures.map((id) => NARROW_MIN_PX[column(id).kind]);
   return {
     wide: wide.map((w) => `${w}px`).join(' '),
-    narrow: figures.map((id) => `minmax(0, ${WIDTH[column(id).kind]}fr)`).join(' '),
+    narrow: figures.map((id, k) => `minmax(${least[k]}px, ${WIDTH[column(id).kind]}fr)`).join(' '),
     widePx: wide.reduce((a, b) => a + b, 0),
+    narrowMinPx: least.reduce((a, b) => a + b, 0),
   };
 }
 
