@@ -235,7 +235,16 @@ function RangeGrid({
     }
   };
   return (
-    <div className={`st-grid${busy ? ' busy' : ''}`} role="table" aria-label="Range statistics" aria-rowcount={rows.length + 1} style={style} data-testid="range-table">
+    <div
+      className={`st-grid${busy ? ' busy' : ''}`}
+      role="table"
+      aria-label="Range statistics"
+      aria-rowcount={rows.length + 1}
+      style={style}
+      data-testid="range-table"
+      // Keeps the name line of each row in view while the figures scroll sideways (stats.css).
+      onScroll={(e) => e.currentTarget.style.setProperty('--st-scroll-x', `${e.currentTarget.scrollLeft}px`)}
+    >
       <div className="st-row st-head" role="row">
         {columns.map((id) => {
           const c = column(id);

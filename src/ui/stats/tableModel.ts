@@ -39,6 +39,8 @@ export interface ColumnDef {
   /** Header in CSV exports (nsys `nvtx_sum` wording; durations in ns). */
   csvHeader: string;
   kind: 'percent' | 'duration' | 'count' | 'text';
+  /** Least width in px where the header is wider than the kind's figures. */
+  minPx?: number;
 }
 
 /** In nsys `nvtx_sum` order, then the additions. */
@@ -52,6 +54,7 @@ export const COLUMNS: readonly ColumnDef[] = [
     title: 'Instances still open at the end of the capture: they have no real end, so they are in no other column',
     csvHeader: 'Unended',
     kind: 'count',
+    minPx: 76,
   },
   { id: 'avgNs', header: 'Avg', title: 'Mean duration', csvHeader: 'Avg (ns)', kind: 'duration' },
   { id: 'medianNs', header: 'Med', title: 'Median duration (mean of the middle two for an even count)', csvHeader: 'Med (ns)', kind: 'duration' },
@@ -84,24 +87,32 @@ export function shownFigures(figures: readonly ColumnId[], rows: readonly Pick<S
   return FIGURE_COLUMNS.filter((id) => id === 'unended' || figures.includes(id));
 }
 
-/** Relative width of a figure column: shares need less room than durations; counts may run to millions. */
+/** Relative width of a figure column in a narrow panel, where the columns share the room. */
 const WIDTH: Record<ColumnDef['kind'], number> = { percent: 0.8, count: 1.1, duration: 1, text: 1.25 };
-/** Least width of a figure column in a narrow panel: "100.0%", "12,345", "53.7 µs" and their headers, unclipped. */
-const NARROW_MIN_PX: Record<ColumnDef['kind'], number> = { percent: 46, count: 56, duration: 54, text: 64 };
+/**
+ * Least width of a figure column, padding included, measured in Chromium at the panel's 12 px:
+ * "100.0%", "1,234,567", "99.9 ms" and "StdDev ▼" fit unclipped.
+ */
+const LEAST_PX: Record<ColumnDef['kind'], number> = { percent: 54, count: 68, duration: 62, text: 76 };
+
+function leastPx(id: ColumnId): number {
+  const c = column(id);
+  return c.minPx ?? LEAST_PX[c.kind];
+}
 
 /**
  * CSS grid columns of the figure columns: `wide` in pixels (one line per row, the name first),
- * `narrow` as shares of the panel (the name on a line of its own), never below `narrowMinPx` in
- * all: a panel narrower than that scrolls sideways instead of clipping every figure to "…".
+ * `narrow` as shares of the panel (the name on a line of its own). Never below the least widths:
+ * a panel narrower than their sum scrolls sideways instead of clipping every figure to "…".
  */
 export function figureTemplate(figures: readonly ColumnId[]): { wide: string; narrow: string; widePx: number; narrowMinPx: number } {
-  const wide = figures.map((id) => Math.round(60 * WIDTH[column(id).kind]));
-  const least = figures.map((id) => NARROW_MIN_PX[column(id).kind]);
+  const least = figures.map(leastPx);
+  const total = least.reduce((a, b) => a + b, 0);
   return {
-    wide: wide.map((w) => `${w}px`).join(' '),
+    wide: least.map((w) => `${w}px`).join(' '),
     narrow: figures.map((id, k) => `minmax(${least[k]}px, ${WIDTH[column(id).kind]}fr)`).join(' '),
-    widePx: wide.reduce((a, b) => a + b, 0),
-    narrowMinPx: least.reduce((a, b) => a + b, 0),
+    widePx: total,
+    narrowMinPx: total,
   };
 }
 
