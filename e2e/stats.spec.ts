@@ -138,10 +138,10 @@ test('span table, sorting, histogram band, P99 jump and CSV export', async ({ pa
   const [download] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('download-csv').click()]);
   const csv = readFileSync((await download.path())!, 'utf8');
   const lines = csv.trimEnd().split('\r\n');
-  expect(lines[0]).toBe('Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range,Self Time (ns),P90 (ns),P99 (ns)');
+  expect(lines[0]).toBe('Time (%),Total Time (ns),Instances,Unended,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range,Self Time (ns),P90 (ns),P99 (ns)');
   expect(lines).toHaveLength(rows + 1);
   // Sorted as on screen (by instances), and the opened row is there with its count.
-  const opened = lines.find((l) => l.split(',')[9] === name || l.includes(`"${name}"`))!;
+  const opened = lines.find((l) => l.split(',')[10] === name || l.includes(`"${name}"`))!;
   expect(Number(opened.split(',')[2])).toBe(count);
 });
 
