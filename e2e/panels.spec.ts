@@ -241,3 +241,27 @@ test('Cancel leaves a notice that the file was not loaded', async ({ page }) => 
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toHaveCount(0);
 });
+
+test('an NVTX range of an Nsight export shows its CUDA statistics above the fold', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('open-input').setInputFiles({ name: 'fuser-report1.sqlite', mimeType: 'application/vnd.sqlite3', buffer: readFileSync('../shared/fixtures/nsys/fuser-report1.sqlite') });
+  await waitForCaptures(page, 1);
+  const range = await findRange(page, 'FusionExecutorCache::runFusionWithInputs');
+  await page.evaluate((t) => (window as unknown as HookedWindow).__nvtxview.store.getState().select({ kind: 'range', ...t }), range);
+  await idle(page);
+  const details = page.getByTestId('range-details');
+  // An NVTX name is the program's own: never shortened.
+  await expect(details.getByTestId('detail-name')).toHaveText('FusionExecutorCache::runFusionWithInputs');
+  const section = (await page.locator('.selection-section').boundingBox())!;
+  const stats = (await page.getByTestId('cuda-stats').boundingBox())!;
+  expect(stats.y + 60, 'CUDA statistics start above the fold').toBeLessThanOrEqual(section.y + section.height);
+  await page.screenshot({ path: 'test-results/panels-cuda-details.png' });
+  // The children list shows the largest names first, the rest on demand.
+  const children = details.getByTestId('child-breakdown');
+  const more = children.getByTestId('children-show-all');
+  if ((await more.count()) > 0) {
+    const before = await children.locator('tbody tr').count();
+    await more.click();
+    expect(await children.locator('tbody tr').count()).toBeGreaterThan(before);
+  }
+});

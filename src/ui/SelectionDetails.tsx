@@ -176,8 +176,9 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
         </Row>
       </dl>
       <RangeNotes details={d} />
-      {!gpu && d.children.length > 0 && <ChildBreakdown details={d} />}
+      {/* The CUDA answer (API and GPU time of this range) before the children list, which can be long. */}
       <CudaStatistics capture={capture} index={index} />
+      {!gpu && d.children.length > 0 && <ChildBreakdown details={d} />}
       <dl className="details-grid details-more" data-testid="detail-more">
         {(!gpu || d.category) && <Row label="Category">{d.category ? d.category.label : <span className="muted">none</span>}</Row>}
         {!gpu && <Row label={packed ? 'Lane' : 'Depth'}>{d.depth}</Row>}
@@ -209,8 +210,14 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
   );
 }
 
+/** Child rows listed before "show all": the largest ones, so the fields below stay in view. */
+const CHILD_ROWS_SHOWN = 6;
+
 function ChildBreakdown({ details }: { details: RangeDetailsData }) {
+  const [all, setAll] = useState(false);
   const covered = details.children.reduce((sum, c) => sum + c.totalNs, 0);
+  const hidden = all ? 0 : Math.max(0, details.children.length - CHILD_ROWS_SHOWN);
+  const listed = hidden > 0 ? details.children.slice(0, CHILD_ROWS_SHOWN) : details.children;
   return (
     <table className="child-table" data-testid="child-breakdown">
       <caption>Direct children by name</caption>
@@ -232,7 +239,7 @@ function ChildBreakdown({ details }: { details: RangeDetailsData }) {
         </tr>
       </thead>
       <tbody>
-        {details.children.map((c) => (
+        {listed.map((c) => (
           <tr key={c.label}>
             <td className="name">{c.label}</td>
             <td className="num" title={c.unended > 0 ? `${c.count} ended; ${c.unended} still open at the end of the capture, in no figure` : undefined}>
@@ -244,6 +251,15 @@ function ChildBreakdown({ details }: { details: RangeDetailsData }) {
             <td className="num">{formatPercent(c.percent)}</td>
           </tr>
         ))}
+        {hidden > 0 && (
+          <tr>
+            <td colSpan={5}>
+              <button type="button" className="link" onClick={() => setAll(true)} data-testid="children-show-all">
+                {formatCount(hidden)} more {hidden === 1 ? 'name' : 'names'}…
+              </button>
+            </td>
+          </tr>
+        )}
         <tr className="child-self">
           <td className="name muted">(self)</td>
           <td />
