@@ -94,9 +94,19 @@ for (const size of SIZES) {
         expect(box.x + box.width, 'chip inside the window').toBeLessThanOrEqual(size.width);
         await expect(chip.getByRole('button', { name: /^Close / })).toBeVisible();
       }
+      // Labels keep the start and the end of the name; the tooltip has it all.
+      const long = chips.nth(2);
+      await expect(long).toHaveAttribute('title', /^second render loop with a long file name · /);
+      expect((await long.locator('.chip-label').textContent())!).toMatch(/^se.*name$/);
       await page.screenshot({ path: `test-results/panels-header-${tag}.png` });
-      await page.getByRole('button', { name: 'Close open.nvtxt' }).click();
+      // The menu lists every capture in full, each closable.
+      await page.getByTestId('capture-menu').click();
+      const list = page.getByRole('dialog', { name: 'Loaded captures' });
+      await expect(list.locator('strong')).toHaveText(['Render loop', 'open.nvtxt', 'second render loop with a long file name']);
+      await page.screenshot({ path: `test-results/panels-header-menu-${tag}.png` });
+      await list.getByRole('button', { name: 'Close open.nvtxt' }).click();
       await expect(chips).toHaveCount(2);
+      await page.keyboard.press('Escape');
       // Nothing here uses a Qpc or Rdtsc clock: no Tick rates button.
       await expect(page.getByRole('button', { name: 'Tick rates' })).toHaveCount(0);
     });
