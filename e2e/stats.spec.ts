@@ -256,6 +256,10 @@ test('a selected range breaks its children down by name, with self time; the sha
   expect(index).toBeGreaterThanOrEqual(0);
   const table = page.getByTestId('child-breakdown');
   await expect(table.getByRole('columnheader')).toHaveText(['Name', 'Count', 'Total', 'Self', 'Share']);
+  // The six largest names are listed first; the rest on demand.
+  const more = table.getByTestId('children-show-all');
+  if ((await more.count()) > 0) await more.click();
+  await expect(more).toHaveCount(0);
   const shares = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Number(r.lastElementChild!.textContent!.replace('%', ''))));
   expect(shares.length).toBeGreaterThan(2);
   // Children plus the range's own time: 100 % (one decimal each).
