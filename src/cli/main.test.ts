@@ -136,7 +136,7 @@ describe('nvtxview stats', () => {
     const table = (await run('stats', file('open.json'))).out.split('\n');
     expect(table[0]).toContain('3 ranges (and 2 never ended, counted apart and in no figure)');
     expect(table[1]).toMatch(/Instances\s+Unended\s+Avg/);
-    expect(table.find((l) => l.endsWith('frame'))).toMatch(/\s0\s+1\s+-\s+-/);
+    expect(table.find((l) => l.endsWith('frame'))).toMatch(/^\s+-\s+-\s+0\s+1\s+-\s+-/);
     const csv = (await run('stats', '--format', 'csv', file('open.json'))).out.split('\n');
     expect(csv.find((l) => l.includes(',InputLatency,'))).toContain(',2,1,6000,');
   });

@@ -154,10 +154,11 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
 /** The table's columns; "Unended" only when some range in scope never ended. */
 function tableColumns(groupBy: GroupBy, withUnended: boolean): Column<RangeStatsRow>[] {
   // Trailing zeros kept so that the figures of a column line up.
-  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => formatDuration(pick(r), { fixedPoint: true });
+  // A row of only unended instances has no time to show: "-" rather than a measured-looking 0.
+  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => (r.count === 0 ? '-' : formatDuration(pick(r), { fixedPoint: true }));
   const unended: Column<RangeStatsRow>[] = withUnended ? [{ title: 'Unended', value: (r) => formatCount(r.unended), right: true }] : [];
   return [
-    { title: 'Time (%)', value: (r) => formatPercent(r.timePercent), right: true },
+    { title: 'Time (%)', value: (r) => (r.count === 0 ? '-' : formatPercent(r.timePercent)), right: true },
     { title: 'Total Time', value: d((r) => r.totalNs), right: true },
     { title: 'Instances', value: (r) => formatCount(r.count), right: true },
     ...unended,

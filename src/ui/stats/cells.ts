@@ -5,7 +5,10 @@ import type { CounterExportRow } from './exportTable.ts';
 import { column, type ColumnId, type StatsRow } from './tableModel.ts';
 
 export function cellText(row: StatsRow, id: ColumnId): string {
-  switch (column(id).kind) {
+  const kind = column(id).kind;
+  // Only instances that never ended: no time to show (a total of "0 ns" would read as measured).
+  if (row.count === 0 && (kind === 'duration' || kind === 'percent')) return '-';
+  switch (kind) {
     case 'percent':
       return formatPercent(row.timePercent);
     case 'count':

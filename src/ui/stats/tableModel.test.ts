@@ -141,6 +141,8 @@ describe('ranges that never ended', () => {
     expect(cellText(load, 'unended')).toBe('1');
     expect(cellText(load, 'count')).toBe('0');
     expect(cellText(load, 'avgNs')).toBe('-');
+    expect(cellText(load, 'totalNs')).toBe('-');
+    expect(cellText(load, 'timePercent')).toBe('-');
   });
 
   it('sorts rows without figures last in both directions, and exports the unended count', () => {
