@@ -35,8 +35,8 @@ describe('rangeDetails', () => {
     expect(d.parentChain.map((p) => p.label)).toEqual(['root']);
     expect(d.childCount).toBe(3);
     expect(d.children).toEqual([
-      { label: 'compute', count: 1, totalNs: 300, selfNs: 300, percent: 37.5 },
-      { label: 'io', count: 2, totalNs: 150, selfNs: 140, percent: 18.75 },
+      { label: 'compute', count: 1, unended: 0, totalNs: 300, selfNs: 300, percent: 37.5 },
+      { label: 'io', count: 2, unended: 0, totalNs: 150, selfNs: 140, percent: 18.75 },
     ]);
     expect(d.color).toBe(0xff112233);
     expect(d.payload).toBe(42);
@@ -131,6 +131,24 @@ describe('histograms and summaries', () => {
     expect(durationBand(sorted, 10, 20)).toEqual([9, 20]);
     expect(durationBand(sorted, 20, 10)).toEqual([9, 20]);
     expect(summarizeSorted([]).count).toBe(0);
+  });
+});
+
+describe('rangeDetails: children that never ended', () => {
+  it('counts them apart from the timed children', () => {
+    const b = fresh();
+    const t = b.thread(1, 1);
+    b.push(t, 0, { name: 'run' });
+    b.range(t, 10, 30, { name: 'step' });
+    b.range(t, 40, 50, { name: 'step' });
+    b.push(t, 60, { name: 'step' });
+    b.range(t, 200, 1000, { name: 'end' });
+    const m = b.finish();
+    const run = Array.from(m.ranges.startNs).findIndex((s, i) => s === 0 && m.strings[m.styles.name[m.ranges.style[i]]] === 'run');
+    const d = rangeDetails(m, run);
+    expect(d.unterminated).toBe(true);
+    expect(d.childCount).toBe(3);
+    expect(d.children).toEqual([{ label: 'step', count: 2, unended: 1, totalNs: 30, selfNs: 30, percent: (100 * 30) / d.durationNs }]);
   });
 });
 

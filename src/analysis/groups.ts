@@ -2,6 +2,11 @@
  * Group keys of ranges and marks for the statistics tables. A grouper hands out small dense
  * group ids (0, 1, 2...) in first-seen order from per-style / per-thread lookup tables, so the hot
  * loops pay one typed-array read per event and no string work after the first event of a group.
+ *
+ * Groups are keyed by what the user reads, not by per-process handles: a domain is created per
+ * process, so two processes that each create "pipeline" hold two domain entries; their
+ * "pipeline:stage" ranges still make one name row (as nsys' nvtx_sum gives), one domain row and
+ * one category row. Grouping by thread or process is where processes separate.
  */
 import { payloadValue, formatPayload } from '../model/payload.ts';
 import { modelPayloadSummary } from '../payload/model.ts';
@@ -51,7 +56,7 @@ export function styleText(mask: number): string {
 
 /** One group of a statistics table. */
 export interface GroupInfo {
-  /** Stable key, unique within the table (e.g. "PushPop|0|12" for a name group). */
+  /** Stable key, unique within the table (e.g. "PushPop|pipeline|12": style, domain name, name id). */
   key: string;
   /** What the table shows: "domain:name" (default domain without prefix), a thread label... */
   label: string;
@@ -171,7 +176,8 @@ export class Grouper {
     const model = this.model;
     const nameId = model.styles.name[style];
     const domainId = model.styles.domain[style];
-    const key = `${cls < 0 ? '' : STYLE_OF_CLASS[cls]}|${domainId}|${nameId}`;
+    // The domain's name, not its per-process index; the name id last keeps the key unambiguous.
+    const key = `${cls < 0 ? '' : STYLE_OF_CLASS[cls]}|${model.domains[domainId]?.name ?? ''}|${nameId}`;
     const id = this.intern(key, () => ({
       label: qualifiedName(model, style),
       name: model.strings[nameId],
@@ -202,15 +208,14 @@ export class Grouper {
         const slot = category + 1;
         if (this.byCategory[slot] >= 0) return this.byCategory[slot];
         const label = this.categoryText(category, model.styles.domain[style]);
-        return (this.byCategory[slot] = this.intern(`c${category}`, () => ({ label })));
+        // By text: the same category of the same-named domain in two processes is one row.
+        return (this.byCategory[slot] = this.intern(category < 0 ? 'c-' : `c:${label}`, () => ({ label })));
       }
       default: {
         const domain = model.styles.domain[style];
         if (this.byDomain[domain] >= 0) return this.byDomain[domain];
-        return (this.byDomain[domain] = this.intern(`d${domain}`, () => ({
-          label: domainLabel(model, domain),
-          domain: model.domains[domain].name,
-        })));
+        const name = model.domains[domain].name;
+        return (this.byDomain[domain] = this.intern(`d${name}`, () => ({ label: domainLabel(model, domain), domain: name })));
       }
     }
   }

@@ -16,7 +16,10 @@ export interface ThreadRef {
 export interface ChildBreakdownRow {
   /** `domain:name` of the children in this row. */
   label: string;
+  /** Children of this name that ended; Total, Self and the share describe these. */
   count: number;
+  /** Children of this name still open at the end of the capture: in no figure. */
+  unended: number;
   totalNs: number;
   /** Sum of the children's self times (their duration minus their own children). */
   selfNs: number;
@@ -88,7 +91,12 @@ export function rangeDetails(model: Model, range: number): RangeDetails {
   for (const c of children) {
     const label = qualifiedName(model, r.style[c]);
     let row = breakdown.get(label);
-    if (!row) breakdown.set(label, (row = { label, count: 0, totalNs: 0, selfNs: 0, percent: 0 }));
+    if (!row) breakdown.set(label, (row = { label, count: 0, unended: 0, totalNs: 0, selfNs: 0, percent: 0 }));
+    if (r.flags[c] & RangeFlag.Unterminated) {
+      // Its end is only where the capture stopped: counted, not timed.
+      row.unended++;
+      continue;
+    }
     const d = Math.min(r.endNs[c], r.endNs[range]) - r.startNs[c];
     row.count++;
     row.totalNs += d;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../scripts/gen/random.ts';
 import { ModelBuilder } from '../model/builder.ts';
-import type { Model } from '../model/types.ts';
+import { RangeFlag, type Model } from '../model/types.ts';
 import { GROUP_BY_VALUES, type GroupBy, type SpanMode, type TimeSpan } from './index.ts';
 import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from './rangeStats.ts';
 import { randomModel } from './testing/randomModel.ts';
@@ -133,11 +133,18 @@ function compare(model: Model, options: RangeStatsOptions, ref: ReferenceOptions
     const w = byKey.get(key(g)) as ReferenceRow;
     const where = `${context} ${key(g)}`;
     expect(g.count, where).toBe(w.count);
+    expect(g.unended, `${where} unended`).toBe(w.unended);
     for (const col of ['totalNs', 'selfNs', 'minNs', 'maxNs', 'medianNs', 'p90Ns', 'p99Ns'] as const) {
       expect(g[col], `${where} ${col}`).toBe(w[col]);
     }
-    expect(g.avgNs, `${where} avg`).toBeCloseTo(w.avgNs, 9);
-    expect(g.stdDevNs, `${where} stddev`).toBeCloseTo(w.stdDevNs, 6);
+    if (g.count === 0) {
+      // Only unended instances: no mean or deviation to give.
+      expect(g.avgNs, `${where} avg`).toBeNaN();
+      expect(g.stdDevNs, `${where} stddev`).toBeNaN();
+    } else {
+      expect(g.avgNs, `${where} avg`).toBeCloseTo(w.avgNs, 9);
+      expect(g.stdDevNs, `${where} stddev`).toBeCloseTo(w.stdDevNs, 6);
+    }
     expect(g.timePercent, `${where} time%`).toBeCloseTo(w.timePercent, 9);
   }
 }
@@ -192,6 +199,7 @@ describe('rangeStats properties', () => {
       for (const track of model.tracks) {
         if (track.kind !== 'pushpop' && track.kind !== 'category') continue;
         for (let i = track.rangeBegin; i < track.rangeEnd; i++) {
+          if (model.ranges.flags[i] & RangeFlag.Unterminated) continue;
           clippedSum += Math.max(0, Math.min(b, model.ranges.endNs[i]) - Math.max(a, model.ranges.startNs[i]));
         }
       }
@@ -218,6 +226,7 @@ describe('rangeStats properties', () => {
       for (const track of model.tracks) {
         if (track.kind !== 'pushpop') continue;
         for (let i = track.rangeBegin; i < track.rangeEnd; i++) {
+          if (r.flags[i] & RangeFlag.Unterminated) continue;
           let children = 0;
           for (let c = track.rangeBegin; c < track.rangeEnd; c++) {
             if (r.parent[c] === i) children += Math.min(r.endNs[c], r.endNs[i]) - r.startNs[c];
@@ -228,7 +237,7 @@ describe('rangeStats properties', () => {
           self.set(key, (self.get(key) ?? 0) + r.endNs[i] - r.startNs[i] - children);
         }
       }
-      for (const row of stats.rows) expect(row.selfNs, row.label).toBe(self.get(row.label));
+      for (const row of stats.rows) expect(row.selfNs, row.label).toBe(self.get(row.label) ?? 0);
     }
   });
 
@@ -241,8 +250,93 @@ describe('rangeStats properties', () => {
       expect(inst.ranges.length).toBe(row.count);
       expect(inst.durations.reduce((a, b) => a + b, 0)).toBe(row.totalNs);
       for (let k = 1; k < inst.durations.length; k++) expect(inst.durations[k]).toBeGreaterThanOrEqual(inst.durations[k - 1]);
-      expect(inst.durations[inst.durations.length - 1]).toBe(row.maxNs);
+      if (row.count > 0) expect(inst.durations[inst.durations.length - 1]).toBe(row.maxNs);
     }
     expect(rangeInstances(model, {}, 'no such key').ranges.length).toBe(0);
+  });
+});
+
+describe('rangeStats: ranges that never ended', () => {
+  /** Three closed "InputLatency" start/end ranges and two never ended; a push never popped. */
+  function withOpenRanges(): Model {
+    const b = fresh();
+    const t = b.thread(1, 1);
+    b.rangeStart(1, t, 0, { name: 'InputLatency' });
+    b.rangeEnd(1, t, 10);
+    b.rangeStart(2, t, 20, { name: 'InputLatency' });
+    b.rangeEnd(2, t, 40);
+    b.rangeStart(3, t, 50, { name: 'InputLatency' });
+    b.rangeEnd(3, t, 80);
+    b.rangeStart(4, t, 90, { name: 'InputLatency' });
+    b.rangeStart(5, t, 95, { name: 'InputLatency' });
+    b.push(t, 5, { name: 'main' });
+    b.range(t, 6, 8, { name: 'inner' });
+    b.range(t, 1000, 1000, { name: 'last' });
+    return b.finish();
+  }
+
+  it('keeps totals, means and percentiles to ranges that ended and counts the rest apart', () => {
+    const s = rangeStats(withOpenRanges());
+    const latency = row(s.rows, 'InputLatency', 'StartEnd');
+    expect(latency.count).toBe(3);
+    expect(latency.unended).toBe(2);
+    expect(latency.totalNs).toBe(10 + 20 + 30);
+    expect(latency.maxNs).toBe(30);
+    expect(latency.avgNs).toBe(20);
+    expect(latency.p99Ns).toBeLessThanOrEqual(30);
+    // A name whose only instance never ended keeps its row, with no duration figures.
+    const main = row(s.rows, 'main');
+    expect(main.count).toBe(0);
+    expect(main.unended).toBe(1);
+    expect(main.totalNs).toBe(0);
+    expect(main.avgNs).toBeNaN();
+    expect(main.maxNs).toBeNaN();
+    expect(main.maxRange).toBe(-1);
+    expect(row(s.rows, 'inner').count).toBe(1);
+    expect(s.rangeCount).toBe(3 + 1 + 1);
+    expect(s.unendedCount).toBe(3);
+    expect(s.totalNs).toBe(60 + 2);
+  });
+
+  it('leaves unended ranges out of the instances, and counts them in spans they meet', () => {
+    const m = withOpenRanges();
+    const s = rangeStats(m, { spans: [{ startNs: 85, endNs: 200 }] });
+    expect(row(s.rows, 'InputLatency', 'StartEnd').unended).toBe(2);
+    expect(row(s.rows, 'InputLatency', 'StartEnd').count).toBe(0);
+    const key = row(rangeStats(m).rows, 'InputLatency', 'StartEnd').key;
+    expect(Array.from(rangeInstances(m, {}, key).durations)).toEqual([10, 20, 30]);
+  });
+});
+
+describe('rangeStats: groups across processes', () => {
+  /** Two processes that each create a domain "pipeline" (per-process handles) and one named "1". */
+  function twoProcesses(): Model {
+    const b = fresh();
+    for (const pid of [100, 200]) {
+      const t = b.thread(pid, pid + 1);
+      const pipeline = b.domain(pid, 'pipeline');
+      const unnamed = b.domain(pid, '1');
+      b.range(t, pid, pid + 10, { name: 'stage', domain: pipeline, category: 2 });
+      b.range(t, pid + 20, pid + 25, { name: 'ncclSend', domain: unnamed });
+    }
+    return b.finish();
+  }
+
+  it('merges a name across processes and separates it by process', () => {
+    const m = twoProcesses();
+    expect(m.domains.filter((d) => d.name === 'pipeline')).toHaveLength(2);
+    const byName = rangeStats(m);
+    expect(byName.rows.map((r) => r.label).sort()).toEqual(['1:ncclSend', 'pipeline:stage']);
+    expect(row(byName.rows, 'pipeline:stage').count).toBe(2);
+    expect(row(byName.rows, 'pipeline:stage').totalNs).toBe(20);
+    expect(row(byName.rows, '1:ncclSend').count).toBe(2);
+    // The key still finds every instance.
+    expect(rangeInstances(m, {}, row(byName.rows, 'pipeline:stage').key).ranges).toHaveLength(2);
+    const byProcess = rangeStats(m, { groupBy: 'process' });
+    expect(byProcess.rows).toHaveLength(2);
+    expect(byProcess.rows.every((r) => r.count === 2)).toBe(true);
+    expect(rangeStats(m, { groupBy: 'domain' }).rows.map((r) => `${r.label} ${r.count}`).sort()).toEqual(['1 2', 'pipeline 2']);
+    expect(rangeStats(m, { groupBy: 'category' }).rows.map((r) => r.count).sort()).toEqual([2, 2]);
+    expect(rangeStats(m, { groupBy: 'parent' }).rows.map((r) => `${r.label} ${r.count}`)).toEqual(['(top level) 4']);
   });
 });

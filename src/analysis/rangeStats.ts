@@ -5,8 +5,13 @@
  * duration into one buffer partitioned by group, where selection (quantiles.ts) finds median and
  * percentiles without sorting, and a second loop the standard deviation (numerically stable, no
  * sum of squares). No object per range: typed arrays and small per-group accumulators only.
+ *
+ * Ranges still open at the end of the capture (`RangeFlag.Unterminated`) have no real end: the
+ * builder closes them at the capture end, so their "duration" says when the capture stopped, not
+ * how long the work took. They are counted apart (`unended`) and never enter totals, means or
+ * percentiles, as nsys' nvtx_sum drops them; a crashed run's open ranges inflate nothing.
  */
-import type { Model } from '../model/types.ts';
+import { RangeFlag, type Model } from '../model/types.ts';
 import { Grouper, styleText, type GroupBy, type GroupInfo } from './groups.ts';
 import { quantilesInPlace } from './quantiles.ts';
 import { ResolvedScope, type ScopeOptions } from './scope.ts';
@@ -20,8 +25,13 @@ export interface RangeStatsOptions extends ScopeOptions {
 export interface RangeStatsRow extends GroupInfo {
   /** nsys Style: "PushPop", "StartEnd" (or "PushPop+StartEnd" for a mixed non-name group). */
   style: string;
-  /** Instances. */
+  /** Instances that ended (the ones every duration column describes). */
   count: number;
+  /**
+   * Instances in scope still open at the end of the capture: left out of every other column. A
+   * row of only such instances has count 0 and NaN in the duration columns (shown as "-").
+   */
+  unended: number;
   /** Sum of counted durations (clipped in 'clip' mode). */
   totalNs: number;
   /** Total minus the time covered by direct children on the same row. */
@@ -46,8 +56,10 @@ export interface RangeStatsResult {
   groupBy: GroupBy;
   /** Sorted by total time, descending (then by label). */
   rows: RangeStatsRow[];
-  /** Ranges counted. */
+  /** Ranges counted (ended ones). */
   rangeCount: number;
+  /** Ranges in scope that never ended (not in `rangeCount` nor in any total). */
+  unendedCount: number;
   /** Sum of the rows' totals (the Time (%) denominator). */
   totalNs: number;
   /** Length of the scope: the capture duration or the sum of the span lengths. */
@@ -70,7 +82,9 @@ class Accumulators {
   max = new Float64Array(64).fill(-Infinity);
   maxRange = new Int32Array(64).fill(-1);
   kinds = new Uint8Array(64);
+  unended = new Float64Array(64);
   ranges = 0;
+  unendedRanges = 0;
 
   ensure(size: number): void {
     if (size <= this.count.length) return;
@@ -81,6 +95,7 @@ class Accumulators {
     this.max = grown(this.max, size, -Infinity);
     this.maxRange = grown(this.maxRange, size, -1);
     this.kinds = grown(this.kinds, size, 0);
+    this.unended = grown(this.unended, size, 0);
   }
 }
 
@@ -91,15 +106,16 @@ class Accumulators {
  * arguments keep the hot loop easy for the JIT (no captured mutable state).
  */
 function accumulateTrack(model: Model, scope: ResolvedScope, grouper: Grouper, acc: Accumulators, track: TrackWindows, buffers: CoverBuffers): void {
-  const { startNs, endNs, style, thread, parent } = model.ranges;
+  const { startNs, endNs, style, thread, parent, flags } = model.ranges;
   const { cls, bounds } = track;
   const whole = scope.whole;
   const filtered = scope.filtered;
   const table = grouper.styleTable(cls);
   const bit = 1 << cls;
   // Locals, re-read only when the arrays grow.
-  let { count, total, covered, min, max, maxRange, kinds } = acc;
+  let { count, total, covered, min, max, maxRange, kinds, unended } = acc;
   let counted = 0;
+  let open = 0;
   const deepest = bounds.length / 2 - 1;
   // The deepest level has no children: nothing covers it.
   let mine = buffers.take(deepest >= 0 ? bounds[2 * deepest + 1] - bounds[2 * deepest] : 0);
@@ -129,7 +145,13 @@ function accumulateTrack(model: Model, scope: ResolvedScope, grouper: Grouper, a
       if (g < 0) g = grouper.rangeGroup(i, cls);
       if (g >= count.length) {
         acc.ensure(g + 1);
-        ({ count, total, covered, min, max, maxRange, kinds } = acc);
+        ({ count, total, covered, min, max, maxRange, kinds, unended } = acc);
+      }
+      kinds[g] |= bit;
+      if (flags[i] & RangeFlag.Unterminated) {
+        unended[g]++;
+        open++;
+        continue;
       }
       count[g]++;
       total[g] += m;
@@ -139,12 +161,12 @@ function accumulateTrack(model: Model, scope: ResolvedScope, grouper: Grouper, a
         max[g] = m;
         maxRange[g] = i;
       }
-      kinds[g] |= bit;
       counted++;
     }
     mine = parents;
   }
   acc.ranges += counted;
+  acc.unendedRanges += open;
 }
 
 /** Two zeroed scratch buffers handed out alternately, grown on demand. */
@@ -168,11 +190,12 @@ class CoverBuffers {
 
 /** Pass 2 over ranges [a, b): each counted duration into its group's part of `values`. */
 function partition(model: Model, scope: ResolvedScope, grouper: Grouper, fill: Int32Array, values: Float64Array, cls: number, a: number, b: number): void {
-  const { startNs, endNs, style, thread } = model.ranges;
+  const { startNs, endNs, style, thread, flags } = model.ranges;
   const whole = scope.whole;
   const filtered = scope.filtered;
   const table = grouper.styleTable(cls);
   for (let i = a; i < b; i++) {
+    if (flags[i] & RangeFlag.Unterminated) continue;
     if (filtered && !scope.shown(style[i], thread[i])) continue;
     const m = whole ? endNs[i] - startNs[i] : scope.measure(startNs[i], endNs[i]);
     if (m < 0) continue;
@@ -193,7 +216,7 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
 
   const groups = grouper.size;
   acc.ensure(groups);
-  const { count, total, covered, min, max, maxRange, kinds } = acc;
+  const { count, total, covered, min, max, maxRange, kinds, unended } = acc;
   const rangeCount = acc.ranges;
   const offset = new Int32Array(groups + 1);
   for (let g = 0; g < groups; g++) offset[g + 1] = offset[g] + count[g];
@@ -208,28 +231,29 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
   for (let g = 0; g < groups; g++) {
     const n = count[g];
     // Groups seen only as parents of counted children have no instances of their own.
-    if (n === 0) continue;
+    if (n === 0 && unended[g] === 0) continue;
     const lo = offset[g];
     const hi = offset[g + 1];
-    const mean = total[g] / n;
+    const mean = n > 0 ? total[g] / n : NaN;
     let m2 = 0;
     for (let k = lo; k < hi; k++) {
       const d = values[k] - mean;
       m2 += d * d;
     }
-    const [median, p90, p99] = quantilesInPlace(values, lo, hi, [0.5, 0.9, 0.99]);
+    const [median, p90, p99] = n > 0 ? quantilesInPlace(values, lo, hi, [0.5, 0.9, 0.99]) : [NaN, NaN, NaN];
     totalNs += total[g];
     rows.push({
       ...grouper.groups[g],
       style: styleText(kinds[g]),
       count: n,
+      unended: unended[g],
       totalNs: total[g],
       selfNs: Math.max(0, total[g] - covered[g]),
       avgNs: mean,
       medianNs: median,
-      minNs: min[g],
-      maxNs: max[g],
-      stdDevNs: n > 1 ? Math.sqrt(m2 / (n - 1)) : 0,
+      minNs: n > 0 ? min[g] : NaN,
+      maxNs: n > 0 ? max[g] : NaN,
+      stdDevNs: n > 1 ? Math.sqrt(m2 / (n - 1)) : n === 1 ? 0 : NaN,
       p90Ns: p90,
       p99Ns: p99,
       timePercent: 0,
@@ -238,7 +262,7 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
   }
   for (const row of rows) row.timePercent = totalNs > 0 ? (100 * row.totalNs) / totalNs : 0;
   rows.sort((a, b) => b.totalNs - a.totalNs || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || (a.key < b.key ? -1 : 1));
-  return { groupBy, rows, rangeCount, totalNs, scopeNs: scope.coveredNs };
+  return { groupBy, rows, rangeCount, unendedCount: acc.unendedRanges, totalNs, scopeNs: scope.coveredNs };
 }
 
 /** The instances of one group of a table, for histograms, duration bands and jumps. */
@@ -250,8 +274,8 @@ export interface GroupInstances {
 }
 
 /**
- * The ranges of the group `key` (a `RangeStatsRow.key` computed with the same options) in the
- * scope, sorted by duration.
+ * The ended ranges of the group `key` (a `RangeStatsRow.key` computed with the same options) in
+ * the scope, sorted by duration (unended ones have no duration to sort by; see `rangeStats`).
  */
 export function rangeInstances(model: Model, options: RangeStatsOptions, key: string): GroupInstances {
   const scope = new ResolvedScope(model, options);
@@ -260,7 +284,9 @@ export function rangeInstances(model: Model, options: RangeStatsOptions, key: st
   let checked = 0;
   const found: number[] = [];
   const counted: number[] = [];
+  const flags = model.ranges.flags;
   forEachRange(model, scope, (i, cls, m) => {
+    if (flags[i] & RangeFlag.Unterminated) return;
     const g = grouper.rangeGroup(i, cls);
     // Compare keys once per newly seen group, not once per range.
     while (checked < grouper.size) {

@@ -43,6 +43,20 @@ const CROSS = JSON.stringify({
   ],
 });
 
+/** Two "InputLatency" ranges that end and one that never does; a "frame" push never popped. */
+const OPEN = JSON.stringify({
+  traceEvents: [
+    { ph: 'b', cat: 'input', name: 'InputLatency', id: '1', pid: 1, tid: 10, ts: 1 },
+    { ph: 'e', cat: 'input', name: 'InputLatency', id: '1', pid: 1, tid: 10, ts: 3 },
+    { ph: 'b', cat: 'input', name: 'InputLatency', id: '2', pid: 1, tid: 10, ts: 4 },
+    { ph: 'e', cat: 'input', name: 'InputLatency', id: '2', pid: 1, tid: 10, ts: 8 },
+    { ph: 'b', cat: 'input', name: 'InputLatency', id: '3', pid: 1, tid: 10, ts: 9 },
+    { ph: 'B', name: 'frame', pid: 1, tid: 10, ts: 2 },
+    { ph: 'X', name: 'draw', pid: 1, tid: 10, ts: 5, dur: 1 },
+    { ph: 'i', name: 'end', pid: 1, tid: 10, ts: 1000, s: 't' },
+  ],
+});
+
 let dir: string;
 const file = (name: string) => join(dir, name);
 
@@ -51,6 +65,7 @@ beforeAll(() => {
   writeFileSync(file('small.nvtxt'), SMALL);
   writeFileSync(file('small.nvtxt.gz'), gzipSync(SMALL));
   writeFileSync(file('cross.json'), CROSS);
+  writeFileSync(file('open.json'), OPEN);
   writeFileSync(file('junk.bin'), Uint8Array.from({ length: 256 }, (_, i) => (i * 37 + 11) & 0xff));
   writeFileSync(file('empty.nvtxt'), '');
   writeFileSync(file('empty.bin'), '');
@@ -106,8 +121,24 @@ describe('nvtxview stats', () => {
     expect(lines[3]).toMatch(/^\s+76\.1%\s+3\.500 µs\s+2\s+1\.750 µs\s+1\.750 µs\s+1\.500 µs\s+2\.000 µs\s+353\.6 ns\s+.*PushPop\s+step$/);
     const csv = await run('stats', '--format', 'csv', file('small.nvtxt'));
     const [header, first] = csv.out.split('\n');
-    expect(header).toBe('file,groupBy,name,domain,style,count,totalNs,selfNs,avgNs,medianNs,minNs,maxNs,stdDevNs,p90Ns,p99Ns,timePercent');
-    expect(first).toBe(`${file('small.nvtxt')},name,step,,PushPop,2,3500,3000,1750,1750,1500,2000,353.553,1950,1995,76.087`);
+    expect(header).toBe('file,groupBy,name,domain,style,count,unended,totalNs,selfNs,avgNs,medianNs,minNs,maxNs,stdDevNs,p90Ns,p99Ns,timePercent');
+    expect(first).toBe(`${file('small.nvtxt')},name,step,,PushPop,2,0,3500,3000,1750,1750,1500,2000,353.553,1950,1995,76.087`);
+  });
+
+  it('keeps ranges that never ended out of every figure and counts them apart', async () => {
+    const json = await run('stats', '--json', file('open.json'));
+    expect(json.err).toContain('never ended; closed at the end of the capture');
+    const rows = JSON.parse(json.out) as StatsRecord[];
+    const latency = rows.find((r) => r.name === 'InputLatency')!;
+    expect(latency).toMatchObject({ count: 2, unended: 1, totalNs: 6000, maxNs: 4000, avgNs: 3000 });
+    // A name with no instance that ended: a row with its count and no figures.
+    expect(rows.find((r) => r.name === 'frame')).toMatchObject({ count: 0, unended: 1, totalNs: 0, avgNs: null, maxNs: null, p99Ns: null });
+    const table = (await run('stats', file('open.json'))).out.split('\n');
+    expect(table[0]).toContain('3 ranges (and 2 never ended, counted apart and in no figure)');
+    expect(table[1]).toMatch(/Instances\s+Unended\s+Avg/);
+    expect(table.find((l) => l.endsWith('frame'))).toMatch(/^\s+-\s+-\s+0\s+1\s+-\s+-/);
+    const csv = (await run('stats', '--format', 'csv', file('open.json'))).out.split('\n');
+    expect(csv.find((l) => l.includes(',InputLatency,'))).toContain(',2,1,6000,');
   });
 
   it('restricts to --from/--to (with units) and to the instances of --range', async () => {

@@ -37,6 +37,10 @@ Options of stats:
   --mode clip|overlap|contain
                             how ranges meet the --from/--to/--range scope: clipped to it (default),
                             whole if they overlap it (like nsys), or only whole ranges inside it
+                            Ranges still open at the end of the capture have no real duration: they
+                            are counted in "unended" (a table column when there are any) and in no
+                            total, mean or percentile. Name rows merge across processes (like nsys
+                            nvtx_sum); --group-by process separates them.
 Options of counters:
   --format table|csv|json   output format (default table); --json is --format json
   --from TIME, --to TIME    only this part of the capture

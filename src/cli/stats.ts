@@ -27,7 +27,10 @@ export interface StatsRecord {
   /** Domain of a name row ('' = default domain); null for other groupings. */
   domain: string | null;
   style: string;
+  /** Instances that ended; every duration column describes these. */
   count: number;
+  /** Instances still open at the end of the capture: in no duration column. */
+  unended: number;
   totalNs: number | null;
   selfNs: number | null;
   avgNs: number | null;
@@ -47,6 +50,7 @@ export const RECORD_KEYS: readonly (keyof StatsRecord)[] = [
   'domain',
   'style',
   'count',
+  'unended',
   'totalNs',
   'selfNs',
   'avgNs',
@@ -91,6 +95,8 @@ export interface FileStats {
   /** Human description of the scope. */
   scope: string;
   rangeCount: number;
+  /** Ranges in scope that never ended (not in `rangeCount`). */
+  unendedCount: number;
 }
 
 /** Statistics of one loaded file; throws a message naming the file when --range matches nothing. */
@@ -121,6 +127,7 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
   return {
     rows,
     rangeCount: empty ? 0 : result.rangeCount,
+    unendedCount: empty ? 0 : result.unendedCount,
     scope,
     records: rows.map((r) => ({
       file,
@@ -129,6 +136,7 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
       domain: request.groupBy === 'name' ? (r.domain ?? '') : null,
       style: r.style,
       count: r.count,
+      unended: r.unended,
       totalNs: jsonNumber(r.totalNs),
       selfNs: jsonNumber(r.selfNs),
       avgNs: jsonNumber(r.avgNs),
@@ -143,13 +151,17 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
   };
 }
 
-function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
+/** The table's columns; "Unended" only when some range in scope never ended. */
+function tableColumns(groupBy: GroupBy, withUnended: boolean): Column<RangeStatsRow>[] {
   // Trailing zeros kept so that the figures of a column line up.
-  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => formatDuration(pick(r), { fixedPoint: true });
+  // A row of only unended instances has no time to show: "-" rather than a measured-looking 0.
+  const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => (r.count === 0 ? '-' : formatDuration(pick(r), { fixedPoint: true }));
+  const unended: Column<RangeStatsRow>[] = withUnended ? [{ title: 'Unended', value: (r) => formatCount(r.unended), right: true }] : [];
   return [
-    { title: 'Time (%)', value: (r) => formatPercent(r.timePercent), right: true },
+    { title: 'Time (%)', value: (r) => (r.count === 0 ? '-' : formatPercent(r.timePercent)), right: true },
     { title: 'Total Time', value: d((r) => r.totalNs), right: true },
     { title: 'Instances', value: (r) => formatCount(r.count), right: true },
+    ...unended,
     { title: 'Avg', value: d((r) => r.avgNs), right: true },
     { title: 'Med', value: d((r) => r.medianNs), right: true },
     { title: 'Min', value: d((r) => r.minNs), right: true },
@@ -164,9 +176,10 @@ function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
 }
 
 export function renderStatsTable(file: string, stats: FileStats, groupBy: GroupBy): string {
-  const head = `${file}: ${formatCount(stats.rangeCount)} ranges, ${stats.scope}\n`;
+  const open = stats.unendedCount > 0 ? ` (and ${formatCount(stats.unendedCount)} never ended, counted apart and in no figure)` : '';
+  const head = `${file}: ${formatCount(stats.rangeCount)} ranges${open}, ${stats.scope}\n`;
   if (stats.rows.length === 0) return `${head}(no ranges in scope)\n`;
-  return head + renderTable(stats.rows, tableColumns(groupBy));
+  return head + renderTable(stats.rows, tableColumns(groupBy, stats.unendedCount > 0));
 }
 
 export function renderStatsCsv(records: readonly StatsRecord[]): string {

@@ -2,7 +2,7 @@
  * The page layout: header, load progress, the timeline with the side panel at its right, the
  * collapsible load report at the bottom, and the page-wide drop target and dialogs.
  */
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useViewer } from '../state/context.tsx';
 import { TIMELINE_SHORTCUTS } from '../timeline/shortcuts.ts';
 import { Timeline } from '../timeline/Timeline.tsx';
@@ -14,6 +14,7 @@ import { LoadStrip } from './LoadStrip.tsx';
 import type { LoadController } from './loadController.ts';
 import { countBySeverity, reportRows } from './loadReport.ts';
 import { ShareNotices } from './share/ShareNotices.tsx';
+import { linkedFiles } from './share/linkedFiles.ts';
 import { SearchBar } from './search/SearchBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
@@ -29,6 +30,21 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || el.isContentEditable);
 }
 
+/**
+ * The files named by the view in the URL hash (a shared link). Read at each render: the hash sync
+ * rewrites the hash without events (closing the last capture clears it); a hash edited by hand
+ * re-renders through `hashchange`.
+ */
+function useLinkedFiles(): string[] {
+  const [, setEdits] = useState(0);
+  useEffect(() => {
+    const update = () => setEdits((n) => n + 1);
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return linkedFiles(window.location.hash);
+}
+
 export function App({ controller }: { controller: LoadController }) {
   useThemeAttribute();
   const inputRef = useRef<HTMLInputElement>(null);
@@ -40,6 +56,7 @@ export function App({ controller }: { controller: LoadController }) {
   const open = useCallback(() => inputRef.current?.click(), []);
   const openDemo = useCallback(() => controller.openUrl(DEMO_URL, 'demo.nvtxt'), [controller]);
   const dragging = useFileDrop((files) => controller.open(files));
+  const linkFiles = useLinkedFiles();
 
   const rows = useMemo(() => reportRows(captures, failed), [captures, failed]);
   const counts = useMemo(() => countBySeverity(rows), [rows]);
@@ -98,7 +115,7 @@ export function App({ controller }: { controller: LoadController }) {
       <ShareNotices />
       <main className="app-main">
         <div className="timeline-cell">
-          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} /> : <Timeline />}
+          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} linkFiles={linkFiles} /> : <Timeline />}
           {!empty && <SearchBar />}
         </div>
         {!empty && <SidePanel contentReady={panelsReady} />}

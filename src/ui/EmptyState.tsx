@@ -4,14 +4,35 @@ import { FORMAT_LIST } from './formatList.ts';
 export interface EmptyStateProps {
   onOpen(): void;
   onOpenDemo(): void;
+  /** A shared link's files (src/ui/share/linkedFiles.ts): the page asks for them by name. */
+  linkFiles?: readonly string[];
 }
 
-export function EmptyState({ onOpen, onOpenDemo }: EmptyStateProps) {
+export function EmptyState({ onOpen, onOpenDemo, linkFiles = [] }: EmptyStateProps) {
   return (
     <div className="empty-state" data-testid="empty-state">
       <div className="drop-target">
         <div className="drop-icon" aria-hidden="true" />
-        <h1>Drop NVTX captures here</h1>
+        {linkFiles.length > 0 ? (
+          <>
+            <h1>
+              Drop {linkFiles.length === 1 ? 'the file' : `the ${linkFiles.length} files`} of this link
+            </h1>
+            <p className="link-files" data-testid="link-files">
+              This link shows a view of{' '}
+              {linkFiles.map((name, i) => (
+                <span key={name}>
+                  {i > 0 && (i === linkFiles.length - 1 ? ' and ' : ', ')}
+                  <code>{name}</code>
+                </span>
+              ))}
+              . A link carries the view, not the files: drop {linkFiles.length === 1 ? 'that file' : 'those files'} here (or open{' '}
+              {linkFiles.length === 1 ? 'it' : 'them'}) and the view, selection and filters of the link are applied.
+            </p>
+          </>
+        ) : (
+          <h1>Drop NVTX captures here</h1>
+        )}
         <p className="muted">
           Drop one or more files anywhere on the page, or open them. Files are decoded in your browser and never
           leave this machine.

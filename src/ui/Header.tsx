@@ -1,11 +1,14 @@
 /** The slim bar at the top: product name, Open, loaded captures, load-report counts, settings, help. */
+import { useEffect, useRef, useState } from 'react';
 import { useViewer } from '../state/context.tsx';
 import type { ThemeChoice } from '../state/viewerStore.ts';
 import type { IssueCounts } from './loadReport.ts';
 import { FilterMenu } from './search/FilterMenu.tsx';
 import { SearchButton } from './search/SearchBar.tsx';
 import { ExportMenu } from './share/ExportMenu.tsx';
-import { TickRateSettings } from './TickRateSettings.tsx';
+import { middleEllipsis } from './middleEllipsis.ts';
+import { TickRateSettings, usesTickRate } from './TickRateSettings.tsx';
+import { usePopover } from './usePopover.ts';
 
 export interface HeaderProps {
   onOpen(): void;
@@ -28,13 +31,13 @@ export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport 
       <button type="button" className="button primary" onClick={onOpen} title="Open capture files (Ctrl+O)">
         Open…
       </button>
-      <CaptureChips />
-      <div className="header-spacer" />
+      {/* The chips take the free room; without captures a spacer does. */}
+      {loaded ? <CaptureChips /> : <div className="header-spacer" />}
       {loaded && <SearchButton />}
       {loaded && <FilterMenu />}
       {showReport && <ReportButton counts={counts} open={reportOpen} onToggle={onToggleReport} />}
       <ExportMenu />
-      <TickRateSettings />
+      <TickRateButton />
       <ThemeSwitch />
       <button
         type="button"
@@ -49,27 +52,103 @@ export function Header({ onOpen, counts, showReport, reportOpen, onToggleReport 
   );
 }
 
+/**
+ * Tick rates concern only NVTXT files on the Qpc or Rdtsc time base (the file cannot say how fast
+ * those clocks tick): the button is there while such a capture is loaded, nowhere else.
+ */
+function TickRateButton() {
+  const needed = useViewer((s) => s.captures.some((c) => usesTickRate(c.model.capture.properties)));
+  return needed ? <TickRateSettings /> : null;
+}
+
+/** Average width of a chip label character at the header's font size, for the label budget. */
+const CHIP_CHAR_PX = 7.2;
+/** A chip's padding, gap and close button. */
+const CHIP_CHROME_PX = 46;
+
+/**
+ * The loaded captures as chips that shrink with the window: each label keeps the start and the
+ * end of its name (captures of one run often differ only at the end), the full name in the
+ * tooltip; with several captures a menu lists every one in full, each closable, at any width.
+ */
 function CaptureChips() {
   const captures = useViewer((s) => s.captures);
   const removeCapture = useViewer((s) => s.removeCapture);
+  const listRef = useRef<HTMLUListElement>(null);
+  const [widthPx, setWidthPx] = useState(0);
+  useEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const observer = new ResizeObserver(() => setWidthPx(list.clientWidth));
+    observer.observe(list);
+    setWidthPx(list.clientWidth);
+    return () => observer.disconnect();
+  }, [captures.length > 0]);
   if (captures.length === 0) return null;
+  const perChip = widthPx > 0 ? widthPx / captures.length - 6 : 260;
+  const maxChars = Math.max(6, Math.floor((Math.min(perChip, 260) - CHIP_CHROME_PX) / CHIP_CHAR_PX));
   return (
-    <ul className="capture-chips" aria-label="Loaded captures">
-      {captures.map((c) => (
-        <li key={c.id} className="chip" title={`${c.model.capture.fileName} · ${c.model.capture.format} · ${c.model.capture.clock}`}>
-          <span className="chip-label">{c.model.capture.displayName}</span>
-          <button
-            type="button"
-            className="chip-close"
-            onClick={() => removeCapture(c.id)}
-            aria-label={`Close ${c.model.capture.displayName}`}
-            title="Close this capture"
-          >
-            ×
-          </button>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="capture-chips" aria-label="Loaded captures" ref={listRef}>
+        {captures.map((c) => (
+          <li key={c.id} className="chip" title={`${c.model.capture.displayName} · ${c.model.capture.fileName} · ${c.model.capture.format} · ${c.model.capture.clock}`} data-testid="capture-chip">
+            <span className="chip-label">{middleEllipsis(c.model.capture.displayName, maxChars)}</span>
+            <button
+              type="button"
+              className="chip-close"
+              onClick={() => removeCapture(c.id)}
+              aria-label={`Close ${c.model.capture.displayName}`}
+              title="Close this capture"
+            >
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+      {captures.length > 1 && <CaptureMenu />}
+    </>
+  );
+}
+
+/** Every loaded capture in full, each with its file, format and a close button. */
+function CaptureMenu() {
+  const captures = useViewer((s) => s.captures);
+  const removeCapture = useViewer((s) => s.removeCapture);
+  const { open, setOpen, ref } = usePopover();
+  return (
+    <div className="popover-anchor capture-menu" ref={ref}>
+      <button
+        type="button"
+        className="button icon"
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        aria-label="All loaded captures"
+        title={`All ${captures.length} loaded captures`}
+        onClick={() => setOpen(!open)}
+        data-testid="capture-menu"
+      >
+        {captures.length} ▾
+      </button>
+      {open && (
+        <div className="popover capture-list" role="dialog" aria-label="Loaded captures">
+          <ul>
+            {captures.map((c) => (
+              <li key={c.id}>
+                <span className="capture-list-name">
+                  <strong>{c.model.capture.displayName}</strong>
+                  <span className="muted">
+                    {c.model.capture.fileName} · {c.model.capture.format}
+                  </span>
+                </span>
+                <button type="button" className="chip-close" onClick={() => removeCapture(c.id)} aria-label={`Close ${c.model.capture.displayName}`} title="Close this capture">
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
   );
 }
 

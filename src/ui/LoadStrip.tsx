@@ -2,6 +2,7 @@
 import { useViewer } from '../state/context.tsx';
 import type { FailedLoad, PendingLoad } from '../state/viewerStore.ts';
 import { formatBytes, formatProgress } from '../format/numbers.ts';
+import { pageNotices } from './share/notices.ts';
 
 export function LoadStrip() {
   const loads = useViewer((s) => s.loads);
@@ -41,7 +42,15 @@ function LoadProgress({ load }: { load: PendingLoad }) {
             ? `${formatBytes(load.bytesDone)} received`
             : 'fetching…'}
       </span>
-      <button type="button" className="button small" onClick={() => load.cancel()}>
+      <button
+        type="button"
+        className="button small"
+        onClick={() => {
+          load.cancel();
+          // The entry disappears with the load: say what became of the file.
+          pageNotices.getState().notify('info', `Loading ${load.name} was cancelled; nothing of it was kept. Open it again to load it.`);
+        }}
+      >
         Cancel
       </button>
     </div>

@@ -1,19 +1,24 @@
 /** Details of the selected range or mark (first part of the side panel). */
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { rangeDetails, type RangeDetails as RangeDetailsData } from '../analysis/rangeDetails.ts';
 import { useViewer } from '../state/context.tsx';
 import type { LoadedCapture } from '../state/viewerStore.ts';
 import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
-import type { Model } from '../model/types.ts';
-import { markName, trackOfMark } from '../model/query.ts';
+import { RangeFlag, type Model } from '../model/types.ts';
+import { markName, trackOfMark, trackOfRange } from '../model/query.ts';
 import { isExtPayload } from '../payload/model.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
 import { PayloadTree } from './PayloadTree.tsx';
+import { shortFunctionName } from './shortName.ts';
 import { useEffectiveTheme } from './useTheme.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
 import { formatDuration, formatDurationShort, formatTimestamp } from '../format/time.ts';
+
+function isGpuRange(model: Model, range: number): boolean {
+  return model.tracks[trackOfRange(model, range)]?.kind === 'gpu';
+}
 
 /** One line for the collapsed selection section: the selected event's name and duration or time. */
 export function SelectionSummary() {
@@ -24,7 +29,10 @@ export function SelectionSummary() {
     const m = c.model;
     if (sel.kind === 'range') {
       if (sel.index < 0 || sel.index >= m.ranges.startNs.length) return null;
-      return `${m.strings[m.styles.name[m.ranges.style[sel.index]]]} · ${formatDuration(m.ranges.endNs[sel.index] - m.ranges.startNs[sel.index])}`;
+      const open = (m.ranges.flags[sel.index] & RangeFlag.Unterminated) !== 0;
+      const full = m.strings[m.styles.name[m.ranges.style[sel.index]]];
+      const name = isGpuRange(m, sel.index) ? shortFunctionName(full) : full;
+      return `${name} · ${open ? '≥ ' : ''}${formatDuration(m.ranges.endNs[sel.index] - m.ranges.startNs[sel.index])}`;
     }
     if (sel.index < 0 || sel.index >= m.marks.timeNs.length) return null;
     return `${markName(m, sel.index)} · ${formatTimestamp(m.marks.timeNs[sel.index])}`;
@@ -94,6 +102,27 @@ function threadText(model: Model, thread: number): { thread: string; process: st
   return { thread: threadLabel(model, thread), process: processLabel(model, model.threads[thread].process) };
 }
 
+/**
+ * The range's name: a demangled C++ signature (`signature`: GPU kernels) shows its short name, the
+ * full one a click away (and in the tooltip), so a template-heavy kernel does not fill the panel.
+ * NVTX names are the program's own words and stay whole.
+ */
+function RangeName({ label, signature }: { label: string; signature: boolean }) {
+  const [full, setFull] = useState(false);
+  const short = signature ? shortFunctionName(label) : label;
+  if (short === label) return <span data-testid="detail-name">{label}</span>;
+  return (
+    <span className="details-name">
+      <span data-testid="detail-name" title={label}>
+        {full ? <code className="details-full-name" data-testid="detail-full-name">{label}</code> : short}
+      </span>
+      <button type="button" className="link details-name-toggle" aria-expanded={full} onClick={() => setFull(!full)} data-testid="detail-name-toggle">
+        {full ? 'short name' : 'full name'}
+      </button>
+    </span>
+  );
+}
+
 function RangeDetails({ capture, index }: { capture: LoadedCapture; index: number }) {
   const select = useViewer((s) => s.select);
   const model = capture.model;
@@ -104,74 +133,98 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
   if (!details) return <p className="panel-hint">The selected range no longer exists.</p>;
   const d = details;
   const packed = d.style === 'StartEnd' || d.style === 'GPU';
+  // Work on a GPU has no thread, stack, children or NVTX color: those fields would only read "–".
+  const gpu = d.style === 'GPU';
   const go = (i: number) => select({ kind: 'range', capture: capture.id, index: i });
   return (
     <div className="details" data-testid="range-details">
       <h3 className="details-title">
         <Swatch model={model} style={model.ranges.style[index]} />
-        <span data-testid="detail-name">{d.label}</span>
+        <RangeName label={d.label} signature={gpu} />
         <span className="details-kind">{d.style}</span>
       </h3>
+      {/* What is asked first (how long, where, with what data) comes first; the rest follows. */}
       <dl className="details-grid">
-        <Row label="Category">{d.category ? d.category.label : <span className="muted">none</span>}</Row>
-        <Row label="Thread">
-          {d.thread ? d.thread.label : '–'}
-          {d.endThread && <span className="muted"> → ended on {d.endThread.label}</span>}
+        <Row label="Duration" testId="detail-duration">
+          {d.unterminated ? (
+            <strong title="Still open when the capture stopped: at least this long">≥ {formatDuration(d.durationNs)}</strong>
+          ) : (
+            <strong>{formatDuration(d.durationNs)}</strong>
+          )}
         </Row>
-        <Row label="Process">{d.process ? d.process.label : '–'}</Row>
-        {model.tracks[d.track] && <Row label="Row">{model.tracks[d.track].label}</Row>}
+        {!gpu && (
+          <Row label="Self time" testId="detail-self">
+            {formatDuration(d.selfNs)}
+          </Row>
+        )}
         <Row label="Start" testId="detail-start">
           {formatTimestamp(d.startNs)}
         </Row>
         <Row label="End" testId="detail-end">
-          {formatTimestamp(d.endNs)}
+          {d.unterminated ? <span className="unended">never ended (capture stopped at {formatTimestamp(d.endNs)})</span> : formatTimestamp(d.endNs)}
         </Row>
-        <Row label="Duration" testId="detail-duration">
-          <strong>{formatDuration(d.durationNs)}</strong>
-        </Row>
-        <Row label="Self time" testId="detail-self">
-          {formatDuration(d.selfNs)}
-        </Row>
-        <Row label={packed ? 'Lane' : 'Depth'}>{d.depth}</Row>
-        <Row label="Children">{formatCount(d.childCount)}</Row>
-        <Row label="Parents">
-          {d.parentChain.length === 0 ? (
-            <span className="muted">top level</span>
-          ) : (
-            <ol className="parent-chain">
-              {d.parentChain.map((p) => (
-                <li key={p.range}>
-                  <button type="button" className="link" onClick={() => go(p.range)} title="Select this range">
-                    {p.label}
-                  </button>
-                </li>
-              ))}
-            </ol>
-          )}
-        </Row>
-        <Row label="Color">
-          <ColorValue model={model} style={model.ranges.style[index]} />
-        </Row>
-        <Row label="Payload">
+        {!gpu && (
+          <Row label="Thread" testId="detail-thread">
+            {d.thread ? d.thread.label : '–'}
+            {d.endThread && <span className="muted"> → ended on {d.endThread.label}</span>}
+          </Row>
+        )}
+        <Row label="Process">{d.process ? d.process.label : '–'}</Row>
+        {model.tracks[d.track] && <Row label="Row">{model.tracks[d.track].label}</Row>}
+        <Row label="Payload" testId="detail-payload">
           <PayloadValue model={model} payload={model.ranges.payload[index]} />
         </Row>
       </dl>
       <RangeNotes details={d} />
-      {d.children.length > 0 && <ChildBreakdown details={d} />}
+      {/* The CUDA answer (API and GPU time of this range) before the children list, which can be long. */}
       <CudaStatistics capture={capture} index={index} />
+      {!gpu && d.children.length > 0 && <ChildBreakdown details={d} />}
+      <dl className="details-grid details-more" data-testid="detail-more">
+        {(!gpu || d.category) && <Row label="Category">{d.category ? d.category.label : <span className="muted">none</span>}</Row>}
+        {!gpu && <Row label={packed ? 'Lane' : 'Depth'}>{d.depth}</Row>}
+        {!gpu && <Row label="Children">{formatCount(d.childCount)}</Row>}
+        {!gpu && (
+          <Row label="Parents">
+            {d.parentChain.length === 0 ? (
+              <span className="muted">top level</span>
+            ) : (
+              <ol className="parent-chain">
+                {d.parentChain.map((p) => (
+                  <li key={p.range}>
+                    <button type="button" className="link" onClick={() => go(p.range)} title="Select this range">
+                      {p.label}
+                    </button>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Row>
+        )}
+        {!gpu && (
+          <Row label="Color">
+            <ColorValue model={model} style={model.ranges.style[index]} />
+          </Row>
+        )}
+      </dl>
     </div>
   );
 }
 
+/** Child rows listed before "show all": the largest ones, so the fields below stay in view. */
+const CHILD_ROWS_SHOWN = 6;
+
 function ChildBreakdown({ details }: { details: RangeDetailsData }) {
+  const [all, setAll] = useState(false);
   const covered = details.children.reduce((sum, c) => sum + c.totalNs, 0);
+  const hidden = all ? 0 : Math.max(0, details.children.length - CHILD_ROWS_SHOWN);
+  const listed = hidden > 0 ? details.children.slice(0, CHILD_ROWS_SHOWN) : details.children;
   return (
     <table className="child-table" data-testid="child-breakdown">
       <caption>Direct children by name</caption>
       <thead>
         <tr>
           <th scope="col">Name</th>
-          <th scope="col" className="num" title="Direct children of this name">
+          <th scope="col" className="num" title="Direct children of this name that ended (open ones are counted apart)">
             Count
           </th>
           <th scope="col" className="num" title="Their time inside this range">
@@ -186,15 +239,27 @@ function ChildBreakdown({ details }: { details: RangeDetailsData }) {
         </tr>
       </thead>
       <tbody>
-        {details.children.map((c) => (
+        {listed.map((c) => (
           <tr key={c.label}>
             <td className="name">{c.label}</td>
-            <td className="num">{formatCount(c.count)}</td>
+            <td className="num" title={c.unended > 0 ? `${c.count} ended; ${c.unended} still open at the end of the capture, in no figure` : undefined}>
+              {formatCount(c.count)}
+              {c.unended > 0 && <span className="unended"> +{formatCount(c.unended)} open</span>}
+            </td>
             <td className="num">{formatDurationShort(c.totalNs)}</td>
             <td className="num">{formatDurationShort(c.selfNs)}</td>
             <td className="num">{formatPercent(c.percent)}</td>
           </tr>
         ))}
+        {hidden > 0 && (
+          <tr>
+            <td colSpan={5}>
+              <button type="button" className="link" onClick={() => setAll(true)} data-testid="children-show-all">
+                {formatCount(hidden)} more {hidden === 1 ? 'name' : 'names'}…
+              </button>
+            </td>
+          </tr>
+        )}
         <tr className="child-self">
           <td className="name muted">(self)</td>
           <td />
@@ -209,7 +274,7 @@ function ChildBreakdown({ details }: { details: RangeDetailsData }) {
 
 function RangeNotes({ details }: { details: RangeDetailsData }) {
   const notes: string[] = [];
-  if (details.unterminated) notes.push('Never closed: ends at the end of the capture.');
+  if (details.unterminated) notes.push('Never ended: still open when the capture stopped, so its duration is a lower bound and the statistics count it apart.');
   if (details.crossThread) notes.push('Ended on another thread than it started on.');
   if (details.badNesting) notes.push('Overlaps the end of its parent.');
   if (notes.length === 0) return null;

@@ -15,8 +15,18 @@ function clampWidth(width: number): number {
   return Math.round(Math.max(MIN_WIDTH, Math.min(width, window.innerWidth - MIN_TIMELINE)));
 }
 
-/** Share of the panel's height the selection details may take (the statistics get the rest). */
-const DEFAULT_SELECTION_SHARE = 0.36;
+/**
+ * Share of the panel's height the selection details may take (the statistics get the rest): over
+ * half, so duration, payload, children and CUDA statistics are in view without scrolling. It is a
+ * maximum: with nothing selected the section shrinks to its hint and the statistics get the room.
+ */
+const DEFAULT_SELECTION_SHARE = 0.58;
+const MIN_SELECTION_SHARE = 0.1;
+const MAX_SELECTION_SHARE = 0.85;
+
+function clampShare(share: number): number {
+  return Math.max(MIN_SELECTION_SHARE, Math.min(MAX_SELECTION_SHARE, share));
+}
 
 /** `contentReady` false: the statistics section is left empty (busy) for now. */
 export function SidePanel({ contentReady = true }: { contentReady?: boolean }) {
@@ -27,7 +37,7 @@ export function SidePanel({ contentReady = true }: { contentReady?: boolean }) {
   const resizeSections = (clientY: number) => {
     const rect = panelRef.current?.getBoundingClientRect();
     if (!rect || rect.height <= 0) return;
-    setSelectionShare(Math.max(0.1, Math.min(0.75, (clientY - rect.top) / rect.height)));
+    setSelectionShare(clampShare((clientY - rect.top) / rect.height));
   };
   const drag = useRef<{ x: number; width: number } | null>(null);
   const onPointerDown = useCallback(
@@ -104,7 +114,7 @@ export function SidePanel({ contentReady = true }: { contentReady?: boolean }) {
               // The arrows resize here; they must not also move through the timeline.
               e.preventDefault();
               e.stopPropagation();
-              setSelectionShare((f) => Math.max(0.1, Math.min(0.75, f + (e.key === 'ArrowUp' ? -0.05 : 0.05))));
+              setSelectionShare((f) => clampShare(f + (e.key === 'ArrowUp' ? -0.05 : 0.05)));
             }}
           />
         )}

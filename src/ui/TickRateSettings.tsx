@@ -6,6 +6,11 @@ import { useState } from 'react';
 import { useViewer } from '../state/context.tsx';
 import { usePopover } from './usePopover.ts';
 
+/** Whether a capture's clock is an NVTXT Qpc or Rdtsc time base (its decoder notes the rate it used). */
+export function usesTickRate(properties: Readonly<Record<string, string>>): boolean {
+  return 'Qpc rate' in properties || 'Rdtsc rate' in properties;
+}
+
 export function TickRateSettings() {
   const { open, setOpen, ref } = usePopover();
   return (

@@ -4,13 +4,15 @@
  * engine against. Shares nothing with src/analysis except the public option types.
  */
 import { payloadValue } from '../../model/payload.ts';
-import type { Model } from '../../model/types.ts';
+import { RangeFlag, type Model } from '../../model/types.ts';
 import type { GroupBy, SpanMode, TimeSpan } from '../index.ts';
 
 export interface ReferenceRow {
   label: string;
   style: string;
   count: number;
+  /** Instances still open at the capture end: in no other column. */
+  unended: number;
   totalNs: number;
   selfNs: number;
   avgNs: number;
@@ -43,6 +45,7 @@ interface Item {
   thread: number;
   parent: number;
   track: number;
+  unended: boolean;
 }
 
 function union(spans: TimeSpan[]): [number, number][] {
@@ -91,6 +94,7 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
         thread: r.thread[i],
         parent: r.parent[i],
         track: t,
+        unended: (r.flags[i] & RangeFlag.Unterminated) !== 0,
       });
     }
   });
@@ -132,11 +136,12 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
         return { key: it.domain, label: it.domain || 'default domain' };
       case 'category': {
         const c = model.styles.category[r.style[it.index]];
-        if (c < 0) return { key: 'none', label: 'No category' };
+        if (c < 0) return { key: 'c-', label: 'No category' };
         const cat = model.categories[c];
         const label = cat.name ? `${cat.name} (${cat.id})` : `Category ${cat.id}`;
         const domain = model.domains[cat.domain].name;
-        return { key: `c${c}`, label: domain ? `${domain}:${label}` : label };
+        const text = domain ? `${domain}:${label}` : label;
+        return { key: `c:${text}`, label: text };
       }
       case 'parent': {
         if (it.parent < 0) return { key: 'top', label: '(top level)' };
@@ -150,11 +155,11 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
     }
   };
 
-  const groups = new Map<string, { label: string; kinds: Set<string>; values: number[]; covered: number }>();
+  const groups = new Map<string, { label: string; kinds: Set<string>; values: number[]; covered: number; unended: number }>();
   const group = (it: Item) => {
     const { key, label } = keyOf(it);
     let g = groups.get(key);
-    if (!g) groups.set(key, (g = { label, kinds: new Set(), values: [], covered: 0 }));
+    if (!g) groups.set(key, (g = { label, kinds: new Set(), values: [], covered: 0, unended: 0 }));
     return g;
   };
   for (const it of items) {
@@ -162,8 +167,12 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
     const c = counted(it);
     if (c < 0) continue;
     const g = group(it);
-    g.values.push(c);
     g.kinds.add(it.kind);
+    if (it.unended) {
+      g.unended++;
+      continue;
+    }
+    g.values.push(c);
     // Children: every range whose parent is this one, clamped to this range's end.
     for (const child of items) {
       if (child.parent !== it.index) continue;
@@ -177,19 +186,20 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
   for (const g of groups.values()) {
     const n = g.values.length;
     const total = g.values.reduce((a, b) => a + b, 0);
-    const mean = total / n;
-    const variance = n > 1 ? g.values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : 0;
+    const mean = n > 0 ? total / n : NaN;
+    const variance = n > 1 ? g.values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1) : n === 1 ? 0 : NaN;
     sum += total;
     rows.push({
       label: g.label,
       style: ['PushPop', 'StartEnd'].filter((k) => g.kinds.has(k)).join('+'),
       count: n,
+      unended: g.unended,
       totalNs: total,
       selfNs: Math.max(0, total - g.covered),
       avgNs: mean,
       medianNs: referenceQuantile(g.values, 0.5),
-      minNs: Math.min(...g.values),
-      maxNs: Math.max(...g.values),
+      minNs: n > 0 ? Math.min(...g.values) : NaN,
+      maxNs: n > 0 ? Math.max(...g.values) : NaN,
       stdDevNs: Math.sqrt(variance),
       p90Ns: referenceQuantile(g.values, 0.9),
       p99Ns: referenceQuantile(g.values, 0.99),

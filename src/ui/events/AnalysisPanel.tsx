@@ -21,7 +21,7 @@ export function AnalysisPanel({ report, reportCounts, contentReady = true }: { r
       label: 'Health',
       badge: problems,
       tone: 'warning',
-      title: 'Instrumentation problems: unbalanced push/pop, ranges never ended or ended twice, cross-thread ends',
+      title: 'Instrumentation problems: unbalanced push/pop, ranges never ended or ended twice, ranges that overlap the end of their parent',
       render: () => <HealthPanel list={health} />,
     },
     {

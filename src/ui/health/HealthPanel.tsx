@@ -31,7 +31,7 @@ export function HealthPanel({ list }: { list: HealthList }) {
       <div className="health-panel" data-testid="health-panel">
         {waiting ?? (
           <p className="health-ok">
-            No instrumentation problems: every push has its pop, every start/end range ended once on the thread it started on, and ranges nest.
+            No instrumentation problems: every push has its pop, every start/end range started once and ended once, and ranges nest.
           </p>
         )}
       </div>

@@ -35,13 +35,12 @@ describe('healthList', () => {
       ['never-ended', 'open', 500, 'line 8'],
       ['end-without-start', '', 450, 'line 7'],
       ['start-while-open', '', 550, 'line 9'],
-      ['cross-thread', 'load', 300, ''],
       ['bad-nesting', 'overlap', 650, ''],
     ]);
-    expect(counts['cross-thread']).toBe(1);
+    // "load" ended on another thread: what start/end ranges are for, not a problem.
+    expect(Object.keys(counts)).not.toContain('cross-thread');
+    expect(entries.some((e) => e.range >= 0 && rangeName(model, e.range) === 'load')).toBe(false);
     expect(entries.every((e) => e.captureId === 3)).toBe(true);
-    const cross = entries.find((e) => e.kind === 'cross-thread')!;
-    expect(cross.message).toContain('started on io (11) and ended on main (10)');
     expect(model.threads[entries[0].thread].name).toBe('main');
   });
 
@@ -61,7 +60,6 @@ describe('healthList', () => {
     // Ranges replaced (a view with its own flags): the old index must not be used.
     const cleared = { ...model, ranges: { ...model.ranges, flags: new Uint8Array(model.ranges.flags.length) } };
     const kinds = healthList([{ id: 3, model: cleared }]).entries.map((e) => e.kind);
-    expect(kinds).not.toContain('cross-thread');
     expect(kinds).not.toContain('bad-nesting');
   });
 

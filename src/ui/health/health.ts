@@ -1,10 +1,13 @@
 /**
  * The instrumentation-health list: what a capture's NVTX calls got wrong, with a place to go for
- * each. Two sources are combined: the ranges' `RangeFlag` bits (still open at the end, ended on
- * another thread, overlapping the parent's end) and the load issues the builder and the decoders
+ * each. Two sources are combined: the ranges' `RangeFlag` bits (still open at the end,
+ * overlapping the parent's end) and the load issues the builder and the decoders
  * reported (pops with nothing open, ends of ranges that are not open, starts of ids already open),
  * which carry the file location. An issue about a range that is in the model (never popped, never
  * ended) lends its location to the range's entry instead of making a second one.
+ *
+ * A start/end range that ends on another thread is not listed: ending on any thread is what the
+ * start/end API is for (the selection details say where it ended).
  */
 import { flaggedRanges } from '../../model/flagged.ts';
 import { trackOfRange } from '../../model/query.ts';
@@ -13,7 +16,7 @@ import { RangeFlag, type LoadIssue, type LoadIssueKind, type Model } from '../..
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { locationText } from '../loadReport.ts';
 
-export type HealthKind = LoadIssueKind | 'cross-thread' | 'bad-nesting';
+export type HealthKind = LoadIssueKind | 'bad-nesting';
 
 export const HEALTH_KINDS: readonly { kind: HealthKind; label: string; title: string }[] = [
   { kind: 'pop-without-push', label: 'Pop with nothing open', title: 'A pop on a thread whose push/pop stack was empty (the push happened before the capture, or the calls are unbalanced)' },
@@ -21,7 +24,6 @@ export const HEALTH_KINDS: readonly { kind: HealthKind; label: string; title: st
   { kind: 'never-ended', label: 'Never ended', title: 'A start/end range that was started and never ended' },
   { kind: 'end-without-start', label: 'End without start', title: 'An end of a start/end range that is not open: never started, or ended twice' },
   { kind: 'start-while-open', label: 'Started twice', title: 'A start/end range id started again while still open' },
-  { kind: 'cross-thread', label: 'Ends on another thread', title: 'A start/end range that ended on another thread than the one it started on' },
   { kind: 'bad-nesting', label: 'Overlaps its parent', title: 'A range that starts inside another and ends after it' },
 ];
 
@@ -93,8 +95,6 @@ export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model'
     }
     const file = model.capture.fileName;
     const { flags, thread, startNs } = model.ranges;
-    const crossEnd = new Map<number, number>();
-    for (let k = 0; k < model.crossThreadEnds.range.length; k++) crossEnd.set(model.crossThreadEnds.range[k], model.crossThreadEnds.thread[k]);
     // Open-at-the-end ranges by (thread, start), for the issues that name them.
     const openAtEnd = new Map<string, HealthEntry>();
     // Flagged ranges are few: walk their index (built in the load worker), not every range.
@@ -109,10 +109,6 @@ export function healthList(captures: readonly Pick<LoadedCapture, 'id' | 'model'
         const entry: HealthEntry = { ...base, kind, message: `"${nameOf(model, i)}" on ${threadText(model, thread[i])} is still open at the end of the capture` };
         openAtEnd.set(`${thread[i]}:${startNs[i]}`, entry);
         add(entry);
-      }
-      if (f & RangeFlag.CrossThread) {
-        const other = crossEnd.get(i) ?? -1;
-        add({ ...base, kind: 'cross-thread', message: `"${nameOf(model, i)}" started on ${threadText(model, thread[i])} and ended on ${threadText(model, other)}` });
       }
       if (f & RangeFlag.BadNesting) {
         const p = model.ranges.parent[i];

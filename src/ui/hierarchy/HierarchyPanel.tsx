@@ -313,10 +313,27 @@ function TreeRow({ tree, range, row, top, open, expandable, focused, selected, o
         <span className="tree-name">{name}</span>
       </div>
       <div role="gridcell" className="grid-cell num">{formatTimestamp(r.startNs)}</div>
-      <div role="gridcell" className="grid-cell num">{formatTimestamp(r.endNs)}</div>
-      <div role="gridcell" className="grid-cell num">{formatDuration(r.durationNs)}</div>
-      <div role="gridcell" className="grid-cell num">{formatDuration(r.durChildNs)}</div>
-      <div role="gridcell" className="grid-cell num">{formatDuration(r.durNonChildNs)}</div>
+      {r.unended ? (
+        <>
+          <div role="gridcell" className="grid-cell num unended" title={`Never ended: still open when the capture stopped at ${formatTimestamp(r.endNs)}`}>
+            never ended
+          </div>
+          <div role="gridcell" className="grid-cell num unended" title="At least this long: it was still open at the end of the capture">
+            ≥ {formatDuration(r.durationNs)}
+          </div>
+          <div role="gridcell" className="grid-cell num">{formatDuration(r.durChildNs)}</div>
+          <div role="gridcell" className="grid-cell num unended" title="At least this much: the range was still open at the end of the capture">
+            ≥ {formatDuration(r.durNonChildNs)}
+          </div>
+        </>
+      ) : (
+        <>
+          <div role="gridcell" className="grid-cell num">{formatTimestamp(r.endNs)}</div>
+          <div role="gridcell" className="grid-cell num">{formatDuration(r.durationNs)}</div>
+          <div role="gridcell" className="grid-cell num">{formatDuration(r.durChildNs)}</div>
+          <div role="gridcell" className="grid-cell num">{formatDuration(r.durNonChildNs)}</div>
+        </>
+      )}
       <div role="gridcell" className="grid-cell num">{r.level}</div>
       <div role="gridcell" className="grid-cell num">{formatCount(r.numChild)}</div>
       <div role="gridcell" className="grid-cell range-stack" title={stack}>

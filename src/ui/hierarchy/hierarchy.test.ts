@@ -62,8 +62,23 @@ describe('push/pop tree', () => {
     const { model, track } = sample();
     const tree = pushPopTree(model, track);
     const draw = model.ranges.startNs.findIndex((s, i) => s === 40 && rangeName(model, i) === 'draw');
-    expect(pushPopRow(tree, draw)).toEqual({ startNs: 40, endNs: 90, durationNs: 50, durChildNs: 34, durNonChildNs: 16, level: 1, numChild: 2 });
+    expect(pushPopRow(tree, draw)).toEqual({ startNs: 40, endNs: 90, durationNs: 50, durChildNs: 34, durNonChildNs: 16, level: 1, numChild: 2, unended: false });
     expect(names(model, ancestors(model, draw))).toEqual(['frame']);
+  });
+
+  it('marks a range still open at the end of the capture as unended', () => {
+    const b = new ModelBuilder({ fileName: 'open.test', format: 'test', byteSize: 0 });
+    const t = b.thread(1, 1);
+    b.range(t, 0, 10, { name: 'done' });
+    b.push(t, 20, { name: 'open' });
+    b.range(t, 30, 40, { name: 'inner' });
+    const model = b.finish();
+    const track = model.tracks.findIndex((x) => x.kind === 'pushpop');
+    const tree = pushPopTree(model, track);
+    const at = (name: string) => model.ranges.startNs.findIndex((_, i) => rangeName(model, i) === name);
+    expect(pushPopRow(tree, at('open')).unended).toBe(true);
+    expect(pushPopRow(tree, at('done')).unended).toBe(false);
+    expect(pushPopRow(tree, at('inner')).unended).toBe(false);
   });
 
   it('agrees with selfTime and the parent column on random captures (property)', () => {

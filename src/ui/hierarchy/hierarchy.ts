@@ -6,7 +6,7 @@
  * indices, rebuilt when a node opens or closes. Ranges hidden by the event filters leave the
  * tree and their children take their place. The keyboard reducer is pure.
  */
-import type { Model } from '../../model/types.ts';
+import { RangeFlag, type Model } from '../../model/types.ts';
 import type { CaptureFilter } from '../../state/filters.ts';
 
 export interface PushPopTree {
@@ -81,6 +81,11 @@ export interface PushPopRow {
   durNonChildNs: number;
   level: number;
   numChild: number;
+  /**
+   * Still open at the end of the capture: End is only where the capture stopped, so Duration and
+   * DurNonChild are lower bounds (the panel says so instead of showing them as measured).
+   */
+  unended: boolean;
 }
 
 export function pushPopRow(tree: PushPopTree, range: number): PushPopRow {
@@ -95,6 +100,7 @@ export function pushPopRow(tree: PushPopTree, range: number): PushPopRow {
     durNonChildNs: durationNs - durChildNs,
     level: depth[range],
     numChild: childCount(tree, range),
+    unended: (tree.model.ranges.flags[range] & RangeFlag.Unterminated) !== 0,
   };
 }
 

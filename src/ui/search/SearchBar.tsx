@@ -2,7 +2,8 @@
  * The name search, a find bar over the timeline: `/` or Ctrl+F opens it, typing highlights the
  * matching ranges and marks on the timeline (the store's `search`; other events fade) and counts
  * them, Enter / Shift+Enter (or the arrows) select and reveal the next / previous match in time
- * order, Escape closes it and ends the search. Substring (case-insensitive unless Aa is on) or
+ * order, Escape closes it and ends the highlighting but keeps the query: `/` or Ctrl+F brings it
+ * back, selected, so Enter steps on and typing replaces it. Substring (case-insensitive unless Aa is on) or
  * regular expression (.*).
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
@@ -31,6 +32,8 @@ export function SearchBar() {
   const selection = useViewer((s) => s.selection);
   const [open, setOpen] = useState(search.text !== '');
   const inputRef = useRef<HTMLInputElement>(null);
+  /** The query the bar had when Escape closed it, restored when it opens again. */
+  const lastQuery = useRef<SearchQuery | null>(null);
 
   // A search arriving from a link opens the bar.
   useEffect(() => {
@@ -44,6 +47,13 @@ export function SearchBar() {
     });
   }, []);
 
+  const reopen = useCallback(() => {
+    const last = lastQuery.current;
+    if (last && store.getState().search.text === '') store.getState().setSearch(last);
+    setOpen(true);
+    focusInput();
+  }, [store, focusInput]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const ctrlF = (e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f';
@@ -51,20 +61,16 @@ export function SearchBar() {
       if (!ctrlF && !slash) return;
       if (store.getState().showShortcuts) return;
       e.preventDefault();
-      setOpen(true);
-      focusInput();
+      reopen();
     };
-    const onRequest = () => {
-      setOpen(true);
-      focusInput();
-    };
+    const onRequest = () => reopen();
     window.addEventListener('keydown', onKey);
     openRequests.addEventListener('open', onRequest);
     return () => {
       window.removeEventListener('keydown', onKey);
       openRequests.removeEventListener('open', onRequest);
     };
-  }, [store, focusInput]);
+  }, [store, reopen]);
 
   const compiled = useMemo(() => compileSearch(search), [search]);
   const error = compiled !== null && typeof compiled === 'object' ? compiled.error : '';
@@ -102,6 +108,8 @@ export function SearchBar() {
 
   const close = () => {
     setOpen(false);
+    // The timeline stops fading non-matches; the query waits for the next `/` or Ctrl+F.
+    lastQuery.current = search.text !== '' ? search : lastQuery.current;
     setSearch({ ...search, text: '' });
   };
 
@@ -124,7 +132,7 @@ export function SearchBar() {
         placeholder="Search range and mark names"
         aria-label="Search range and mark names"
         aria-invalid={error !== ''}
-        title={error || 'Enter: next match · Shift+Enter: previous · Esc: close'}
+        title={error || 'Enter: next match · Shift+Enter: previous · Esc: close (Ctrl+F brings the query back)'}
         value={search.text}
         autoFocus
         spellCheck={false}

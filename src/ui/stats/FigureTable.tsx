@@ -55,8 +55,9 @@ export function FigureTable<T>({
   const virtualizer = useListVirtualizer({ count: sorted.length, getScrollElement: () => scrollRef.current, estimateSize: () => 40, overscan: 8 });
   const style = {
     '--st-wide': `repeat(${figures.length}, 76px)`,
-    '--st-narrow': `repeat(${figures.length}, minmax(0, 1fr))`,
+    '--st-narrow': `repeat(${figures.length}, minmax(56px, 1fr))`,
     '--st-min': `${figures.length * 76}px`,
+    '--st-narrow-min': `${figures.length * 56}px`,
   } as CSSProperties;
   return (
     <div className={`st-grid${busy ? ' busy' : ''}`} role="table" aria-label={label} aria-rowcount={sorted.length + 1} style={style} data-testid={testId}>

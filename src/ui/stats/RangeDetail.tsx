@@ -95,6 +95,11 @@ export function RangeDetail({
           {row && <span>{row.style}</span>}
           {row && <span>{formatPercent(row.timePercent)} of the listed time</span>}
           {row && <span>self {formatDuration(row.selfNs)}</span>}
+          {row && row.unended > 0 && (
+            <span className="st-unended" title="Still open at the end of the capture: no real end, so not in the distribution" data-testid="detail-unended">
+              {formatCount(row.unended)} never ended (not shown)
+            </span>
+          )}
         </p>
       )}
       {query.error && (
@@ -106,7 +111,7 @@ export function RangeDetail({
         instances.ranges.length > 0 ? (
           <Distribution capture={capture} instances={instances} />
         ) : (
-          <p className="panel-hint">No instances in scope.</p>
+          <p className="panel-hint">{row && row.unended > 0 ? 'No instance in scope ended: there is no duration to show.' : 'No instances in scope.'}</p>
         )
       ) : (
         <p className="panel-hint">{query.pending ? 'Collecting the instances…' : ''}</p>

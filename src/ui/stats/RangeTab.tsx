@@ -24,6 +24,7 @@ import {
   FIGURE_COLUMNS,
   groupHeader,
   nextSort,
+  shownFigures,
   sortRows,
   tableRows,
   tableTotals,
@@ -160,7 +161,7 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
           rows={sorted}
           grouping={grouping}
           sort={sort}
-          figures={figures}
+          figures={shownFigures(figures, sorted)}
           busy={table.pending}
           multi={multi}
           onSort={(id) => setSort(nextSort(sort, id))}
@@ -170,6 +171,12 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
       <p className="st-status" aria-live="polite">
         <span>
           {formatCount(sorted.length)} {sorted.length === 1 ? 'row' : 'rows'} · {formatCount(totals.instances)} instances · {formatDuration(totals.totalNs)}
+          {totals.unended > 0 && (
+            <span className="st-unended" title="Ranges still open at the end of the capture: their end is unknown, so they are counted here and in no total, mean or percentile" data-testid="unended-total">
+              {' '}
+              · {formatCount(totals.unended)} never ended (not in the figures)
+            </span>
+          )}
         </span>
         <span className={`st-busy${table.pending ? ' on' : ''}`} title={table.where ? `computed in ${table.ms.toFixed(0)} ms (${table.where === 'worker' ? 'statistics worker' : 'page'})` : undefined}>
           {table.pending ? 'computing…' : table.where === 'worker' ? `${table.ms.toFixed(0)} ms in worker` : ''}
@@ -213,7 +220,12 @@ function RangeGrid({
   }, [rows]);
   const columns: ColumnId[] = ['label', ...figures];
   const template = figureTemplate(figures);
-  const style = { '--st-wide': template.wide, '--st-narrow': template.narrow, '--st-min': `${template.widePx}px` } as CSSProperties;
+  const style = {
+    '--st-wide': template.wide,
+    '--st-narrow': template.narrow,
+    '--st-min': `${template.widePx}px`,
+    '--st-narrow-min': `${template.narrowMinPx}px`,
+  } as CSSProperties;
   // Share bars are relative to the largest share listed, so small shares still read.
   const maxShare = rows.reduce((m, r) => Math.max(m, r.timePercent), 0) || 1;
   const onKey = (e: KeyboardEvent<HTMLDivElement>, row: StatsRow) => {
@@ -223,7 +235,16 @@ function RangeGrid({
     }
   };
   return (
-    <div className={`st-grid${busy ? ' busy' : ''}`} role="table" aria-label="Range statistics" aria-rowcount={rows.length + 1} style={style} data-testid="range-table">
+    <div
+      className={`st-grid${busy ? ' busy' : ''}`}
+      role="table"
+      aria-label="Range statistics"
+      aria-rowcount={rows.length + 1}
+      style={style}
+      data-testid="range-table"
+      // Keeps the name line of each row in view while the figures scroll sideways (stats.css).
+      onScroll={(e) => e.currentTarget.style.setProperty('--st-scroll-x', `${e.currentTarget.scrollLeft}px`)}
+    >
       <div className="st-row st-head" role="row">
         {columns.map((id) => {
           const c = column(id);

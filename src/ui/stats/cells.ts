@@ -5,11 +5,14 @@ import type { CounterExportRow } from './exportTable.ts';
 import { column, type ColumnId, type StatsRow } from './tableModel.ts';
 
 export function cellText(row: StatsRow, id: ColumnId): string {
-  switch (column(id).kind) {
+  const kind = column(id).kind;
+  // Only instances that never ended: no time to show (a total of "0 ns" would read as measured).
+  if (row.count === 0 && (kind === 'duration' || kind === 'percent')) return '-';
+  switch (kind) {
     case 'percent':
       return formatPercent(row.timePercent);
     case 'count':
-      return formatCount(row.count);
+      return formatCount(row[id] as number);
     case 'text':
       return String(row[id]);
     default:

@@ -64,6 +64,7 @@ export function rangeRecord(row: StatsRow, grouping: Grouping): Record<string, u
     domain: named && row.domain !== undefined ? row.domain : null,
     style: row.style,
     count: row.count,
+    unended: row.unended,
     totalNs: row.totalNs,
     selfNs: row.selfNs,
     avgNs: row.avgNs,

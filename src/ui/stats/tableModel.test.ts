@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import { ModelBuilder } from '../../model/builder.ts';
-import { counterRowDetail } from './cells.ts';
+import { cellText, counterRowDetail } from './cells.ts';
 import { counterTableCsv, csvNumber, markTableCsv, rangeTableCsv, rangeTableJson } from './exportTable.ts';
-import { COLUMNS, groupHeader, nextSort, sortRows, tableRows, tableTotals, type StatsRow } from './tableModel.ts';
+import { COLUMNS, DEFAULT_FIGURES, groupHeader, nextSort, shownFigures, sortRows, tableRows, tableTotals, type StatsRow } from './tableModel.ts';
 
 /** main: frame [0, 1000] > update [100, 400], draw [500, 800]; a second frame [1000, 1500.5 → 1500]. */
 function model() {
@@ -46,7 +46,7 @@ describe('table rows and sorting', () => {
   });
 
   it('sums instances and totals, names the group column', () => {
-    expect(tableTotals(rows())).toEqual({ instances: 4, totalNs: 1500 + 300 + 300 });
+    expect(tableTotals(rows())).toEqual({ instances: 4, unended: 0, totalNs: 1500 + 300 + 300 });
     expect(groupHeader({ by: 'thread' })).toBe('Thread');
     expect(groupHeader({ by: 'payloadField', path: 'cfg.mode' })).toBe('cfg.mode');
   });
@@ -57,12 +57,12 @@ describe('CSV and JSON export', () => {
     const text = rangeTableCsv(sortRows(rows(), { column: 'totalNs', descending: true }), { by: 'name' }, false);
     const lines = text.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range,Self Time (ns),P90 (ns),P99 (ns)',
+      'Time (%),Total Time (ns),Instances,Unended,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range,Self Time (ns),P90 (ns),P99 (ns)',
     );
     // frame: 1000 and 500 -> avg 750, sample sigma 353.55..; self 1500 - 300 (draw, in domain gfx,
     // is on another push/pop row, so it is not a child of frame).
-    expect(lines[1]).toBe('71.4,1500,2,750,750,500,1000,353.6,PushPop,frame,1200,950,995');
-    expect(lines[2]).toBe('14.3,300,1,300,300,300,300,0,PushPop,"gfx:draw, ""main""",300,300,300');
+    expect(lines[1]).toBe('71.4,1500,2,0,750,750,500,1000,353.6,PushPop,frame,1200,950,995');
+    expect(lines[2]).toBe('14.3,300,1,0,300,300,300,300,0,PushPop,"gfx:draw, ""main""",300,300,300');
     expect(lines).toHaveLength(4);
   });
 
@@ -76,7 +76,7 @@ describe('CSV and JSON export', () => {
     const json = JSON.parse(rangeTableJson(rows(), { by: 'name' }, { kind: 'span', startNs: 0, endNs: 10, mode: 'clip', tracks: 'all' }));
     expect(json.scope).toEqual({ kind: 'span', startNs: 0, endNs: 10, mode: 'clip', tracks: 'all' });
     expect(Object.keys(json.rows[0])).toEqual([
-      'file', 'groupBy', 'name', 'domain', 'style', 'count', 'totalNs', 'selfNs', 'avgNs', 'medianNs', 'minNs', 'maxNs', 'stdDevNs', 'p90Ns', 'p99Ns', 'timePercent',
+      'file', 'groupBy', 'name', 'domain', 'style', 'count', 'unended', 'totalNs', 'selfNs', 'avgNs', 'medianNs', 'minNs', 'maxNs', 'stdDevNs', 'p90Ns', 'p99Ns', 'timePercent',
     ]);
     const draw = json.rows.find((r: { name: string }) => r.name.includes('draw'));
     expect(draw).toMatchObject({ domain: 'gfx', count: 1, totalNs: 300, groupBy: 'name' });
@@ -116,5 +116,43 @@ describe('CSV and JSON export', () => {
     expect(csvNumber(2.25)).toBe('2.3');
     expect(csvNumber(NaN)).toBe('');
     expect(csvNumber(Infinity)).toBe('');
+  });
+});
+
+describe('ranges that never ended', () => {
+  /** "frame" ended once and is open at the end once; "load" only open. */
+  function open(): StatsRow[] {
+    const b = new ModelBuilder({ fileName: 'o.nvtxt', format: 'test', byteSize: 0 });
+    const t = b.thread(1, 1, 'main');
+    b.range(t, 0, 100, { name: 'frame' });
+    b.push(t, 200, { name: 'frame' });
+    b.push(t, 300, { name: 'load' });
+    b.range(t, 400, 500, { name: 'io' });
+    return tableRows({ id: 1, file: 'o.nvtxt' }, rangeStats(b.finish()));
+  }
+
+  it('adds the Unended column when some listed range never ended, and counts them in the totals line', () => {
+    const r = open();
+    expect(shownFigures(DEFAULT_FIGURES, r)).toContain('unended');
+    expect(shownFigures(DEFAULT_FIGURES, r).indexOf('unended')).toBe(DEFAULT_FIGURES.indexOf('count') + 1);
+    expect(shownFigures(DEFAULT_FIGURES, rows())).toEqual(DEFAULT_FIGURES);
+    expect(tableTotals(r)).toEqual({ instances: 2, unended: 2, totalNs: 200 });
+    const load = r.find((x) => x.label === 'load')!;
+    expect(cellText(load, 'unended')).toBe('1');
+    expect(cellText(load, 'count')).toBe('0');
+    expect(cellText(load, 'avgNs')).toBe('-');
+    expect(cellText(load, 'totalNs')).toBe('-');
+    expect(cellText(load, 'timePercent')).toBe('-');
+  });
+
+  it('sorts rows without figures last in both directions, and exports the unended count', () => {
+    const r = open();
+    expect(sortRows(r, { column: 'avgNs', descending: true }).map((x) => x.label).at(-1)).toBe('load');
+    expect(sortRows(r, { column: 'avgNs', descending: false }).map((x) => x.label).at(-1)).toBe('load');
+    const csv = rangeTableCsv(r, { by: 'name' }, false).split('\r\n');
+    expect(csv[0].startsWith('Time (%),Total Time (ns),Instances,Unended,Avg (ns)')).toBe(true);
+    expect(csv.find((l) => l.includes(',load,'))).toMatch(/^0,0,0,1,,,,,,PushPop,load,0,,$/);
+    const json = JSON.parse(rangeTableJson(r, { by: 'name' }, { kind: 'capture', tracks: 'all' })) as { rows: { name: string; count: number; unended: number }[] };
+    expect(json.rows.find((x) => x.name === 'frame')).toMatchObject({ count: 1, unended: 1 });
   });
 });

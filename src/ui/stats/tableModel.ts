@@ -18,6 +18,7 @@ export type ColumnId =
   | 'timePercent'
   | 'totalNs'
   | 'count'
+  | 'unended'
   | 'avgNs'
   | 'medianNs'
   | 'minNs'
@@ -38,13 +39,23 @@ export interface ColumnDef {
   /** Header in CSV exports (nsys `nvtx_sum` wording; durations in ns). */
   csvHeader: string;
   kind: 'percent' | 'duration' | 'count' | 'text';
+  /** Least width in px where the header is wider than the kind's figures. */
+  minPx?: number;
 }
 
 /** In nsys `nvtx_sum` order, then the additions. */
 export const COLUMNS: readonly ColumnDef[] = [
   { id: 'timePercent', header: 'Time', title: 'Share of the sum of the listed rows’ totals (per capture)', csvHeader: 'Time (%)', kind: 'percent' },
   { id: 'totalNs', header: 'Total', title: 'Sum of the durations in scope', csvHeader: 'Total Time (ns)', kind: 'duration' },
-  { id: 'count', header: 'Inst.', title: 'Instances', csvHeader: 'Instances', kind: 'count' },
+  { id: 'count', header: 'Inst.', title: 'Instances that ended (the ones every duration column describes)', csvHeader: 'Instances', kind: 'count' },
+  {
+    id: 'unended',
+    header: 'Unended',
+    title: 'Instances still open at the end of the capture: they have no real end, so they are in no other column',
+    csvHeader: 'Unended',
+    kind: 'count',
+    minPx: 76,
+  },
   { id: 'avgNs', header: 'Avg', title: 'Mean duration', csvHeader: 'Avg (ns)', kind: 'duration' },
   { id: 'medianNs', header: 'Med', title: 'Median duration (mean of the middle two for an even count)', csvHeader: 'Med (ns)', kind: 'duration' },
   { id: 'minNs', header: 'Min', title: 'Shortest', csvHeader: 'Min (ns)', kind: 'duration' },
@@ -67,19 +78,41 @@ export const DEFAULT_FIGURES: readonly ColumnId[] = ['timePercent', 'totalNs', '
 /** Columns that can be shown as figures (everything but the name). */
 export const FIGURE_COLUMNS: readonly ColumnId[] = COLUMNS.map((c) => c.id).filter((id) => id !== 'label');
 
-/** Relative width of a figure column: shares and counts need less room than durations. */
-const WIDTH: Record<ColumnDef['kind'], number> = { percent: 0.8, count: 0.85, duration: 1, text: 1.25 };
+/**
+ * The figure columns to draw: the chosen ones, plus "Unended" (after the instances) whenever some
+ * listed range never ended, so open ranges are never silently missing from the counts.
+ */
+export function shownFigures(figures: readonly ColumnId[], rows: readonly Pick<StatsRow, 'unended'>[]): readonly ColumnId[] {
+  if (figures.includes('unended') || !rows.some((r) => r.unended > 0)) return figures;
+  return FIGURE_COLUMNS.filter((id) => id === 'unended' || figures.includes(id));
+}
+
+/** Relative width of a figure column in a narrow panel, where the columns share the room. */
+const WIDTH: Record<ColumnDef['kind'], number> = { percent: 0.8, count: 1.1, duration: 1, text: 1.25 };
+/**
+ * Least width of a figure column, padding included, measured in Chromium at the panel's 12 px:
+ * "100.0%", "1,234,567", "99.9 ms" and "StdDev ▼" fit unclipped.
+ */
+const LEAST_PX: Record<ColumnDef['kind'], number> = { percent: 54, count: 68, duration: 62, text: 76 };
+
+function leastPx(id: ColumnId): number {
+  const c = column(id);
+  return c.minPx ?? LEAST_PX[c.kind];
+}
 
 /**
  * CSS grid columns of the figure columns: `wide` in pixels (one line per row, the name first),
- * `narrow` as shares of the panel (the name on a line of its own).
+ * `narrow` as shares of the panel (the name on a line of its own). Never below the least widths:
+ * a panel narrower than their sum scrolls sideways instead of clipping every figure to "…".
  */
-export function figureTemplate(figures: readonly ColumnId[]): { wide: string; narrow: string; widePx: number } {
-  const wide = figures.map((id) => Math.round(60 * WIDTH[column(id).kind]));
+export function figureTemplate(figures: readonly ColumnId[]): { wide: string; narrow: string; widePx: number; narrowMinPx: number } {
+  const least = figures.map(leastPx);
+  const total = least.reduce((a, b) => a + b, 0);
   return {
-    wide: wide.map((w) => `${w}px`).join(' '),
-    narrow: figures.map((id) => `minmax(0, ${WIDTH[column(id).kind]}fr)`).join(' '),
-    widePx: wide.reduce((a, b) => a + b, 0),
+    wide: least.map((w) => `${w}px`).join(' '),
+    narrow: figures.map((id, k) => `minmax(${least[k]}px, ${WIDTH[column(id).kind]}fr)`).join(' '),
+    widePx: total,
+    narrowMinPx: total,
   };
 }
 
@@ -114,7 +147,13 @@ export function sortRows(rows: readonly StatsRow[], sort: TableSort): StatsRow[]
   if (id === 'label' || id === 'style') {
     return [...rows].sort((a, b) => dir * (a[id].localeCompare(b[id], undefined, NATURAL) || byLabel(a, b)));
   }
-  return [...rows].sort((a, b) => dir * (a[id] - b[id]) || byLabel(a, b));
+  // Rows without a figure (only unended instances: NaN) go last either way.
+  return [...rows].sort((a, b) => {
+    const x = a[id];
+    const y = b[id];
+    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) === Number.isNaN(y) ? byLabel(a, b) : Number.isNaN(x) ? 1 : -1;
+    return dir * (x - y) || byLabel(a, b);
+  });
 }
 
 /** A header click: the same column flips; a new one starts descending for figures, ascending for text. */
@@ -124,12 +163,14 @@ export function nextSort(current: TableSort, id: ColumnId): TableSort {
 }
 
 /** Totals over the listed rows, for the table's footer line. */
-export function tableTotals(rows: readonly StatsRow[]): { instances: number; totalNs: number } {
+export function tableTotals(rows: readonly StatsRow[]): { instances: number; unended: number; totalNs: number } {
   let instances = 0;
+  let unended = 0;
   let totalNs = 0;
   for (const r of rows) {
     instances += r.count;
+    unended += r.unended;
     totalNs += r.totalNs;
   }
-  return { instances, totalNs };
+  return { instances, unended, totalNs };
 }
