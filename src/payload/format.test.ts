@@ -3,7 +3,7 @@ import { effectiveAttributes } from './attributes.ts';
 import { decodeEventPayloads, decodePayload } from './decode.ts';
 import { eventPayloadsJson, formatFieldValue, payloadJson, payloadSummary } from './format.ts';
 import { EntryFlag as F, EntryType as T, PayloadSchemaId, SchemaFlag, SchemaType, type EntryDef, type PayloadRegistry, type SchemaDef } from './schema.ts';
-import { w } from './testBytes.ts';
+import { w } from '../../testkit/payload/payloadBytes.ts';
 
 const S = 1 << 24;
 const entry = (type: number, name: string, more: Partial<EntryDef> = {}): EntryDef => ({ flags: 0, type, name, arrayOrUnionDetail: 0, offset: 0, ...more });

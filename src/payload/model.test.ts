@@ -6,7 +6,7 @@ import { effectiveAttributes } from './attributes.ts';
 import { eventPayloadsJson } from './format.ts';
 import { decodeModelPayload, modelPayloadBlobs, modelPayloadJson, modelPayloadSummary } from './model.ts';
 import { EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from './schema.ts';
-import { w } from './testBytes.ts';
+import { w } from '../../testkit/payload/payloadBytes.ts';
 
 const S = 1 << 24;
 

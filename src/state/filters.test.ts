@@ -14,7 +14,7 @@ import {
   type EventFilters,
   type FilterItem,
 } from './filters.ts';
-import { seededRandom } from '../timeline/testing/random.ts';
+import { seededRandom } from '../../testkit/gen/random.ts';
 
 /**
  * Process 10 (threads 1 "main", 2 "io") and process 20 (thread 3). Categories of the default

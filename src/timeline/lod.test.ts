@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MinMaxPyramid } from './lod.ts';
-import { seededRandom } from './testing/random.ts';
+import { seededRandom } from '../../testkit/gen/random.ts';
 
 /** 20 random index ranges of `values`: the pyramid's min and max equal brute force's (NaN left out). */
 function checkQueries(values: Float64Array, random: () => number): void {

@@ -5,8 +5,8 @@ import { eventPayloadsJson } from '../../payload/format.ts';
 import { decodeModelPayload } from '../../payload/model.ts';
 import { CounterFlag, EntryFlag, EntryType, SchemaFlag, SchemaType } from '../../payload/schema.ts';
 import { MetaOp, Op, PayloadEventKind } from './format.ts';
-import { loadBytes, markRows, rangeRows } from './testing.ts';
-import { CaptureWriter, MetaRecords, semanticsBytes, StreamRecords } from './writer.ts';
+import { loadBytes, markRows, rangeRows } from '../../../testkit/load/nativeCapture.ts';
+import { CaptureWriter, MetaRecords, semanticsBytes, StreamRecords } from '../../../testkit/writers/nvtxcWriter.ts';
 
 // 2 ticks per ns; chunks sealed at SEAL.
 const T0 = 1_000_000n;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomModel } from '../../analysis/testing/randomModel.ts';
+import { randomModel } from '../../../testkit/models/randomModel.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import { categoryLabel, processLabel, threadLabel } from '../../model/trackTree.ts';
 import { PayloadType, type Model } from '../../model/types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomModel } from '../../analysis/testing/randomModel.ts';
+import { randomModel } from '../../../testkit/models/randomModel.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import { rangeName, selfTime } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
