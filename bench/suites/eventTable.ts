@@ -6,7 +6,7 @@
  *   node scripts/run-ts.mjs bench/run.ts event-table [ranges ...]      (default: 1000000)
  */
 import { buildMatchList, searchStyleMask } from '../../src/analysis/nameSearch.ts';
-import { captureFilter, NO_FILTERS, withHidden } from '../../src/state/filters.ts';
+import { captureFilter, NO_FILTERS, withHidden } from '../../src/analysis/eventFilters.ts';
 import { syntheticCapture } from '../lib/syntheticCapture.ts';
 import { flattenTree, noExpansion, pushPopTree } from '../../src/ui/hierarchy/hierarchy.ts';
 import { DEFAULT_TABLE_QUERY, eventRows, eventTableData, type EventTableQuery } from '../../src/ui/events/eventTable.ts';

@@ -4,7 +4,7 @@
  * loops pay one typed-array read per event and no string work after the first event of a group.
  */
 import { payloadValue, formatPayload } from '../model/payload.ts';
-import { modelPayloadSummary } from '../payload/model.ts';
+import { modelPayloadSummary } from '../model/extPayloadReader.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { PayloadType, type Model, type TrackKind } from '../model/types.ts';
 

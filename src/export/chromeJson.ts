@@ -19,7 +19,7 @@
 import { payloadJson, payloadValue } from '../model/payload.ts';
 import { categoryLabel, domainLabel } from '../model/trackTree.ts';
 import { PayloadType, type Model, type Track } from '../model/types.ts';
-import { decodeModelPayload } from '../payload/model.ts';
+import { decodeModelPayload } from '../model/extPayloadReader.ts';
 import { eventPayloadsJson } from '../payload/format.ts';
 
 export interface ChromeExportOptions {

@@ -30,7 +30,7 @@ export function payloadValue(model: Model, index: number): PayloadRead | undefin
 
 /**
  * The payload as a number (for statistics and grouping); strings and extended payloads (whose
- * `value` is only a row index; decode them with src/payload/model.ts) give NaN.
+ * `value` is only a row index; decode them with src/model/extPayloadReader.ts) give NaN.
  */
 export function payloadNumber(model: Model, index: number): number {
   const p = payloadValue(model, index);
@@ -38,7 +38,7 @@ export function payloadNumber(model: Model, index: number): number {
   return Number(p.value);
 }
 
-/** The payload as display text (extended payloads: decode them with src/payload/model.ts). */
+/** The payload as display text (extended payloads: decode them with src/model/extPayloadReader.ts). */
 export function formatPayload(model: Model, index: number): string {
   const p = payloadValue(model, index);
   if (!p) return '';

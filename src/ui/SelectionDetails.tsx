@@ -7,7 +7,7 @@ import { formatPayload } from '../model/payload.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
-import { isExtPayload } from '../payload/model.ts';
+import { isExtPayload } from '../model/extPayloadReader.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
 import { PayloadTree } from './PayloadTree.tsx';

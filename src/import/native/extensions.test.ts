@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../model/types.ts';
 import { eventPayloadsJson } from '../../payload/format.ts';
-import { decodeModelPayload } from '../../payload/model.ts';
+import { decodeModelPayload } from '../../model/extPayloadReader.ts';
 import { CounterFlag, EntryFlag, EntryType, SchemaFlag, SchemaType } from '../../payload/schema.ts';
 import { MetaOp, Op, PayloadEventKind } from './format.ts';
 import { loadBytes, markRows, rangeRows } from '../../../testkit/load/nativeCapture.ts';

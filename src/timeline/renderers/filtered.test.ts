@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../model/types.ts';
-import { captureFilter, NO_FILTERS, withHidden, type CaptureFilter } from '../../state/filters.ts';
+import { captureFilter, NO_FILTERS, withHidden, type CaptureFilter } from '../../analysis/eventFilters.ts';
 import { stylePaint } from '../colors.ts';
 import { builder, loaded, twoThreadModel } from '../../../testkit/models/timelineModels.ts';
 import { seededRandom } from '../../../testkit/gen/random.ts';

@@ -3,7 +3,7 @@ import { randomModel } from '../../../testkit/models/randomModel.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import { rangeName, selfTime } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
-import { captureFilter, NO_FILTERS, withHidden } from '../../state/filters.ts';
+import { captureFilter, NO_FILTERS, withHidden } from '../../analysis/eventFilters.ts';
 import {
   ancestors,
   flattenTree,

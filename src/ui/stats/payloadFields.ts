@@ -6,7 +6,7 @@
  * unchanged on it.
  */
 import { formatFieldValue } from '../../payload/format.ts';
-import { decodeModelPayload, isExtPayload } from '../../payload/model.ts';
+import { decodeModelPayload, isExtPayload } from '../../model/extPayloadReader.ts';
 import type { DecodedField, DecodedPayload } from '../../payload/decoded.ts';
 import { PayloadType, type Model } from '../../model/types.ts';
 

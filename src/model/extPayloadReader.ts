@@ -1,11 +1,11 @@
 /** Extended payloads of a model event (`PayloadType.Ext` rows), decoded for the panels and the CLI. */
-import { payloadJson } from '../model/payload.ts';
-import { ExtPayloadRole, PayloadType, type Model } from '../model/types.ts';
-import { decodeEventPayloads, type DecodeOptions } from './decode.ts';
-import type { DecodedPayload } from './decoded.ts';
-import { eventPayloadsJson, payloadSummary } from './format.ts';
-import { emptyRegistry } from './registry.ts';
-import type { MemoryRegion, PayloadBlob } from './schema.ts';
+import { payloadJson } from './payload.ts';
+import { ExtPayloadRole, PayloadType, type Model } from './types.ts';
+import { decodeEventPayloads, type DecodeOptions } from '../payload/decode.ts';
+import type { DecodedPayload } from '../payload/decoded.ts';
+import { eventPayloadsJson, payloadSummary } from '../payload/format.ts';
+import { emptyRegistry } from '../payload/registry.ts';
+import type { MemoryRegion, PayloadBlob } from '../payload/schema.ts';
 
 /** The stored blobs of one event, as the collector captured them. */
 export interface ModelPayloadBlobs {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ModelBuilder } from '../model/builder.ts';
-import { formatPayload, payloadJson, payloadNumber } from '../model/payload.ts';
-import { modelTransferables } from '../model/transfer.ts';
-import { effectiveAttributes } from './attributes.ts';
-import { eventPayloadsJson } from './format.ts';
-import { decodeModelPayload, modelPayloadBlobs, modelPayloadJson, modelPayloadSummary } from './model.ts';
-import { EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from './schema.ts';
+import { ModelBuilder } from './builder.ts';
+import { formatPayload, payloadJson, payloadNumber } from './payload.ts';
+import { modelTransferables } from './transfer.ts';
+import { effectiveAttributes } from '../payload/attributes.ts';
+import { eventPayloadsJson } from '../payload/format.ts';
+import { decodeModelPayload, modelPayloadBlobs, modelPayloadJson, modelPayloadSummary } from './extPayloadReader.ts';
+import { EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from '../payload/schema.ts';
 import { w } from '../../testkit/payload/payloadBytes.ts';
 
 const S = 1 << 24;

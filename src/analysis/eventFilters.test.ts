@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rangeStats } from '../analysis/rangeStats.ts';
+import { rangeStats } from './rangeStats.ts';
 import { ModelBuilder } from '../model/builder.ts';
 import { rangeName } from '../model/query.ts';
 import type { Model } from '../model/types.ts';
@@ -13,7 +13,7 @@ import {
   withHidden,
   type EventFilters,
   type FilterItem,
-} from './filters.ts';
+} from './eventFilters.ts';
 import { seededRandom } from '../../testkit/gen/random.ts';
 
 /**
