@@ -28,7 +28,7 @@ import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Browser, Page } from '@playwright/test';
-import { buildApp, chromiumVersion, launchChromium, serve, SPEEDSCOPE_DIR, type Served } from '../lib/browser.ts';
+import { buildApp, chromiumVersion, launchChromium, serve, SPEEDSCOPE_DIR, type Served } from '../lib/chromiumApp.ts';
 import { median, percentile, runViews, scriptedViews, type FrameSample } from '../lib/frames.ts';
 import { installProbes, longestTask, longTasks, pageMemory, readProbes } from '../lib/pageProbes.ts';
 import { generateFile } from '../../testkit/gen/main.ts';

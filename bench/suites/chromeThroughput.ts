@@ -14,7 +14,7 @@ import { FileSink } from '../../testkit/gen/sink.ts';
 import { ModelBuilder } from '../../src/model/builder.ts';
 import { fileSource } from '../../src/import/nodeSource.ts';
 import { CHUNK_BYTES, loadModel } from '../../src/import/pipeline.ts';
-import { HEAD_BYTES } from '../../src/import/types.ts';
+import { HEAD_BYTES } from '../../src/import/importer.ts';
 import { chromeImporter } from '../../src/import/chrome/chrome.ts';
 
 /** CPU time (user + system, all threads of the process) since `start`. */

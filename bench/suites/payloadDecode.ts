@@ -5,7 +5,7 @@
  */
 import { counterReader } from '../../src/payload/counters.ts';
 import { decodePayload } from '../../src/payload/decode.ts';
-import { payloadJson, payloadSummary } from '../../src/payload/format.ts';
+import { payloadJson, payloadSummary } from '../../src/payload/payloadText.ts';
 import { EntryFlag as F, EntryType as T, SchemaFlag, SchemaType, type PayloadRegistry } from '../../src/payload/schema.ts';
 import { ByteWriter } from '../../testkit/payload/payloadBytes.ts';
 

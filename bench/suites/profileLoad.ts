@@ -14,7 +14,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { launchChromium, serve } from '../lib/browser.ts';
+import { launchChromium, serve } from '../lib/chromiumApp.ts';
 import { installProbes, readProbes } from '../lib/pageProbes.ts';
 
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSource } from '../../src/import/nodeSource.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
 import type { Model, Track } from '../../src/model/types.ts';
-import { payloadJson } from '../../src/payload/format.ts';
+import { payloadJson } from '../../src/payload/payloadText.ts';
 import { decodeModelPayload } from '../../src/model/extPayloadReader.ts';
 import { main } from '../../src/cli/main.ts';
 

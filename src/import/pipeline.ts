@@ -7,7 +7,7 @@ import { Gunzip } from 'fflate';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { detectFormat, importers } from './formats.ts';
-import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './types.ts';
+import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './importer.ts';
 
 /** Bytes read from the source per step; also the progress granularity. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;

@@ -15,7 +15,7 @@
  */
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { assembleModel } from './build/assemble.ts';
-import { EventRecorder } from './build/events.ts';
+import { EventRecorder } from './build/eventRecorder.ts';
 import type { BuilderOptions, CounterRowOptions, CustomRowOptions, EventAttrs, PayloadValue, RangeRename, SourceLocation } from './build/inputs.ts';
 import { IssueLog } from './build/issues.ts';
 import { NameTable } from './build/names.ts';

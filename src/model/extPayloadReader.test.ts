@@ -3,7 +3,7 @@ import { ModelBuilder } from './builder.ts';
 import { formatPayload, payloadJson, payloadNumber } from './payload.ts';
 import { modelTransferables } from './transfer.ts';
 import { effectiveAttributes } from '../payload/attributes.ts';
-import { eventPayloadsJson } from '../payload/format.ts';
+import { eventPayloadsJson } from '../payload/payloadText.ts';
 import { decodeModelPayload, modelPayloadBlobs, modelPayloadJson, modelPayloadSummary } from './extPayloadReader.ts';
 import { EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from '../payload/schema.ts';
 import { w } from '../../testkit/payload/payloadBytes.ts';

@@ -3,7 +3,7 @@ import { payloadJson } from './payload.ts';
 import { ExtPayloadRole, PayloadType, type Model } from './types.ts';
 import { decodeEventPayloads, type DecodeOptions } from '../payload/decode.ts';
 import type { DecodedPayload } from '../payload/decoded.ts';
-import { eventPayloadsJson, payloadSummary } from '../payload/format.ts';
+import { eventPayloadsJson, payloadSummary } from '../payload/payloadText.ts';
 import { emptyRegistry } from '../payload/registry.ts';
 import type { MemoryRegion, PayloadBlob } from '../payload/schema.ts';
 

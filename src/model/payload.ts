@@ -49,7 +49,7 @@ export function formatPayload(model: Model, index: number): string {
 /** JSON-ready payload: integers beyond 2^53 become decimal strings, JSON text is parsed. */
 export function payloadJson(model: Model, index: number): unknown {
   const p = payloadValue(model, index);
-  // Extended payloads hold a row index, not a value: src/payload/format.ts has their JSON.
+  // Extended payloads hold a row index, not a value: src/payload/payloadText.ts has their JSON.
   if (!p || p.type === PayloadType.Ext) return null;
   if (typeof p.value === 'bigint') {
     return p.value <= BigInt(Number.MAX_SAFE_INTEGER) && p.value >= BigInt(Number.MIN_SAFE_INTEGER)

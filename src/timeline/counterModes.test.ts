@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CounterTrackInfo, Model } from '../model/types.ts';
 import { drawStaticFrame, hitTestFrame, RULER_HEIGHT_CSS } from './frame.ts';
 import { counterValueScale } from './renderers/counterRow.ts';
-import type { Hit } from './renderers/types.ts';
+import type { Hit } from './renderers/trackRenderer.ts';
 import { testFrame, testText } from '../../testkit/canvas/testFrames.ts';
 import { builder, loaded } from '../../testkit/models/timelineModels.ts';
 import { RecordingCanvas } from '../../testkit/canvas/recordingCanvas.ts';

@@ -8,7 +8,7 @@ import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts'
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
 import { isExtPayload } from '../model/extPayloadReader.ts';
-import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
+import { argbToRgb, rgbToCss, stylePaint } from '../timeline/styleColors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
 import { PayloadTree } from './PayloadTree.tsx';
 import { useEffectiveTheme } from './useTheme.ts';

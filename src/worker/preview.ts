@@ -10,7 +10,7 @@
  * An nsys export needs the whole SQLite file; a gzip stream is left alone.
  */
 import { detectFormat } from '../import/formats.ts';
-import { HEAD_BYTES } from '../import/types.ts';
+import { HEAD_BYTES } from '../import/importer.ts';
 
 /**
  * Files smaller than this load fast enough without a preview, per format: about 2 s of the

@@ -2,7 +2,7 @@
 import { payloadValue } from '../../src/model/payload.ts';
 import type { Model } from '../../src/model/types.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
-import type { ByteSource } from '../../src/import/types.ts';
+import type { ByteSource } from '../../src/import/importer.ts';
 
 export interface RangeRow {
   name: string;

@@ -5,7 +5,7 @@
 import { payloadValue } from '../../src/model/payload.ts';
 import type { Model } from '../../src/model/types.ts';
 import { loadModel, memorySource } from '../../src/import/pipeline.ts';
-import type { DecodeOptions } from '../../src/import/types.ts';
+import type { DecodeOptions } from '../../src/import/importer.ts';
 
 export async function load(text: string | Uint8Array, decode?: DecodeOptions, name = 't.nvtxt'): Promise<Model> {
   const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;

@@ -15,10 +15,10 @@
  */
 import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
-import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
+import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
-import { cnameColor } from './colors.ts';
+import { cnameColor } from './cnameColors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';

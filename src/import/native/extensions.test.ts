@@ -1,7 +1,7 @@
 /** The payload and counters extension records (format 1.1) on hand-built captures. */
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../model/types.ts';
-import { eventPayloadsJson } from '../../payload/format.ts';
+import { eventPayloadsJson } from '../../payload/payloadText.ts';
 import { decodeModelPayload } from '../../model/extPayloadReader.ts';
 import { CounterFlag, EntryFlag, EntryType, SchemaFlag, SchemaType } from '../../payload/schema.ts';
 import { MetaOp, Op, PayloadEventKind } from './format.ts';

@@ -10,8 +10,8 @@
 import type { EventAttrs } from '../../model/builder.ts';
 import type { ModelBuilder } from '../../model/builder.ts';
 import { PayloadType, type LoadIssue } from '../../model/types.ts';
-import type { DecodeOptions } from '../types.ts';
-import { colorByName } from './colors.ts';
+import type { DecodeOptions } from '../importer.ts';
+import { colorByName } from './namedColors.ts';
 import {
   Arg,
   ARG_COUNT,

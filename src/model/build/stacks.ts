@@ -5,7 +5,7 @@
  */
 import { RangeFlag } from '../types.ts';
 import { locOf, type IssueLog } from './issues.ts';
-import { sortedOrder } from './layout.ts';
+import { sortedOrder } from './rowLayout.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
 import type { RowEvents, RowMeta } from './rows.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../model/types.ts';
 import { captureFilter, NO_FILTERS, withHidden, type CaptureFilter } from '../../analysis/eventFilters.ts';
-import { stylePaint } from '../colors.ts';
+import { stylePaint } from '../styleColors.ts';
 import { builder, loaded, twoThreadModel } from '../../../testkit/models/timelineModels.ts';
 import { seededRandom } from '../../../testkit/gen/random.ts';
 import { RecordingCanvas } from '../../../testkit/canvas/recordingCanvas.ts';

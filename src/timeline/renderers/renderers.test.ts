@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { levelCount } from '../../model/query.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
-import { stylePaint } from '../colors.ts';
+import { stylePaint } from '../styleColors.ts';
 import { drawStaticFrame, hitTestFrame, locateMark, locateRange, RULER_HEIGHT_CSS } from '../frame.ts';
 import { BOX_HEIGHT_CSS, levelTopCss } from '../rowGeometry.ts';
 import { builder, loaded, twoThreadModel } from '../../../testkit/models/timelineModels.ts';

@@ -4,7 +4,7 @@
  * what a click hits.
  */
 import type { Canvas2D } from '../canvas2d.ts';
-import type { StylePaint } from '../colors.ts';
+import type { StylePaint } from '../styleColors.ts';
 import type { TextMeasurer } from '../text.ts';
 import type { Theme } from '../theme.ts';
 import type { TimeScale } from '../timeScale.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { colorByName, namedColors } from './colors.ts';
+import { colorByName, namedColors } from './namedColors.ts';
 
 describe('NVTXT named colors', () => {
   it('has the 141 .NET web colors, Transparent included', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveAttributes } from './attributes.ts';
 import { decodeEventPayloads, decodePayload } from './decode.ts';
-import { eventPayloadsJson, formatFieldValue, payloadJson, payloadSummary } from './format.ts';
+import { eventPayloadsJson, formatFieldValue, payloadJson, payloadSummary } from './payloadText.ts';
 import { EntryFlag as F, EntryType as T, PayloadSchemaId, SchemaFlag, SchemaType, type EntryDef, type PayloadRegistry, type SchemaDef } from './schema.ts';
 import { w } from '../../testkit/payload/payloadBytes.ts';
 

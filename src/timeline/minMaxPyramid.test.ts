@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MinMaxPyramid } from './lod.ts';
+import { MinMaxPyramid } from './minMaxPyramid.ts';
 import { seededRandom } from '../../testkit/gen/random.ts';
 
 /** 20 random index ranges of `values`: the pyramid's min and max equal brute force's (NaN left out). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
-import { argbToRgb, contrastRatio, namePalette, nameHash, rgbToCss, stylePaint, textColorOn } from './colors.ts';
+import { argbToRgb, contrastRatio, namePalette, nameHash, rgbToCss, stylePaint, textColorOn } from './styleColors.ts';
 
 describe('colors', () => {
   it('reads NVTX ARGB, with 0 meaning none and a zero alpha taken as opaque', () => {
