@@ -3,6 +3,7 @@
  * and column names of `nsys export --type sqlite` (Nsight Systems 2025.1, schema 3.17), or an older
  * layout without enum tables and with the old metadata table name. Only what nvtxview reads.
  */
+import { BUILTIN_EVENT_TYPES } from '../../src/import/nsys/eventTypes.ts';
 import { openDatabase, type Database } from '../../src/import/nsys/sqlite.ts';
 
 export interface NvtxRow {
@@ -226,43 +227,34 @@ function fill(db: Database, spec: ExportSpec): void {
   strings.forEach((s, i) => db.run('INSERT INTO StringIds VALUES (?, ?)', [i, s]));
 }
 
-/** ENUM_NSYS_EVENT_TYPE rows written by the modern layout (NVTX part, as in Nsight Systems 2025.1). */
-export const EVENT_TYPES: Array<[number, string]> = [
-  [33, 'NvtxCategory'],
-  [34, 'NvtxMark'],
-  [35, 'NvtxPushRange'],
-  [36, 'NvtxPopRange'],
-  [37, 'NvtxStartRange'],
-  [38, 'NvtxEndRange'],
-  [39, 'NvtxThread'],
-  [59, 'NvtxPushPopRange'],
-  [60, 'NvtxStartEndRange'],
-  [64, 'NvtxtCategory'],
-  [65, 'NvtxtMark'],
-  [70, 'NvtxtPushPopRange'],
-  [71, 'NvtxtStartEndRange'],
-  [72, 'NvtxtMetaThread'],
-  [73, 'NvtxtMetaProcess'],
-  [75, 'NvtxDomainCreate'],
-  [76, 'NvtxDomainDestroy'],
-  [99, 'NvtxNameCudaStream'],
-];
+/**
+ * ENUM_NSYS_EVENT_TYPE rows written by the modern layout: the importer's own table of Nsight
+ * Systems 2025.1 codes (one table for both sides, so a generated export cannot drift from it).
+ */
+export const EVENT_TYPES: ReadonlyArray<readonly [number, string]> = [...BUILTIN_EVENT_TYPES];
+
+/** The code of an event type symbol in that table. */
+function code(symbol: string): number {
+  const found = EVENT_TYPES.find(([, name]) => name === symbol);
+  if (!found) throw new Error(`nsysExport: no event type ${symbol}`);
+  return found[0];
+}
 
 /** eventType codes, for building rows. */
 export const T = {
-  category: 33,
-  mark: 34,
-  push: 35,
-  pop: 36,
-  start: 37,
-  end: 38,
-  thread: 39,
-  pushPop: 59,
-  startEnd: 60,
-  nvtxtMark: 65,
-  nvtxtPushPop: 70,
-  nvtxtProcess: 73,
-  domainCreate: 75,
-  domainDestroy: 76,
-  nameStream: 99,
+  category: code('NvtxCategory'),
+  mark: code('NvtxMark'),
+  push: code('NvtxPushRange'),
+  pop: code('NvtxPopRange'),
+  start: code('NvtxStartRange'),
+  end: code('NvtxEndRange'),
+  thread: code('NvtxThread'),
+  pushPop: code('NvtxPushPopRange'),
+  startEnd: code('NvtxStartEndRange'),
+  nvtxtMark: code('NvtxtMark'),
+  nvtxtPushPop: code('NvtxtPushPopRange'),
+  nvtxtProcess: code('NvtxtMetaProcess'),
+  domainCreate: code('NvtxDomainCreate'),
+  domainDestroy: code('NvtxDomainDestroy'),
+  nameStream: code('NvtxNameCudaStream'),
 } as const;
