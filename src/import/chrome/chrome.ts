@@ -15,6 +15,7 @@
  */
 import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
+import { StyleCache } from '../styleCache.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
@@ -84,9 +85,6 @@ const SKIPPED_PHASES: Record<number, string> = {
   [PH.c]: 'clock sync events (ph "c") not shown',
 };
 
-/** Category ids below this share the numeric style cache key with the name id. */
-const STYLE_CATEGORIES = 4096;
-
 const SCOPE_GLOBAL = 0x67; // 'g'
 const SCOPE_PROCESS = 0x70; // 'p'
 
@@ -113,7 +111,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** `args` handed over as bytes: the builder copies them, no string per event. */
   private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   /** Style by name and category (uncolored events): the builder's string-keyed lookup is per event otherwise. */
-  private readonly styles = new Map<number, number>();
+  private readonly styles: StyleCache;
 
   // pid/tid given as strings (or non-integers) get negative synthetic numbers, named after the text.
   private readonly syntheticIds = new Map<string, number>();
@@ -137,6 +135,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     private readonly fastPath = true,
   ) {
     this.budget = new IssueBudget(builder);
+    this.styles = new StyleCache(builder);
     this.emptyName = builder.intern('');
     this.nameTexts.set(this.emptyName, '');
   }
@@ -390,16 +389,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     a.nameId = this.nameId(buf);
     a.category = this.categoryId(buf);
     a.color = f.cname.kind === FieldKind.Absent ? 0 : this.color(buf);
-    a.style = undefined;
-    if (a.color === 0 && a.category < STYLE_CATEGORIES) {
-      const key = a.nameId * STYLE_CATEGORIES + a.category;
-      let style = this.styles.get(key);
-      if (style === undefined) {
-        style = this.builder.style(a);
-        this.styles.set(key, style);
-      }
-      a.style = style;
-    }
+    a.style = this.styles.styleOf(a.nameId, a.color, a.category);
     if (f.argsStart >= 0 && !f.argsEmpty) {
       const p = this.argsPayload;
       p.bytes = buf;
