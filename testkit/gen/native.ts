@@ -6,8 +6,8 @@
  * PUSH_EX / MARK_EX / START_EX with category, color and int64 payload otherwise, category names
  * in a META chunk, and an END chunk.
  *
- * Encoding is done with plain numbers (no BigInt) into preallocated buffers: 10M events take a
- * few seconds. Start/end ranges are written as START_EX when they start and END once the thread's
+ * Bytes are written with the test writer's primitives (testkit/writers/nvtxcWriter.ts), whose plain
+ * number paths (no BigInt) and reused buffers write 10M events in a few seconds. Start/end ranges are written as START_EX when they start and END once the thread's
  * time passes their end; a start the generator places before the thread's last written tick
  * starts at that tick instead (a stream's ticks never go back).
  *
@@ -16,8 +16,8 @@
  * 2 GB in seconds, for the test of the slicing path. The padding chunk is written once and
  * repeated, so its checksum is computed once.
  */
-import { crc32c } from '../../src/import/native/crc32c.ts';
-import { Chunk, ClockKind, EndReason, EndTag, MAGIC, MetaOp, Op, ProcessTag } from '../../src/import/native/format.ts';
+import { Chunk, ClockKind, EndReason, MetaOp, Op, ProcessTag } from '../../src/import/native/format.ts';
+import { ByteWriter, chunkHead, endBody, fileHeader, MetaRecords, processBody } from '../writers/nvtxcWriter.ts';
 import { generateEvents, makeHeader, type GenHeader, type GenOptions } from './events.ts';
 import type { Sink } from './sink.ts';
 
@@ -36,85 +36,10 @@ const NVTX_PAYLOAD_INT64 = 2;
 const NVTX_MESSAGE_ASCII = 1;
 const NVTX_COLOR_ARGB = 1;
 
-/** An append-only byte buffer with the format's varints, over plain numbers (< 2^53). */
-class Bytes {
-  buf: Uint8Array;
-  length = 0;
-
-  constructor(capacity = 1024) {
-    this.buf = new Uint8Array(capacity);
-  }
-
-  room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    let cap = this.buf.length * 2;
-    while (cap < this.length + n) cap *= 2;
-    const next = new Uint8Array(cap);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-  }
-
-  u8(v: number): void {
-    this.room(1);
-    this.buf[this.length++] = v;
-  }
-
-  u16(v: number): void {
-    this.room(2);
-    this.buf[this.length++] = v & 0xff;
-    this.buf[this.length++] = (v >>> 8) & 0xff;
-  }
-
-  u32(v: number): void {
-    this.room(4);
-    for (let k = 0; k < 4; k++) this.buf[this.length++] = (v >>> (8 * k)) & 0xff;
-  }
-
-  /** 8 bytes little-endian of a non-negative integer below 2^53. */
-  u64(v: number): void {
-    this.u32(v % 0x100000000);
-    this.u32(Math.floor(v / 0x100000000));
-  }
-
-  varint(v: number): void {
-    this.room(10);
-    const b = this.buf;
-    while (v >= 0x80) {
-      b[this.length++] = (v % 0x80) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    b[this.length++] = v;
-  }
-
-  svarint(v: number): void {
-    this.varint(v >= 0 ? v * 2 : -v * 2 - 1);
-  }
-
-  bytes(b: Uint8Array): void {
-    this.room(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
-  }
-
-  str(s: string): void {
-    const b = new TextEncoder().encode(s);
-    this.varint(b.length);
-    this.bytes(b);
-  }
-
-  view(): Uint8Array {
-    return this.buf.subarray(0, this.length);
-  }
-
-  clear(): void {
-    this.length = 0;
-  }
-}
-
 /** One thread's stream: its unflushed records and reader-visible state (previous tick, string ids). */
 interface Stream {
   id: number;
-  records: Bytes;
+  records: ByteWriter;
   /** Stream offset of the first byte of `records`. */
   flushedBytes: number;
   events: number;
@@ -131,8 +56,6 @@ interface Stream {
 
 /** Writes chunks with their 12-byte header and CRC-32C. */
 class ChunkWriter {
-  private readonly head = new Uint8Array(12);
-  private readonly headView = new DataView(this.head.buffer);
   size = 0;
 
   constructor(private readonly sink: Sink) {}
@@ -143,21 +66,10 @@ class ChunkWriter {
   }
 
   chunk(kind: number, body: Uint8Array): void {
-    this.headView.setUint32(0, body.length, true);
-    this.headView.setUint16(4, kind, true);
-    this.headView.setUint16(6, 0, true);
-    this.headView.setUint32(8, crc32c(body, crc32c(this.head.subarray(0, 8))), true);
-    this.raw(this.head.slice());
+    this.raw(chunkHead(kind, body));
     this.raw(body);
   }
-}
 
-function tlv(out: Bytes, tag: number, fill: (v: Bytes) => void): void {
-  const v = new Bytes(64);
-  fill(v);
-  out.varint(tag);
-  out.varint(v.length);
-  out.bytes(v.view());
 }
 
 /** Writes an `.nvtxc` capture; returns the number of ranges + marks written. */
@@ -165,18 +77,13 @@ export function writeNative(sink: Sink, options: NativeOptions): number {
   const header = makeHeader(options);
   const origin = header.originNs;
   const out = new ChunkWriter(sink);
-  const file = new Bytes(16);
-  file.bytes(MAGIC);
-  file.u16(1);
-  file.u16(0);
-  file.u32(0);
-  out.raw(file.view());
-  out.chunk(Chunk.Process, processBody(header));
+  out.raw(fileHeader(1, 0));
+  out.chunk(Chunk.Process, processBodyOf(header));
   out.chunk(Chunk.Meta, metaBody(header));
 
   const nameBytes = header.names.map((n) => new TextEncoder().encode(n));
   const streams: Stream[] = header.threads.map((t, i) => {
-    const records = new Bytes(FLUSH_BYTES + 4096);
+    const records = new ByteWriter(FLUSH_BYTES + 4096);
     records.u8(Op.Thread);
     records.varint(t.tid);
     records.str(t.name);
@@ -195,7 +102,7 @@ export function writeNative(sink: Sink, options: NativeOptions): number {
   });
 
   let count = 0;
-  const chunkBody = new Bytes(FLUSH_BYTES + 4096);
+  const chunkBody = new ByteWriter(FLUSH_BYTES + 4096);
   const padding = paddingChunk(options);
   const flush = (st: Stream): void => {
     if (st.records.length === 0) return;
@@ -330,7 +237,8 @@ export function writeNative(sink: Sink, options: NativeOptions): number {
     lastTick = Math.max(lastTick, st.maxTick);
   }
   while (padding && out.size < options.padding!) out.chunk(PADDING_CHUNK_KIND, padding);
-  out.chunk(Chunk.End, endBody(origin + lastTick, count));
+  const lastTickAbs = origin + lastTick;
+  out.chunk(Chunk.End, endBody({ pair: [lastTickAbs, lastTickAbs], reason: [EndReason.Exit, 0], events: count }));
   return count;
 }
 
@@ -343,52 +251,23 @@ function varintSize(v: number): number {
   return n;
 }
 
-function processBody(header: GenHeader): Uint8Array {
-  const b = new Bytes(256);
-  const text = (s: string) => (v: Bytes) => v.bytes(new TextEncoder().encode(s));
-  tlv(b, ProcessTag.Writer, text('nvtxview testkit/gen/native.ts'));
-  tlv(b, ProcessTag.Pid, (v) => v.varint(header.process.pid));
-  tlv(b, ProcessTag.Name, text(header.process.name));
-  tlv(b, ProcessTag.ClockKind, (v) => v.varint(ClockKind.MonotonicRaw));
-  tlv(b, ProcessTag.StartPair, (v) => {
-    v.varint(header.originNs);
-    v.varint(header.originNs);
+function processBodyOf(header: GenHeader): Uint8Array {
+  return processBody({
+    writer: 'nvtxview testkit/gen/native.ts',
+    pid: header.process.pid,
+    name: header.process.name,
+    clockKind: ClockKind.MonotonicRaw,
+    t0: BigInt(header.originNs),
+    n0: BigInt(header.originNs),
+    tickRate: 1_000_000_000,
+    extra: [{ tag: ProcessTag.BufferSize, value: new ByteWriter(8).varint(FLUSH_BYTES).done() }],
   });
-  tlv(b, ProcessTag.TickRate, (v) => v.varint(1_000_000_000));
-  tlv(b, ProcessTag.BufferSize, (v) => v.varint(FLUSH_BYTES));
-  return b.view().slice();
 }
 
 function metaBody(header: GenHeader): Uint8Array {
-  const b = new Bytes(256);
-  b.varint(header.originNs);
-  b.varint(header.originNs);
-  for (const c of header.categories) {
-    const r = new Bytes(64);
-    r.svarint(0);
-    r.varint(header.threads[0].tid);
-    r.varint(0);
-    r.varint(c.id);
-    r.str(c.name);
-    b.u8(MetaOp.CategoryName);
-    b.varint(r.length);
-    b.bytes(r.view());
-  }
-  return b.view().slice();
-}
-
-function endBody(lastTickAbs: number, events: number): Uint8Array {
-  const b = new Bytes(64);
-  tlv(b, EndTag.Pair, (v) => {
-    v.varint(lastTickAbs);
-    v.varint(lastTickAbs);
-  });
-  tlv(b, EndTag.Reason, (v) => {
-    v.varint(EndReason.Exit);
-    v.varint(0);
-  });
-  tlv(b, EndTag.Events, (v) => v.varint(events));
-  return b.view().slice();
+  const records = new MetaRecords();
+  for (const c of header.categories) records.record(MetaOp.CategoryName, (w) => w.varint(0).varint(c.id).str(c.name), 0, header.threads[0].tid);
+  return new ByteWriter(256).varint(header.originNs).varint(header.originNs).bytes(records.bytes()).done();
 }
 
 function paddingChunk(options: NativeOptions): Uint8Array | undefined {

@@ -1,14 +1,24 @@
 /**
- * Writes `.nvtxc` bytes from TypeScript, following docs/capture-format.md. The collector is the real
- * writer; this one builds exact inputs for tests and capture generators (including damaged ones).
+ * Writes `.nvtxc` bytes from TypeScript, following docs/capture-format.md: the one TypeScript writer.
+ * The collector is the real writer; this one builds exact inputs for tests (including damaged ones)
+ * and gives the capture generator (testkit/gen/native.ts) the primitives it streams with.
  */
 import { crc32c } from '../../src/import/native/crc32c.ts';
 import { Chunk, MAGIC, MAJOR_VERSION, MetaOp, MINOR_VERSION, Op, ProcessTag, EndTag } from '../../src/import/native/format.ts';
 
-/** Growable byte buffer with the format's primitive encoders. */
+/**
+ * Growable byte buffer with the format's primitive encoders: the one byte writer of every `.nvtxc`
+ * the tests and the generators write. Integers that are safe non-negative numbers take a plain
+ * number path (the generator writes 10M events in seconds); bigints and other values wrap modulo
+ * 2^64 through BigInt, for exact and deliberately odd inputs.
+ */
 export class ByteWriter {
-  private buf = new Uint8Array(256);
+  private buf: Uint8Array;
   length = 0;
+
+  constructor(capacity = 256) {
+    this.buf = new Uint8Array(Math.max(1, capacity));
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -26,19 +36,35 @@ export class ByteWriter {
   }
 
   u16(v: number): this {
-    return this.u8(v & 0xff).u8((v >>> 8) & 0xff);
+    this.room(2);
+    this.buf[this.length++] = v & 0xff;
+    this.buf[this.length++] = (v >>> 8) & 0xff;
+    return this;
   }
 
   u32(v: number): this {
-    return this.u16(v & 0xffff).u16((v >>> 16) & 0xffff);
+    this.room(4);
+    for (let k = 0; k < 4; k++) this.buf[this.length++] = (v >>> (8 * k)) & 0xff;
+    return this;
   }
 
-  u64(v: bigint): this {
-    const b = BigInt.asUintN(64, v);
+  u64(v: number | bigint): this {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return this.u32(v % 0x100000000).u32(Math.floor(v / 0x100000000));
+    const b = BigInt.asUintN(64, BigInt(v));
     return this.u32(Number(b & 0xffffffffn)).u32(Number(b >> 32n));
   }
 
   varint(v: number | bigint): this {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) {
+      this.room(10);
+      const b = this.buf;
+      while (v >= 0x80) {
+        b[this.length++] = (v % 0x80) | 0x80;
+        v = Math.floor(v / 0x80);
+      }
+      b[this.length++] = v;
+      return this;
+    }
     let x = BigInt.asUintN(64, BigInt(v));
     while (x >= 0x80n) {
       this.u8(Number(x & 0x7fn) | 0x80);
@@ -48,6 +74,7 @@ export class ByteWriter {
   }
 
   svarint(v: number | bigint): this {
+    if (typeof v === 'number' && Number.isSafeInteger(v) && Number.isSafeInteger(2 * Math.abs(v) + 1)) return this.varint(v >= 0 ? v * 2 : -v * 2 - 1);
     const x = BigInt(v);
     return this.varint(x >= 0n ? x * 2n : -x * 2n - 1n);
   }
@@ -68,15 +95,78 @@ export class ByteWriter {
   sized(fill: (w: ByteWriter) => void): this {
     const inner = new ByteWriter();
     fill(inner);
-    return this.varint(inner.length).bytes(inner.done());
+    return this.varint(inner.length).bytes(inner.view());
   }
 
+  /** The bytes so far as a view (no copy): valid until the next write or `clear`. */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
+  /** The bytes so far, copied. */
   done(): Uint8Array {
     return this.buf.slice(0, this.length);
   }
+
+  /** Empties the buffer, keeping its memory. */
+  clear(): this {
+    this.length = 0;
+    return this;
+  }
+}
+
+/** The 16-byte file header. */
+export function fileHeader(major = MAJOR_VERSION, minor = MINOR_VERSION): Uint8Array {
+  return new ByteWriter(16).bytes(MAGIC).u16(major).u16(minor).u32(0).done();
+}
+
+/** The 12-byte header of a chunk (body size, kind, reserved, CRC-32C of its first 8 bytes and the body); `badCrc` stores a wrong checksum. */
+export function chunkHead(kind: number, body: Uint8Array, badCrc = false): Uint8Array {
+  const head = new ByteWriter(12).u32(body.length).u16(kind).u16(0);
+  let crc = crc32c(body, crc32c(head.view()));
+  if (badCrc) crc = (crc ^ 1) >>> 0;
+  return head.u32(crc).done();
+}
+
+/** The body of a PROCESS chunk. */
+export function processBody(p: ProcessFacts): Uint8Array {
+  const w = new ByteWriter();
+  const tlv = (tag: number, fill: (v: ByteWriter) => void) => w.varint(tag).sized(fill);
+  tlv(ProcessTag.Writer, (v) => v.bytes(new TextEncoder().encode(p.writer ?? 'test writer')));
+  tlv(ProcessTag.Pid, (v) => v.varint(p.pid));
+  if (p.name !== undefined) tlv(ProcessTag.Name, (v) => v.bytes(new TextEncoder().encode(p.name)));
+  if (p.commandLine) tlv(ProcessTag.CommandLine, (v) => v.bytes(new TextEncoder().encode(p.commandLine!.map((a) => `${a}\0`).join(''))));
+  tlv(ProcessTag.ClockKind, (v) => v.varint(p.clockKind ?? 1));
+  tlv(ProcessTag.StartPair, (v) => v.varint(p.t0).varint(p.n0));
+  tlv(ProcessTag.TickRate, (v) => v.varint(p.tickRate ?? 1_000_000_000));
+  if (p.wallStartNs !== undefined) tlv(ProcessTag.WallStart, (v) => v.varint(p.wallStartNs!));
+  if (p.captureStart !== undefined) tlv(ProcessTag.CaptureStart, (v) => v.svarint(p.captureStart!));
+  if (p.parentPid !== undefined) tlv(ProcessTag.ParentPid, (v) => v.varint(p.parentPid!));
+  for (const e of p.extra ?? []) tlv(e.tag, (v) => v.bytes(e.value));
+  return w.done();
+}
+
+export interface EndFields {
+  pair?: [bigint | number, bigint | number];
+  reason?: [number, number];
+  events?: number;
+  lost?: number;
+}
+
+/** The body of an END chunk. */
+export function endBody(fields: EndFields): Uint8Array {
+  const w = new ByteWriter();
+  const tlv = (tag: number, fill: (v: ByteWriter) => void) => w.varint(tag).sized(fill);
+  if (fields.pair) tlv(EndTag.Pair, (v) => v.varint(fields.pair![0]).varint(fields.pair![1]));
+  if (fields.reason) tlv(EndTag.Reason, (v) => v.varint(fields.reason![0]).varint(fields.reason![1]));
+  if (fields.events !== undefined) tlv(EndTag.Events, (v) => v.varint(fields.events!));
+  if (fields.lost !== undefined) tlv(EndTag.Lost, (v) => v.varint(fields.lost!));
+  return w.done();
 }
 
 export interface ProcessFacts {
+  /** The PROCESS writer tag (default "test writer"). */
+  writer?: string;
   pid: number;
   name?: string;
   /** Start pair (T0, N0). */
@@ -454,8 +544,7 @@ export class CaptureWriter {
   private size = 0;
 
   constructor(major = MAJOR_VERSION, minor = MINOR_VERSION) {
-    const h = new ByteWriter().bytes(MAGIC).u16(major).u16(minor).u32(0);
-    this.add(h.done());
+    this.add(fileHeader(major, minor));
   }
 
   private add(bytes: Uint8Array): void {
@@ -465,29 +554,13 @@ export class CaptureWriter {
 
   /** Any chunk; `badCrc` stores a wrong checksum. */
   chunk(kind: number, body: Uint8Array, badCrc = false): this {
-    const head = new ByteWriter().u32(body.length).u16(kind).u16(0).done();
-    let crc = crc32c(body, crc32c(head));
-    if (badCrc) crc = (crc ^ 1) >>> 0;
     this.chunkOffsets.push(this.size);
-    this.add(new ByteWriter().bytes(head).u32(crc).bytes(body).done());
+    this.add(new ByteWriter(12 + body.length).bytes(chunkHead(kind, body, badCrc)).bytes(body).done());
     return this;
   }
 
   process(p: ProcessFacts): this {
-    const w = new ByteWriter();
-    const tlv = (tag: number, fill: (v: ByteWriter) => void) => w.varint(tag).sized(fill);
-    tlv(ProcessTag.Writer, (v) => v.bytes(new TextEncoder().encode('test writer')));
-    tlv(ProcessTag.Pid, (v) => v.varint(p.pid));
-    if (p.name !== undefined) tlv(ProcessTag.Name, (v) => v.bytes(new TextEncoder().encode(p.name)));
-    if (p.commandLine) tlv(ProcessTag.CommandLine, (v) => v.bytes(new TextEncoder().encode(p.commandLine!.map((a) => `${a}\0`).join(''))));
-    tlv(ProcessTag.ClockKind, (v) => v.varint(p.clockKind ?? 1));
-    tlv(ProcessTag.StartPair, (v) => v.varint(p.t0).varint(p.n0));
-    tlv(ProcessTag.TickRate, (v) => v.varint(p.tickRate ?? 1_000_000_000));
-    if (p.wallStartNs !== undefined) tlv(ProcessTag.WallStart, (v) => v.varint(p.wallStartNs!));
-    if (p.captureStart !== undefined) tlv(ProcessTag.CaptureStart, (v) => v.svarint(p.captureStart!));
-    if (p.parentPid !== undefined) tlv(ProcessTag.ParentPid, (v) => v.varint(p.parentPid!));
-    for (const e of p.extra ?? []) tlv(e.tag, (v) => v.bytes(e.value));
-    return this.chunk(Chunk.Process, w.done());
+    return this.chunk(Chunk.Process, processBody(p));
   }
 
   /** A META chunk sealed at (tick, ns). */
@@ -503,14 +576,8 @@ export class CaptureWriter {
     return this.chunk(Chunk.Events, w.done());
   }
 
-  end(fields: { pair?: [bigint, bigint]; reason?: [number, number]; events?: number; lost?: number }): this {
-    const w = new ByteWriter();
-    const tlv = (tag: number, fill: (v: ByteWriter) => void) => w.varint(tag).sized(fill);
-    if (fields.pair) tlv(EndTag.Pair, (v) => v.varint(fields.pair![0]).varint(fields.pair![1]));
-    if (fields.reason) tlv(EndTag.Reason, (v) => v.varint(fields.reason![0]).varint(fields.reason![1]));
-    if (fields.events !== undefined) tlv(EndTag.Events, (v) => v.varint(fields.events!));
-    if (fields.lost !== undefined) tlv(EndTag.Lost, (v) => v.varint(fields.lost!));
-    return this.chunk(Chunk.End, w.done());
+  end(fields: EndFields): this {
+    return this.chunk(Chunk.End, endBody(fields));
   }
 
   bytes(): Uint8Array {
