@@ -272,6 +272,27 @@ describe('import circles', () => {
   });
 });
 
+describe('src/ is what ships', () => {
+  it('holds only what the page (src/main.tsx) and the CLI (src/cli/main.ts) run, besides tests and READMEs', () => {
+    // Workers are reached through `new URL('./x.worker.ts', import.meta.url)`.
+    const reached = new Set<string>();
+    const todo = ['src/main.tsx', 'src/cli/main.ts'];
+    while (todo.length > 0) {
+      const file = todo.pop()!;
+      if (reached.has(file) || !existsSync(ROOT + file)) continue;
+      reached.add(file);
+      if (!SOURCE.test(file)) continue;
+      const source = readFileSync(ROOT + file, 'utf8');
+      const workers = [...source.matchAll(/new URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url/g)].map((m) => m[1]);
+      for (const specifier of [...importSpecifiers(source), ...workers]) {
+        if (specifier.startsWith('.')) todo.push(importTarget(file, specifier.replace(/\?.*$/, '')));
+      }
+    }
+    const shipped = filesUnder('src', /./).filter((f) => !isTest(f) && !f.endsWith('/README.md'));
+    expect(shipped.filter((f) => !reached.has(f))).toEqual([]);
+  });
+});
+
 /** Backticked spans of a Markdown text that name repo paths (a slash, or a file name with an extension). */
 export function namedPaths(markdown: string): string[] {
   const out = new Set<string>();
