@@ -11,8 +11,9 @@ import { loadModel, memorySource } from '../src/import/pipeline.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
 import { findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { NSYS_FIXTURE } from '../testkit/fixtures.ts';
 
-const FIXTURE = '../shared/fixtures/nsys/fuser-report1.sqlite';
+const FIXTURE = NSYS_FIXTURE;
 const RANGE = 'FusionExecutorCache::runFusionWithInputs';
 
 let model: Model;

@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { dropBinary, findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { NSYS_FIXTURE } from '../testkit/fixtures.ts';
 
-const FIXTURE = '../shared/fixtures/nsys/fuser-report1.sqlite';
+const FIXTURE = NSYS_FIXTURE;
 
 interface RowSummary {
   kind: string;

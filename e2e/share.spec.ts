@@ -10,6 +10,7 @@ import { extname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Frame, type Page } from '@playwright/test';
 import { GOOD_NVTXT, findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { NSYS_FIXTURE } from '../testkit/fixtures.ts';
 
 /** A second small capture: one thread, two ranges. */
 const SECOND_NVTXT = [
@@ -285,7 +286,7 @@ test('the build needs no .wasm MIME type: Nsight Systems exports load when the h
   try {
     await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/site/`);
     await page.waitForFunction(() => (window as unknown as Partial<HookedWindow>).__nvtxview?.idle !== undefined);
-    const fixture = await readFile('../shared/fixtures/nsys/fuser-report1.sqlite');
+    const fixture = await readFile(NSYS_FIXTURE);
     await page.getByTestId('open-input').setInputFiles({ name: 'fuser-report1.sqlite', mimeType: 'application/octet-stream', buffer: fixture });
     await waitForCaptures(page, 1);
   } finally {

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { generateFile } from '../scripts/gen/main.ts';
+import { generateFile } from '../testkit/gen/main.ts';
 import { dropFiles, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 /** The store fields this file reads beyond support.ts's typing. */

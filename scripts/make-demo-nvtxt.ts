@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seededRandom } from './gen/random.ts';
+import { seededRandom } from '../testkit/gen/random.ts';
 
 /** The demo capture as text (same bytes on every call). */
 export function demoNvtxt(seed = 20240607): string {

@@ -13,7 +13,7 @@ import { fileSource } from '../../src/import/nodeSource.ts';
 import { readFrames } from '../../src/import/native/chunks.ts';
 import { Chunk } from '../../src/import/native/format.ts';
 import { ByteReader } from '../../src/import/native/reader.ts';
-import { loadBytes, markRows, rangeRows, type MarkRow, type RangeRow } from '../../src/import/native/testing.ts';
+import { loadBytes, markRows, rangeRows, type MarkRow, type RangeRow } from '../../testkit/load/nativeCapture.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
 import { PayloadType, RangeFlag, type Model } from '../../src/model/types.ts';
 

@@ -1,6 +1,6 @@
 /*
  * Building the JSON the payload tests print: the values a program passed, written the way the
- * viewer prints decoded payloads (src/payload/format.ts): integers beyond 2^53 as decimal strings,
+ * viewer prints decoded payloads (src/payload/payloadText.ts): integers beyond 2^53 as decimal strings,
  * addresses and bytes as "0x…" hex, colors as "0xAARRGGBB" (lowercase), non-finite numbers as
  * strings, enums by name, arrays as arrays, nested schemas as objects.
  */

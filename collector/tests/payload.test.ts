@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileSource } from '../../src/import/nodeSource.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
 import type { Model, Track } from '../../src/model/types.ts';
-import { payloadJson } from '../../src/payload/format.ts';
-import { decodeModelPayload } from '../../src/payload/model.ts';
+import { payloadJson } from '../../src/payload/payloadText.ts';
+import { decodeModelPayload } from '../../src/model/extPayloadReader.ts';
 import { main } from '../../src/cli/main.ts';
 
 /** `nvtxview events --json` of a capture, parsed. */

@@ -9,7 +9,7 @@
  * one category row. Grouping by thread or process is where processes separate.
  */
 import { payloadValue, formatPayload } from '../model/payload.ts';
-import { modelPayloadSummary } from '../payload/model.ts';
+import { modelPayloadSummary } from '../model/extPayloadReader.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { PayloadType, type Model, type TrackKind } from '../model/types.ts';
 

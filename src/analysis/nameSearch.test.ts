@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { captureFilter, NO_FILTERS, withHidden } from '../state/filters.ts';
+import { captureFilter, NO_FILTERS, withHidden } from './eventFilters.ts';
 import { eventStartNs } from './eventIds.ts';
 import {
   buildMatchList,

@@ -6,7 +6,7 @@
  */
 import { lowerBound } from '../model/query.ts';
 import type { Model } from '../model/types.ts';
-import type { CaptureFilter } from '../state/filters.ts';
+import type { CaptureFilter } from './eventFilters.ts';
 import { eventsByStart } from './eventIds.ts';
 import { sortOrder } from './sortOrder.ts';
 

@@ -5,10 +5,10 @@
  * two-pass deviation and a plain nesting stack over the SQL rows for the rest.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openNsysFixture, type NsysFixture } from '../import/nsys/testing.ts';
+import { openNsysFixture, type NsysFixture } from '../../testkit/load/nsysFixture.ts';
 import type { Model } from '../model/types.ts';
 import { rangeStats, type RangeStatsRow } from './rangeStats.ts';
-import { referenceQuantile } from './testing/reference.ts';
+import { referenceQuantile } from '../../testkit/models/referenceStats.ts';
 
 let model: Model;
 let rows: NsysFixture['rows'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { nearestRankIndex, percentile, percentileSorted, quantiles, quantilesInPlace, selectInPlace } from './quantiles.ts';
-import { referenceQuantile } from './testing/reference.ts';
+import { referenceQuantile } from '../../testkit/models/referenceStats.ts';
 
 const PS = [0, 0.001, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999, 1];
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from '../model/builder.ts';
 import { RangeFlag, type Model } from '../model/types.ts';
 import { GROUP_BY_VALUES, type GroupBy, type SpanMode, type TimeSpan } from './index.ts';
 import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from './rangeStats.ts';
-import { randomModel } from './testing/randomModel.ts';
-import { referenceRangeStats, type ReferenceOptions, type ReferenceRow } from './testing/reference.ts';
+import { randomModel } from '../../testkit/models/randomModel.ts';
+import { referenceRangeStats, type ReferenceOptions, type ReferenceRow } from '../../testkit/models/referenceStats.ts';
 
 const fresh = () => new ModelBuilder({ fileName: 't.test', format: 'test', byteSize: 0 });
 

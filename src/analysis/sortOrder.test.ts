@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { identityOrder, naturalCompare, sortOrder, textRanks } from './sortOrder.ts';
-import { seededRandom } from '../timeline/testing/random.ts';
+import { seededRandom } from '../../testkit/gen/random.ts';
 
 /** The same order by a comparator sort (Array.prototype.sort is stable). */
 function reference(order: Uint32Array, keys: ArrayLike<number>, descending: boolean): number[] {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { counterTestModel as model } from './counterTestModel.ts';
+import { counterTestModel as model } from '../../testkit/models/counterModel.ts';
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
 import { main, type CliIO } from './main.ts';
 

@@ -9,7 +9,7 @@ import { formatTimestamp } from '../format/time.ts';
 import { runningTotalSource } from '../model/query.ts';
 import { processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
-import { jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
+import { jsonNumber, renderCsv, renderTable, type Column } from './textOutput.ts';
 
 export interface CounterRecord {
   file: string;

@@ -1,6 +1,6 @@
 /** Counter samples in `nvtxview events`: samples without a value, delta counters and their running totals. */
 import { describe, expect, it } from 'vitest';
-import { counterTestModel as model } from './counterTestModel.ts';
+import { counterTestModel as model } from '../../testkit/models/counterModel.ts';
 import { eventJson, eventRecords } from './events.ts';
 
 describe('counter samples in nvtxview events', () => {

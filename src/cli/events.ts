@@ -4,7 +4,7 @@
  * huge string. Extended payloads (NVTX payload extension) are decoded: field name -> value.
  */
 import { kindClass } from '../analysis/groups.ts';
-import { modelPayloadJson } from '../payload/model.ts';
+import { modelPayloadJson } from '../model/extPayloadReader.ts';
 import { RangeFlag, type Model, type TrackKind } from '../model/types.ts';
 
 /**

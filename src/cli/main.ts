@@ -8,7 +8,7 @@ import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
 import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
-import { csvField } from './format.ts';
+import { csvField } from './textOutput.ts';
 import { CliFileError, issueText, loadFile } from './load.ts';
 import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRequest } from './stats.ts';
 

@@ -4,7 +4,7 @@ import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
 import type { Model } from '../model/types.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
-import { jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
+import { jsonNumber, renderCsv, renderTable, type Column } from './textOutput.ts';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 

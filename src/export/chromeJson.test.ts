@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chromeJsonPieces } from '../../scripts/gen/chromeJson.ts';
+import { chromeJsonPieces } from '../../testkit/gen/chromeJson.ts';
 import { ModelBuilder } from '../model/builder.ts';
 import { payloadValue } from '../model/payload.ts';
 import { markName, rangeName } from '../model/query.ts';

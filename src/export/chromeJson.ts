@@ -19,8 +19,8 @@
 import { payloadJson, payloadValue } from '../model/payload.ts';
 import { categoryLabel, domainLabel } from '../model/trackTree.ts';
 import { PayloadType, type Model, type Track } from '../model/types.ts';
-import { decodeModelPayload } from '../payload/model.ts';
-import { eventPayloadsJson } from '../payload/format.ts';
+import { decodeModelPayload } from '../model/extPayloadReader.ts';
+import { eventPayloadsJson } from '../payload/payloadText.ts';
 
 export interface ChromeExportOptions {
   /** About how many characters each piece holds (default 1 MiB). */

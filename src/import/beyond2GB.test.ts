@@ -1,7 +1,7 @@
 /**
  * Captures larger than 2 GB load through the slicing path (`fileSource` + `loadModel`, 4 MiB reads,
  * the model built as the slices arrive): no buffer or string ever holds the file. The files are
- * generated in a few seconds each: a small capture (scripts/gen/) spread over 2.1 GB of what a
+ * generated in a few seconds each: a small capture (testkit/gen/) spread over 2.1 GB of what a
  * reader skips: chunks of an unknown kind in a native capture, whitespace between the events of a
  * Chrome JSON trace. Every event on both sides of the 2 GiB mark must arrive, and a problem beyond
  * it must be reported at its exact byte offset. Not timed: throughput is the benchmarks' job.
@@ -10,8 +10,8 @@ import { appendFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateFile, type WriterOptions } from '../../scripts/gen/main.ts';
-import { buildGeneratedModel } from '../../scripts/gen/model.ts';
+import { generateFile, type WriterOptions } from '../../testkit/gen/main.ts';
+import { buildGeneratedModel } from '../../testkit/gen/model.ts';
 import type { Model } from '../model/types.ts';
 import { fileSource } from './nodeSource.ts';
 import { loadModel } from './pipeline.ts';

@@ -3,7 +3,7 @@
  * the first match wins, so more specific formats come first. File name endings are only consulted
  * when no importer recognises the bytes.
  */
-import type { Importer } from './types.ts';
+import type { Importer } from './importer.ts';
 import { nativeImporter } from './native/native.ts';
 import { nvtxtImporter } from './nvtxt/nvtxt.ts';
 import { nsysImporter } from './nsys/nsys.ts';

@@ -1,7 +1,7 @@
 /** A ByteSource over a file on disk, for Node (CLI, tests, benchmarks). Never imported by the page. */
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import type { ByteSource } from './types.ts';
+import type { ByteSource } from './importer.ts';
 
 export async function fileSource(path: string): Promise<ByteSource & { close(): Promise<void> }> {
   const info = await stat(path);

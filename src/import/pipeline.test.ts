@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, READ_BYTES, loadModel } from './pipeline.ts';
-import type { ByteSource } from './types.ts';
+import type { ByteSource } from './importer.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 

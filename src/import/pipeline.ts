@@ -7,7 +7,7 @@ import { Gunzip } from 'fflate';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { detectFormat, importers } from './formats.ts';
-import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './types.ts';
+import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './importer.ts';
 
 /** Bytes read from the source per step; also the progress granularity. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -43,8 +43,8 @@ function isGzip(head: Uint8Array): boolean {
 
 /**
  * Bytes asked of the source per read after the first (which is one chunk, so that decoding starts
- * soon). A Blob read has a cost of its own besides the copy: in Chromium a 119 MB file read from a
- * worker in 16 MiB slices took 0.25 s, in 4 MiB slices 0.4 s.
+ * soon). A Blob read has a cost of its own besides the copy, so fewer, larger reads are cheaper
+ * (docs/performance.md, "Figures behind constants").
  */
 export const READ_BYTES = 4 * CHUNK_BYTES;
 /** Reads under way ahead of the one being decoded. */

@@ -4,14 +4,10 @@
  * reads them on the page: walking the index there costs O(flagged) instead of a pass over every
  * range's flags (millions of bytes, tens of milliseconds on the page's thread at 10M ranges).
  */
-import type { Model } from './types.ts';
+import type { FlaggedRanges, Model } from './types.ts';
 
-export interface FlaggedRanges {
-  /** The flags column the index was built from (a model whose ranges were replaced has a stale one). */
-  flags: Uint8Array;
-  /** Ranges with a flag set, ascending. */
-  index: Int32Array;
-}
+export type { FlaggedRanges };
+
 
 export function buildFlaggedRanges(flags: Uint8Array): FlaggedRanges {
   let count = 0;

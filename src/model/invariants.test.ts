@@ -3,9 +3,9 @@
  * models, and the query helpers against brute force.
  */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
-import { buildGeneratedModel } from '../../scripts/gen/model.ts';
-import { randomModel } from '../analysis/testing/randomModel.ts';
+import { Random } from '../../testkit/gen/random.ts';
+import { buildGeneratedModel } from '../../testkit/gen/model.ts';
+import { randomModel } from '../../testkit/models/randomModel.ts';
 import { ModelBuilder } from './builder.ts';
 import { childrenOf, levelWindow, selfTime, trackOfRange } from './query.ts';
 import { RangeFlag, type Model } from './types.ts';

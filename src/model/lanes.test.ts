@@ -3,7 +3,7 @@
  * set of pairwise conflicting ranges), checked against brute force on random inputs.
  */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
 import { packLanes } from './lanes.ts';
 

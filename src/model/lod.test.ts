@@ -1,6 +1,6 @@
 /** Range summaries: a run found block by block is the run found range by range. */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
 import { subPixelRunEnd } from './lod.ts';
 import type { Model } from './types.ts';

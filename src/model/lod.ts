@@ -10,25 +10,15 @@
  * is only ever used when it lies inside one level's [first, last) window, and then it describes
  * ranges of that level only.
  */
-import type { RangeColumns } from './types.ts';
+import type { RangeColumns, RangeLod } from './types.ts';
+
+export type { RangeLod };
 
 /** Ranges per block of the finest summary level (2^4). */
 export const LOD_BASE_SHIFT = 4;
 /** `RangeLod.style` of a block holding ranges of different styles. */
 export const MIXED_STYLE = 0xffffffff;
 
-export interface RangeLod {
-  /** The start column the summaries were built from (a model whose ranges were replaced has stale ones). */
-  startNs: Float64Array;
-  /** First entry of summary level m in the columns below; one more entry than levels. */
-  levelOffset: number[];
-  /** Per block: longest duration (ns, rounded up). */
-  maxDur: Float32Array;
-  /** Per block: longest start-to-next-start step between its ranges (ns, rounded up). */
-  maxStep: Float32Array;
-  /** Per block: the style of all its ranges, or MIXED_STYLE. */
-  style: Uint32Array;
-}
 
 /** A float32 not below x (for thresholds that must never let a block pass that its ranges fail). */
 function up(x: number): number {

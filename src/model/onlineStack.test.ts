@@ -5,7 +5,7 @@
  * range on the same row, pushes never popped.
  */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
 import { PayloadType, type Model } from './types.ts';
 

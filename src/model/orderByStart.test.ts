@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { orderByStart } from './orderByStart.ts';
 
 function reference(start: number[], end: number[], longestFirst: boolean): number[] {

@@ -30,7 +30,7 @@ export function payloadValue(model: Model, index: number): PayloadRead | undefin
 
 /**
  * The payload as a number (for statistics and grouping); strings and extended payloads (whose
- * `value` is only a row index; decode them with src/payload/model.ts) give NaN.
+ * `value` is only a row index; decode them with src/model/extPayloadReader.ts) give NaN.
  */
 export function payloadNumber(model: Model, index: number): number {
   const p = payloadValue(model, index);
@@ -38,7 +38,7 @@ export function payloadNumber(model: Model, index: number): number {
   return Number(p.value);
 }
 
-/** The payload as display text (extended payloads: decode them with src/payload/model.ts). */
+/** The payload as display text (extended payloads: decode them with src/model/extPayloadReader.ts). */
 export function formatPayload(model: Model, index: number): string {
   const p = payloadValue(model, index);
   if (!p) return '';
@@ -49,7 +49,7 @@ export function formatPayload(model: Model, index: number): string {
 /** JSON-ready payload: integers beyond 2^53 become decimal strings, JSON text is parsed. */
 export function payloadJson(model: Model, index: number): unknown {
   const p = payloadValue(model, index);
-  // Extended payloads hold a row index, not a value: src/payload/format.ts has their JSON.
+  // Extended payloads hold a row index, not a value: src/payload/payloadText.ts has their JSON.
   if (!p || p.type === PayloadType.Ext) return null;
   if (typeof p.value === 'bigint') {
     return p.value <= BigInt(Number.MAX_SAFE_INTEGER) && p.value >= BigInt(Number.MIN_SAFE_INTEGER)

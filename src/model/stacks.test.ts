@@ -3,7 +3,7 @@
  * the same events (sorted by time, arrival order breaking ties), on random unsorted input.
  */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../scripts/gen/random.ts';
+import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
 import { RangeFlag, type Model } from './types.ts';
 

@@ -8,8 +8,6 @@
  */
 
 import type { PayloadRegistry } from '../payload/schema.ts';
-import type { FlaggedRanges } from './flagged.ts';
-import type { RangeLod } from './lod.ts';
 
 /** Integer nanoseconds relative to the capture start. */
 export type Nanoseconds = number;
@@ -144,7 +142,7 @@ export interface JsonTextColumns {
  * Extended payload blobs (NVTX payload extension), one row per blob. The blobs of one event form a
  * chain through `next`, starting at the row a `PayloadType.Ext` payload names: begin payloads in
  * call order, then deep-copied memory, then pop/end payloads. Decode with `decodeModelPayload`
- * (src/payload/model.ts) against `Model.payloadRegistry`.
+ * (src/model/extPayloadReader.ts) against `Model.payloadRegistry`.
  */
 export interface ExtPayloadColumns {
   /** `nvtxPayloadData_t::schemaId` (registered schema, enum, or predefined type id). */
@@ -411,4 +409,26 @@ export interface Model {
   trackTree: TrackNode[];
   /** Everything reported while loading. */
   issues: LoadIssue[];
+}
+
+/** Level-of-detail summaries of the range table (built and read by src/model/lod.ts). */
+export interface RangeLod {
+  /** The start column the summaries were built from (a model whose ranges were replaced has stale ones). */
+  startNs: Float64Array;
+  /** First entry of summary level m in the columns below; one more entry than levels. */
+  levelOffset: number[];
+  /** Per block: longest duration (ns, rounded up). */
+  maxDur: Float32Array;
+  /** Per block: longest start-to-next-start step between its ranges (ns, rounded up). */
+  maxStep: Float32Array;
+  /** Per block: the style of all its ranges, or MIXED_STYLE (lod.ts). */
+  style: Uint32Array;
+}
+
+/** The index of ranges with `RangeFlag` bits set (built by src/model/flagged.ts). */
+export interface FlaggedRanges {
+  /** The flags column the index was built from (a model whose ranges were replaced has a stale one). */
+  flags: Uint8Array;
+  /** Ranges with a flag set, ascending. */
+  index: Int32Array;
 }

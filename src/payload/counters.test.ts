@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { counterReader } from './counters.ts';
 import { decodePayload } from './decode.ts';
 import { CounterFlag, EntryFlag as F, EntryType as T, SchemaFlag, SchemaType, type CounterSemantics, type EntryDef, type PayloadRegistry } from './schema.ts';
-import { w } from './testBytes.ts';
+import { w } from '../../testkit/payload/payloadBytes.ts';
 
 const S = 1 << 24;
 const e = (type: number, name: string, more: Partial<EntryDef> = {}): EntryDef => ({ flags: 0, type, name, arrayOrUnionDetail: 0, offset: 0, ...more });

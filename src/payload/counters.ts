@@ -9,7 +9,7 @@ import { indexRegistry, type RegistryIndex } from './registry.ts';
 import { bfloat16ToNumber, float16ToNumber, readFloat128, readX87, tf32ToNumber } from './scalars.ts';
 import { counterScaling } from './semantics.ts';
 import { EntryFlag, SchemaType, type CounterSemantics, type PayloadRegistry, type SemanticsDef } from './schema.ts';
-import { predefinedType, type PredefinedType } from './types.ts';
+import { predefinedType, type PredefinedType } from './entryTypes.ts';
 
 export interface CounterField {
   /** Entry name (dotted path inside nested schemas), or the type name for a single-value counter. */

@@ -13,7 +13,7 @@ import {
   type PayloadRegistry,
   type SchemaDef,
 } from './schema.ts';
-import { w } from './testBytes.ts';
+import { w } from '../../testkit/payload/payloadBytes.ts';
 
 const S = 1 << 24;
 const entry = (type: number, name: string, more: Partial<EntryDef> = {}): EntryDef => ({

@@ -61,7 +61,7 @@ import {
   type SemanticsDef,
 } from './schema.ts';
 import { counterDisplay } from './semantics.ts';
-import { predefinedType, type PredefinedType } from './types.ts';
+import { predefinedType, type PredefinedType } from './entryTypes.ts';
 
 export interface DecodeOptions {
   /** Model domain index of the event (schema ids are per domain). Default 0. */

@@ -1,5 +1,5 @@
 /**
- * Cross-checks the decoder's layout rules against the real ABI: abi.c (structs laid out by gcc,
+ * Cross-checks the decoder's layout rules against the real ABI: testkit/payload/abi.c (structs laid out by gcc,
  * filled with known values) prints sizeof/_Alignof/offsetof, the bytes and the values; the same
  * structs described as NVTX schemas must decode to the same offsets and values.
  */
@@ -129,7 +129,7 @@ describe.skipIf(!hasGcc())('layouts and values against gcc (Linux x86-64)', () =
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'nvtxview-abi-'));
     const exe = join(dir, 'abi');
-    execFileSync('gcc', ['-std=gnu11', '-O0', '-o', exe, join(here, 'abi.c')]);
+    execFileSync('gcc', ['-std=gnu11', '-O0', '-o', exe, join(here, '../../testkit/payload/abi.c')]);
     facts = JSON.parse(execFileSync(exe, { encoding: 'utf8' }));
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

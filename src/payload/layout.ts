@@ -15,7 +15,7 @@
  */
 import { EntryFlag, EntryType, SchemaType, type EntryDef, type EnumDef, type SchemaDef } from './schema.ts';
 import type { RegistryIndex } from './registry.ts';
-import { DEFAULT_SELECTOR_SIZE, POINTER_SIZE, predefinedType, type PredefinedType } from './types.ts';
+import { DEFAULT_SELECTOR_SIZE, POINTER_SIZE, predefinedType, type PredefinedType } from './entryTypes.ts';
 
 export type Footprint =
   | { kind: 'fixed'; size: number; align: number }

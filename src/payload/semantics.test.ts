@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodePayload, payloadStride } from './decode.ts';
 import { counterTraits, semanticsFromStruct } from './semantics.ts';
 import { CounterFlag, EntryFlag as F, EntryType as T, SchemaType, type PayloadRegistry } from './schema.ts';
-import { w } from './testBytes.ts';
+import { w } from '../../testkit/payload/payloadBytes.ts';
 
 const NVTX_INCLUDE = '/usr/local/cuda/include';
 

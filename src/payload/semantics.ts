@@ -10,7 +10,7 @@
  *                            u64 unitScaleDenominator; i64 limitType; union min; union max; } 72 bytes
  */
 import { CounterFlag, CounterLimitType, SemanticId, type CounterSemantics, type SemanticsDef } from './schema.ts';
-import type { PredefinedType } from './types.ts';
+import type { PredefinedType } from './entryTypes.ts';
 
 const HEADER_SIZE = 16;
 

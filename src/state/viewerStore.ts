@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SearchQuery } from '../analysis/nameSearch.ts';
 import type { Model, Nanoseconds } from '../model/types.ts';
-import { NO_FILTERS, type EventFilters } from './filters.ts';
+import { NO_FILTERS, type EventFilters } from '../analysis/eventFilters.ts';
 
 /** A loaded file. */
 export interface LoadedCapture {
@@ -72,7 +72,7 @@ export interface ViewerState {
    */
   reveal: { kind: 'range' | 'mark'; capture: number; index: number; seq: number } | null;
   /**
-   * Hidden domains, categories, processes, threads and names (src/state/filters.ts): hidden events
+   * Hidden domains, categories, processes, threads and names (src/analysis/eventFilters.ts): hidden events
    * leave the timeline, the tables and the statistics (`captureFilter(model, filters)`).
    */
   filters: EventFilters;

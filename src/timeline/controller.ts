@@ -12,7 +12,7 @@ import { viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay } from './renderers/overlay.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
-import type { Hit } from './renderers/types.ts';
+import type { Hit } from './renderers/trackRenderer.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
 import { TextMeasurer } from './text.ts';
 import { readTheme, type Theme } from './theme.ts';

@@ -4,9 +4,9 @@ import type { Model } from '../model/types.ts';
 import { describePartner, outlinedPartners, partnerRows } from './correlation.ts';
 import { locateRange } from './frame.ts';
 import { drawOverlay } from './renderers/overlay.ts';
-import { testFrame } from './testing/frames.ts';
-import { builder, loaded } from './testing/models.ts';
-import { RecordingCanvas } from './testing/recordingCanvas.ts';
+import { testFrame } from '../../testkit/canvas/testFrames.ts';
+import { builder, loaded } from '../../testkit/models/timelineModels.ts';
+import { RecordingCanvas } from '../../testkit/canvas/recordingCanvas.ts';
 import { tooltipContent } from './tooltip.ts';
 
 /** One API row on thread "main" and two GPU streams; launchA started kernelA and copyA, launchB five kernels. */

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { CounterTrackInfo, Model } from '../model/types.ts';
 import { drawStaticFrame, hitTestFrame, RULER_HEIGHT_CSS } from './frame.ts';
 import { counterValueScale } from './renderers/counterRow.ts';
-import type { Hit } from './renderers/types.ts';
-import { testFrame, testText } from './testing/frames.ts';
-import { builder, loaded } from './testing/models.ts';
-import { RecordingCanvas } from './testing/recordingCanvas.ts';
+import type { Hit } from './renderers/trackRenderer.ts';
+import { testFrame, testText } from '../../testkit/canvas/testFrames.ts';
+import { builder, loaded } from '../../testkit/models/timelineModels.ts';
+import { RecordingCanvas } from '../../testkit/canvas/recordingCanvas.ts';
 import { tooltipContent } from './tooltip.ts';
 
 /** One counter row with samples (0 ns, 10), (1000 ns, 30), (2000 ns, 20). */

@@ -5,12 +5,12 @@
  */
 import { trackOfMark, trackOfRange } from '../model/query.ts';
 import type { Canvas2D } from './canvas2d.ts';
-import { stylePaint } from './colors.ts';
+import { stylePaint } from './styleColors.ts';
 import { searchPaint } from './searchPaint.ts';
 import { rendererFor } from './renderers/index.ts';
 import { MARK_HALF_CSS } from './renderers/marksRow.ts';
 import { rangeBoxInRow, STRIP_MARK_HALF_CSS } from './renderers/rangeRow.ts';
-import type { BoxCss, Hit } from './renderers/types.ts';
+import type { BoxCss, Hit } from './renderers/trackRenderer.ts';
 import { drawRuler, RULER_HEIGHT_CSS } from './renderers/ruler.ts';
 import { MARKS_ROW_CSS } from './rowGeometry.ts';
 import type { TextMeasurer } from './text.ts';

@@ -1,9 +1,9 @@
 /** A static frame drawn in slices draws what one whole draw draws. */
 import { describe, expect, it } from 'vitest';
 import { drawStaticFrame, drawStaticSlice, framedRows } from './frame.ts';
-import { RecordingCanvas } from './testing/recordingCanvas.ts';
-import { testFrame, testText } from './testing/frames.ts';
-import { loaded, twoThreadModel } from './testing/models.ts';
+import { RecordingCanvas } from '../../testkit/canvas/recordingCanvas.ts';
+import { testFrame, testText } from '../../testkit/canvas/testFrames.ts';
+import { loaded, twoThreadModel } from '../../testkit/models/timelineModels.ts';
 
 describe('drawStaticSlice', () => {
   it('draws the whole frame in slices, one row per slice when the clock is always past the deadline', () => {

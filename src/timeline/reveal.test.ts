@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { viewLimits } from './navigation.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
-import { loaded, twoThreadModel } from './testing/models.ts';
+import { loaded, twoThreadModel } from '../../testkit/models/timelineModels.ts';
 import { buildTrackLayout } from './trackLayout.ts';
 
 describe('collapsedAbove', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lowerBound } from '../model/query.ts';
 import { gallopLowerBound } from './search.ts';
-import { seededRandom } from './testing/random.ts';
+import { seededRandom } from '../../testkit/gen/random.ts';
 
 describe('gallopLowerBound', () => {
   it('agrees with a plain lower bound from any start (property)', () => {

@@ -3,7 +3,7 @@
  * the background, so matches stand out without a second drawing pass (every renderer already
  * paints from a `StylePaint`).
  */
-import { rgbToCss, stylePaint, type Rgb, type StylePaint } from './colors.ts';
+import { rgbToCss, stylePaint, type Rgb, type StylePaint } from './styleColors.ts';
 import type { Model } from '../model/types.ts';
 
 /** How far a non-matching fill moves toward the background (0 = unchanged, 1 = background). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './testing/random.ts';
+import { seededRandom } from '../../testkit/gen/random.ts';
 import { TextMeasurer } from './text.ts';
 
 /** A proportional fake font: 'i' and 'l' are narrow, 'm' and 'w' wide, '…' 8 px. */

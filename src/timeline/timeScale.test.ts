@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './testing/random.ts';
+import { seededRandom } from '../../testkit/gen/random.ts';
 import { TimeScale } from './timeScale.ts';
 
 describe('TimeScale', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadType } from '../model/types.ts';
 import { hitTestFrame, locateMark, locateRange } from './frame.ts';
-import type { Hit } from './renderers/types.ts';
-import { testFrame } from './testing/frames.ts';
-import { builder, loaded } from './testing/models.ts';
+import type { Hit } from './renderers/trackRenderer.ts';
+import { testFrame } from '../../testkit/canvas/testFrames.ts';
+import { builder, loaded } from '../../testkit/models/timelineModels.ts';
 import { tooltipContent } from './tooltip.ts';
 
 function captureWithEverything() {

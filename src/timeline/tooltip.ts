@@ -5,10 +5,10 @@ import { formatPayload } from '../model/payload.ts';
 import { runningTotalTrack } from '../model/query.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { RangeFlag, type Model, type Track } from '../model/types.ts';
-import { stylePaint } from './colors.ts';
+import { stylePaint } from './styleColors.ts';
 import { partnerRows } from './correlation.ts';
 import { counterValueAt } from './renderers/counterRow.ts';
-import type { Hit } from './renderers/types.ts';
+import type { Hit } from './renderers/trackRenderer.ts';
 
 export interface TooltipContent {
   /** Identity of what is described: the element is rebuilt only when it changes. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HEADER_ROW_CSS, LEVEL_HEIGHT_CSS, MARK_STRIP_CSS, MAX_LEVELS_SHOWN, trackGeometry } from './rowGeometry.ts';
-import { builder, loaded, twoThreadModel } from './testing/models.ts';
+import { builder, loaded, twoThreadModel } from '../../testkit/models/timelineModels.ts';
 import { buildTrackLayout, nodeKey, rowAtY, visibleRows } from './trackLayout.ts';
 
 describe('nodeKey', () => {

@@ -6,7 +6,7 @@
 import type { LoadedCapture } from '../state/viewerStore.ts';
 import type { Model, TrackNode } from '../model/types.ts';
 import { searchStyleMask, type SearchQuery } from '../analysis/nameSearch.ts';
-import { captureFilter, type CaptureFilter, type EventFilters } from '../state/filters.ts';
+import { captureFilter, type CaptureFilter, type EventFilters } from '../analysis/eventFilters.ts';
 import { HEADER_ROW_CSS, trackGeometry, type RowGeometry } from './rowGeometry.ts';
 import type { CssPx } from './units.ts';
 

@@ -7,8 +7,8 @@
 import { useMemo, useState } from 'react';
 import type { Model } from '../model/types.ts';
 import type { DecodedField, DecodedPayload } from '../payload/decoded.ts';
-import { formatFieldValue } from '../payload/format.ts';
-import { decodeModelPayload, type ModelPayloads } from '../payload/model.ts';
+import { formatFieldValue } from '../payload/payloadText.ts';
+import { decodeModelPayload, type ModelPayloads } from '../model/extPayloadReader.ts';
 import type { PayloadBlob } from '../payload/schema.ts';
 import './payloadTree.css';
 

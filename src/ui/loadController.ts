@@ -7,7 +7,7 @@
 import type { LoadHandle, LoadRequest } from '../worker/load.client.ts';
 import { LoadCancelledError } from '../worker/load.client.ts';
 import type { Model } from '../model/types.ts';
-import type { DecodeOptions } from '../import/types.ts';
+import type { DecodeOptions } from '../import/importer.ts';
 import { DEFAULT_QPC_HZ, DEFAULT_RDTSC_HZ } from '../import/nvtxt/timebase.ts';
 import type { ViewerStore } from '../state/viewerStore.ts';
 

@@ -5,7 +5,7 @@
  * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode (docs/performance.md).
  */
 import type { Model } from '../model/types.ts';
-import type { DecodeOptions } from '../import/types.ts';
+import type { DecodeOptions } from '../import/importer.ts';
 import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { StringCollector } from './stringSlices.ts';
 

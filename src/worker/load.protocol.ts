@@ -1,6 +1,6 @@
 /** Messages between the page and a load worker (one worker per file). */
 import type { Model } from '../model/types.ts';
-import type { DecodeOptions } from '../import/types.ts';
+import type { DecodeOptions } from '../import/importer.ts';
 
 export type ToWorker = {
   type: 'load';

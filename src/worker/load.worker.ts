@@ -2,7 +2,7 @@
 /** Thin worker shell: decode one file with the shared pipeline and transfer the model back. */
 import { blobSource, loadModel, loadModelFromStream } from '../import/pipeline.ts';
 import { modelTransferables } from '../model/transfer.ts';
-import type { DecodeOptions } from '../import/types.ts';
+import type { DecodeOptions } from '../import/importer.ts';
 import type { Model } from '../model/types.ts';
 import { openDownload } from './fetchCapture.ts';
 import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';

@@ -1,23 +1,21 @@
 /**
  * A first look at a big file while it loads: the load worker decodes the file's first slice into a
  * model of its own and posts it ('partial') before it decodes the whole file, so the timeline shows
- * the start of the capture within a second or two instead of after the whole decode (10M events:
- * about 10 s on a busy 2-core machine; docs/performance.md). The slice costs about 1/16 more
- * decoding.
+ * the start of the capture within a second or two instead of after the whole decode of a big file
+ * (docs/performance.md). The slice costs about 1/16 more decoding.
  *
  * Only formats whose prefix is itself a readable capture get a preview: native captures (chunks;
  * every thread stream starts near the top), Chrome JSON (events in file order) and NVTXT (lines).
  * An nsys export needs the whole SQLite file; a gzip stream is left alone.
  */
 import { detectFormat } from '../import/formats.ts';
-import { HEAD_BYTES } from '../import/types.ts';
+import { HEAD_BYTES } from '../import/importer.ts';
 
 /**
  * Files smaller than this load fast enough without a preview, per format: about 2 s of the
- * worker's decoding at the speeds measured by `npm run bench` (docs/performance.md: native
- * ~21 MB/s, NVTXT ~33 MB/s, Chrome JSON ~90 MB/s). Below that the preview costs more than it
- * gives: it delays the whole model by its own decode and the page's handling of it (for a 1M-event,
- * 119 MB Chrome trace, 1.96 s to the whole timeline with a preview, about 1.4 s without).
+ * worker's decoding at each format's measured speed. Below that the preview costs more than it
+ * gives: it delays the whole model by its own decode and the page's handling of it. The figures
+ * behind the thresholds are in docs/performance.md, "Figures behind constants".
  */
 export const PREVIEW_MIN_BYTES: Readonly<Record<string, number>> = {
   nvtxc: 40 << 20,

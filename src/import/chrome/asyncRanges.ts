@@ -12,6 +12,7 @@ import { JsonTextStore } from '../../model/jsonText.ts';
 import { PayloadType, type JsonTextColumns } from '../../model/types.ts';
 import { BytesTable } from './bytesTable.ts';
 import type { IssueBudget } from './issueBudget.ts';
+import { StyleCache } from '../styleCache.ts';
 
 /** Builds an async key as bytes (no string per event): parts separated by 0 bytes. */
 export class AsyncKey {
@@ -80,7 +81,7 @@ export class AsyncRangeMatcher {
   private argsColumns: JsonTextColumns | undefined;
   private readonly scratch: EventAttrs = {};
   private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
-  private readonly styles = new Map<number, number>();
+  private styles: StyleCache | undefined;
 
   /** Id of the key (parts: kind, category, scope, id[, name]). */
   keyId(key: AsyncKey): number {
@@ -182,14 +183,7 @@ export class AsyncRangeMatcher {
     a.nameId = this.name.get(i);
     a.category = this.category.get(i);
     a.color = this.color.get(i);
-    a.style = undefined;
-    // Style by name and category for uncolored events, as in the decoder.
-    if (a.color === 0 && a.category < 4096) {
-      const key = a.nameId * 4096 + a.category;
-      let style = this.styles.get(key);
-      if (style === undefined) this.styles.set(key, (style = builder.style(a)));
-      a.style = style;
-    }
+    a.style = (this.styles ??= new StyleCache(builder)).styleOf(a.nameId, a.color, a.category);
     const p = this.payload.get(i);
     if (p >= 0) {
       const columns = this.argsColumns!;

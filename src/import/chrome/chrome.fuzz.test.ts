@@ -12,9 +12,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chromeJsonPieces } from '../../../scripts/gen/chromeJson.ts';
-import { Random } from '../../../scripts/gen/random.ts';
-import { modelViolations } from '../../model/invariants.ts';
+import { chromeJsonPieces } from '../../../testkit/gen/chromeJson.ts';
+import { Random } from '../../../testkit/gen/random.ts';
+import { modelViolations } from '../../../testkit/models/invariants.ts';
 import { LoadFailed, loadModel, memorySource } from '../pipeline.ts';
 
 const CASES = Number(process.env.CHROME_FUZZ_CASES ?? 300);

@@ -5,7 +5,7 @@ import { payloadValue } from '../../model/payload.ts';
 import { markName, rangeName } from '../../model/query.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
 import { loadModel, memorySource } from '../pipeline.ts';
-import { HEAD_BYTES } from '../types.ts';
+import { HEAD_BYTES } from '../importer.ts';
 import { chromeImporter, decodeChromeTrace, sniffChromeJson } from './chrome.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);

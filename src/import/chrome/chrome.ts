@@ -15,10 +15,11 @@
  */
 import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
-import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
+import { StyleCache } from '../styleCache.ts';
+import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
-import { cnameColor } from './colors.ts';
+import { cnameColor } from './cnameColors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
@@ -94,9 +95,6 @@ const MAX_DUR_US = Math.floor(Number.MAX_SAFE_INTEGER / 1000);
 /** Deepest nesting of a top-level value shown as properties (deeper ones are shown as cut text). */
 const MAX_PROPERTY_DEPTH = 64;
 
-/** Category ids below this share the numeric style cache key with the name id. */
-const STYLE_CATEGORIES = 4096;
-
 const SCOPE_GLOBAL = 0x67; // 'g'
 const SCOPE_PROCESS = 0x70; // 'p'
 
@@ -123,7 +121,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** `args` handed over as bytes: the builder copies them, no string per event. */
   private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   /** Style by name and category (uncolored events): the builder's string-keyed lookup is per event otherwise. */
-  private readonly styles = new Map<number, number>();
+  private readonly styles: StyleCache;
 
   // pid/tid given as strings (or non-integers) get negative synthetic numbers, named after the text.
   private readonly syntheticIds = new Map<string, number>();
@@ -149,6 +147,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     private readonly fastPath = true,
   ) {
     this.budget = new IssueBudget(builder);
+    this.styles = new StyleCache(builder);
     this.emptyName = builder.intern('');
     this.nameTexts.set(this.emptyName, '');
   }
@@ -425,16 +424,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     a.nameId = this.nameId(buf);
     a.category = this.categoryId(buf);
     a.color = f.cname.kind === FieldKind.Absent ? 0 : this.color(buf);
-    a.style = undefined;
-    if (a.color === 0 && a.category < STYLE_CATEGORIES) {
-      const key = a.nameId * STYLE_CATEGORIES + a.category;
-      let style = this.styles.get(key);
-      if (style === undefined) {
-        style = this.builder.style(a);
-        this.styles.set(key, style);
-      }
-      a.style = style;
-    }
+    a.style = this.styles.styleOf(a.nameId, a.color, a.category);
     if (f.argsStart >= 0 && !f.argsEmpty) {
       const p = this.argsPayload;
       p.bytes = buf;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../scripts/gen/random.ts';
+import { seededRandom } from '../../../testkit/gen/random.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { hashBytes } from './bytesTable.ts';

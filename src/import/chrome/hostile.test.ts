@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelViolations } from '../../model/invariants.ts';
+import { modelViolations } from '../../../testkit/models/invariants.ts';
 import { rangeName } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { loadModel, memorySource } from '../pipeline.ts';

@@ -1,12 +1,12 @@
 /** The payload and counters extension records (format 1.1) on hand-built captures. */
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../model/types.ts';
-import { eventPayloadsJson } from '../../payload/format.ts';
-import { decodeModelPayload } from '../../payload/model.ts';
+import { eventPayloadsJson } from '../../payload/payloadText.ts';
+import { decodeModelPayload } from '../../model/extPayloadReader.ts';
 import { CounterFlag, EntryFlag, EntryType, SchemaFlag, SchemaType } from '../../payload/schema.ts';
 import { MetaOp, Op, PayloadEventKind } from './format.ts';
-import { loadBytes, markRows, rangeRows } from './testing.ts';
-import { CaptureWriter, MetaRecords, semanticsBytes, StreamRecords } from './writer.ts';
+import { loadBytes, markRows, rangeRows } from '../../../testkit/load/nativeCapture.ts';
+import { CaptureWriter, MetaRecords, semanticsBytes, StreamRecords } from '../../../testkit/writers/nvtxcWriter.ts';
 
 // 2 ticks per ns; chunks sealed at SEAL.
 const T0 = 1_000_000n;

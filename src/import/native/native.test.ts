@@ -3,8 +3,8 @@ import { PayloadType, RangeFlag } from '../../model/types.ts';
 import { crc32c } from './crc32c.ts';
 import { Chunk, MetaOp, Op, SyncOp } from './format.ts';
 import { nativeImporter } from './native.ts';
-import { loadBytes, markRows, rangeRows } from './testing.ts';
-import { ByteWriter, CaptureWriter, MetaRecords, StreamRecords } from './writer.ts';
+import { loadBytes, markRows, rangeRows } from '../../../testkit/load/nativeCapture.ts';
+import { ByteWriter, CaptureWriter, MetaRecords, StreamRecords } from '../../../testkit/writers/nvtxcWriter.ts';
 
 // Clock: 2 ticks per ns. Chunks are sealed at pair SEAL: tick T0 + 2e6, ns N0 + 1e6.
 const T0 = 1_000_000n;

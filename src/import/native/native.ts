@@ -1,5 +1,5 @@
 /** The importer of `.nvtxc` captures written by the nvtxview collector (collector/, docs/capture-format.md). */
-import type { Importer } from '../types.ts';
+import type { Importer } from '../importer.ts';
 import { hasMagic, readFrames } from './chunks.ts';
 import { NativeDecoder } from './decoder.ts';
 

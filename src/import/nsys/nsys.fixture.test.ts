@@ -8,7 +8,7 @@ import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
 import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { detectFormat } from '../formats.ts';
-import { openNsysFixture, type NsysFixture } from './testing.ts';
+import { openNsysFixture, type NsysFixture } from '../../../testkit/load/nsysFixture.ts';
 
 let bytes: Uint8Array;
 let m: Model;

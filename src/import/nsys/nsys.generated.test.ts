@@ -11,7 +11,7 @@ import { payloadValue } from '../../model/payload.ts';
 import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';
 import { PayloadType, RangeFlag, type Model } from '../../model/types.ts';
 import { loadModel, memorySource } from '../pipeline.ts';
-import { buildExport, T, type ExportSpec } from './exportBuilder.ts';
+import { buildExport, T, type ExportSpec } from '../../../testkit/writers/nsysExport.ts';
 import { openDatabase } from './sqlite.ts';
 
 const load = async (bytes: Uint8Array, name = 'gen.sqlite') => loadModel(memorySource(name, bytes));

@@ -8,7 +8,7 @@
  */
 import { PROJECTION_ROW_LABEL } from '../../model/cudaRows.ts';
 import { PayloadType } from '../../model/types.ts';
-import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
+import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { NsysContext } from './context.ts';
 import { decodeCuda, type CudaResult } from './cuda.ts';
 import { decodeNvtx, type NvtxResult } from './nvtx.ts';

@@ -10,8 +10,9 @@
 import type { EventAttrs } from '../../model/builder.ts';
 import type { ModelBuilder } from '../../model/builder.ts';
 import { PayloadType, type LoadIssue } from '../../model/types.ts';
-import type { DecodeOptions } from '../types.ts';
-import { colorByName } from './colors.ts';
+import type { DecodeOptions } from '../importer.ts';
+import { StyleCache } from '../styleCache.ts';
+import { colorByName } from './namedColors.ts';
 import {
   Arg,
   ARG_COUNT,
@@ -55,10 +56,8 @@ export class NvtxtInterpreter {
   private readonly names = new Map<string, number>();
   /** ARGB by color string (0 = no color; bad strings were reported once). */
   private readonly colorStrings = new Map<string, number>();
-  /** By name id: the style of the first color and category seen with that name. */
-  private readonly firstStyle: number[] = [];
-  private readonly firstColor: number[] = [];
-  private readonly firstCategory: number[] = [];
+  /** Styles by name id (made on first use: it needs the builder). */
+  private styles: StyleCache | undefined;
 
   // Arguments bound for the current call, by ArgId; `boundAt[a] === callNumber` when bound.
   private callNumber = 0;
@@ -415,21 +414,9 @@ export class NvtxtInterpreter {
     return detach(this.boundText[arg]);
   }
 
-  /**
-   * The builder style of an event, cached by name: most names always come with the same color and
-   * category, so an array lookup replaces the builder's string-keyed lookup.
-   */
+  /** The builder style of an event (cached by name: src/import/styleCache.ts). */
   private styleOf(nameId: number, color: number, category: number): number {
-    const style = this.firstStyle[nameId];
-    if (style !== undefined && this.firstColor[nameId] === color && this.firstCategory[nameId] === category) return style;
-    if (style === undefined) {
-      const created = this.builder.style({ nameId, color, category });
-      this.firstStyle[nameId] = created;
-      this.firstColor[nameId] = color;
-      this.firstCategory[nameId] = category;
-      return created;
-    }
-    return this.builder.style({ nameId, color, category });
+    return (this.styles ??= new StyleCache(this.builder)).styleOf(nameId, color, category);
   }
 
   private intern(s: string): number {

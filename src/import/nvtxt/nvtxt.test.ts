@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PayloadType } from '../../model/types.ts';
 import { payloadValue } from '../../model/payload.ts';
-import { issuesOf, load, marksOf, problems, rangesOf } from './testing.ts';
+import { issuesOf, load, marksOf, problems, rangesOf } from '../../../testkit/load/nvtxtText.ts';
 
 /** Lines joined with LF. */
 const lines = (...l: string[]) => l.join('\n') + '\n';

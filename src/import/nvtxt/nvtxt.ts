@@ -17,7 +17,7 @@
  * - A Color integer is ARGB, either unsigned (0xFF0000FF) or as .NET's signed Color.ToArgb().
  * - Categories belong to the default domain; SetFileDisplayName names the capture.
  */
-import type { Importer } from '../types.ts';
+import type { Importer } from '../importer.ts';
 import { NvtxtInterpreter } from './interpreter.ts';
 import { forEachLine } from './lines.ts';
 import { looksLikeNvtxt } from './sniff.ts';

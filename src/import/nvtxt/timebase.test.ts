@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { load, marksOf, problems, rangesOf } from './testing.ts';
+import { load, marksOf, problems, rangesOf } from '../../../testkit/load/nvtxtText.ts';
 
 const lines = (...l: string[]) => l.join('\n') + '\n';
 const mark = (t: string | number, base: string, name = 'm') => `Marker, ${t}, ${base}, 1, 2, 0, 0, ${name}, 0`;

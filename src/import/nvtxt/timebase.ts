@@ -26,7 +26,7 @@
  */
 import type { ModelBuilder } from '../../model/builder.ts';
 import type { LoadIssue } from '../../model/types.ts';
-import type { DecodeOptions } from '../types.ts';
+import type { DecodeOptions } from '../importer.ts';
 import { detach } from './detach.ts';
 
 /** Reports a problem found on a line (line 0: not tied to a line). */

@@ -8,13 +8,13 @@
  */
 import { upperBound } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
-import { nameHash, namePalette, rgbToCss } from '../colors.ts';
+import { nameHash, namePalette, rgbToCss } from '../styleColors.ts';
 import { formatValue } from '../../format/numbers.ts';
-import { MinMaxPyramid } from '../lod.ts';
+import { MinMaxPyramid } from '../minMaxPyramid.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { Canvas2D } from '../canvas2d.ts';
 import type { CssPx } from '../units.ts';
-import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
+import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './trackRenderer.ts';
 
 const PAD_TOP_CSS: CssPx = 6;
 const PAD_BOTTOM_CSS: CssPx = 3;

@@ -5,12 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Model } from '../../model/types.ts';
-import { captureFilter, NO_FILTERS, withHidden, type CaptureFilter } from '../../state/filters.ts';
-import { stylePaint } from '../colors.ts';
-import { builder, loaded, twoThreadModel } from '../testing/models.ts';
-import { seededRandom } from '../testing/random.ts';
-import { RecordingCanvas } from '../testing/recordingCanvas.ts';
-import { TEST_THEME, testText } from '../testing/frames.ts';
+import { captureFilter, NO_FILTERS, withHidden, type CaptureFilter } from '../../analysis/eventFilters.ts';
+import { stylePaint } from '../styleColors.ts';
+import { builder, loaded, twoThreadModel } from '../../../testkit/models/timelineModels.ts';
+import { seededRandom } from '../../../testkit/gen/random.ts';
+import { RecordingCanvas } from '../../../testkit/canvas/recordingCanvas.ts';
+import { TEST_THEME, testText } from '../../../testkit/canvas/testFrames.ts';
 import { TimeScale } from '../timeScale.ts';
 import { buildTrackLayout } from '../trackLayout.ts';
 import { drawMarkSeries, hitMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';

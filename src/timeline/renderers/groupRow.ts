@@ -9,7 +9,7 @@ import { drawCounterGroup } from './counterRow.ts';
 import { drawMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';
 import { drawLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
 import { ShapeBatch } from './shapeBatch.ts';
-import type { Hit, RowDrawEnv, TrackRenderer } from './types.ts';
+import type { Hit, RowDrawEnv, TrackRenderer } from './trackRenderer.ts';
 
 const STRIP_INSET_CSS: CssPx = 6;
 /** Lanes of a packed row shown in a summary (stacked rows show their outermost level only). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { builder, loaded } from '../testing/models.ts';
-import { RecordingCanvas } from '../testing/recordingCanvas.ts';
-import { testFrame } from '../testing/frames.ts';
+import { builder, loaded } from '../../../testkit/models/timelineModels.ts';
+import { RecordingCanvas } from '../../../testkit/canvas/recordingCanvas.ts';
+import { testFrame } from '../../../testkit/canvas/testFrames.ts';
 import { buildHighlightIndex, drawHighlights, highlightColor, highlightsInWindow } from './highlight.ts';
 import { RULER_HEIGHT_CSS } from './ruler.ts';
 

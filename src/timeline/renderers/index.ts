@@ -4,7 +4,7 @@ import { counterRowRenderer } from './counterRow.ts';
 import { groupRowRenderer } from './groupRow.ts';
 import { marksRowRenderer } from './marksRow.ts';
 import { rangeRowRenderer } from './rangeRow.ts';
-import type { TrackRenderer } from './types.ts';
+import type { TrackRenderer } from './trackRenderer.ts';
 
 export function rendererFor(row: LayoutRow): TrackRenderer {
   if (row.track < 0) return groupRowRenderer;

@@ -1,10 +1,10 @@
 /** Drawing with the range summaries draws the boxes that drawing range by range draws. */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../../../scripts/gen/random.ts';
+import { Random } from '../../../testkit/gen/random.ts';
 import { drawStaticFrame } from '../frame.ts';
-import { RecordingCanvas } from '../testing/recordingCanvas.ts';
-import { testFrame, testText } from '../testing/frames.ts';
-import { builder, loaded } from '../testing/models.ts';
+import { RecordingCanvas } from '../../../testkit/canvas/recordingCanvas.ts';
+import { testFrame, testText } from '../../../testkit/canvas/testFrames.ts';
+import { builder, loaded } from '../../../testkit/models/timelineModels.ts';
 
 function dense(seed: number) {
   const rnd = new Random(seed);

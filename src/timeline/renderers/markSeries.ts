@@ -5,8 +5,8 @@
  */
 import { lowerBound, upperBound } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
-import type { CaptureFilter } from '../../state/filters.ts';
-import type { StylePaint } from '../colors.ts';
+import type { CaptureFilter } from '../../analysis/eventFilters.ts';
+import type { StylePaint } from '../styleColors.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { TextMeasurer } from '../text.ts';
 import type { TimeScale } from '../timeScale.ts';

@@ -4,7 +4,7 @@ import type { CssPx } from '../units.ts';
 import { LabelBatch } from './labels.ts';
 import { ShapeBatch } from './shapeBatch.ts';
 import { drawMarkSeries, hitMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';
-import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
+import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './trackRenderer.ts';
 
 export const MARK_HALF_CSS: CssPx = 5;
 

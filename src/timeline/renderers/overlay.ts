@@ -13,7 +13,7 @@ import { drawHighlights, type HighlightIndex } from './highlight.ts';
 import { rangeBoxInRow } from './rangeRow.ts';
 import { counterValueAt, counterValueScale } from './counterRow.ts';
 import { RULER_HEIGHT_CSS } from './ruler.ts';
-import type { BoxCss, Hit } from './types.ts';
+import type { BoxCss, Hit } from './trackRenderer.ts';
 import { snapCss, type CssPx } from '../units.ts';
 
 export interface OverlayState {

@@ -8,8 +8,8 @@
 import { lowerBound, upperBound } from '../../model/query.ts';
 import { subPixelRunEnd } from '../../model/lod.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
-import type { ShownIndex } from '../../state/filters.ts';
-import type { StylePaint } from '../colors.ts';
+import type { ShownIndex } from '../../analysis/eventFilters.ts';
+import type { StylePaint } from '../styleColors.ts';
 import { gallopLowerBound } from '../search.ts';
 import type { TextMeasurer } from '../text.ts';
 import type { TimeScale } from '../timeScale.ts';

@@ -7,7 +7,7 @@ import { LabelBatch } from './labels.ts';
 import { drawMarkSeries, hitMarkSeries, markSeriesOf, seriesShown } from './markSeries.ts';
 import { drawLevel, hitLevel, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
 import { ShapeBatch } from './shapeBatch.ts';
-import type { BoxCss, Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './types.ts';
+import type { BoxCss, Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './trackRenderer.ts';
 
 export const STRIP_MARK_HALF_CSS: CssPx = 4;
 

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { levelCount } from '../../model/query.ts';
 import { RangeFlag, type Model } from '../../model/types.ts';
-import { stylePaint } from '../colors.ts';
+import { stylePaint } from '../styleColors.ts';
 import { drawStaticFrame, hitTestFrame, locateMark, locateRange, RULER_HEIGHT_CSS } from '../frame.ts';
 import { BOX_HEIGHT_CSS, levelTopCss } from '../rowGeometry.ts';
-import { builder, loaded, twoThreadModel } from '../testing/models.ts';
-import { seededRandom } from '../testing/random.ts';
-import { CHAR_WIDTH, RecordingCanvas, type DrawCall } from '../testing/recordingCanvas.ts';
-import { TEST_THEME, testFrame, testText } from '../testing/frames.ts';
+import { builder, loaded, twoThreadModel } from '../../../testkit/models/timelineModels.ts';
+import { seededRandom } from '../../../testkit/gen/random.ts';
+import { CHAR_WIDTH, RecordingCanvas, type DrawCall } from '../../../testkit/canvas/recordingCanvas.ts';
+import { TEST_THEME, testFrame, testText } from '../../../testkit/canvas/testFrames.ts';
 import { TimeScale } from '../timeScale.ts';
 import { drawLevel, LABEL_PAD_CSS, TEAR_CSS, type LevelPainter } from './rangeLevel.ts';
 import { ShapeBatch } from './shapeBatch.ts';

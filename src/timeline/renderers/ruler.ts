@@ -1,7 +1,8 @@
 /** The time axis strip at the top of the canvas: tick marks and labels, and the base time when labels are offsets. */
 import type { Canvas2D } from '../canvas2d.ts';
-import type { Frame } from '../frame.ts';
+import type { Theme } from '../theme.ts';
 import type { Axis } from '../ticks.ts';
+import type { TimeScale } from '../timeScale.ts';
 import { snapCss, type CssPx } from '../units.ts';
 
 export const RULER_HEIGHT_CSS: CssPx = 28;
@@ -10,7 +11,15 @@ const MINOR_TICK_CSS: CssPx = 3;
 /** Minor ticks closer than this are left out. */
 const MINOR_MIN_SPACING_CSS: CssPx = 8;
 
-export function drawRuler(ctx: Canvas2D, frame: Frame, axis: Axis): void {
+/** What the ruler reads of a `Frame` (a frame is one; the ruler does not import frame.ts, which draws it). */
+export interface RulerView {
+  theme: Theme;
+  dpr: number;
+  widthCss: CssPx;
+  scale: TimeScale;
+}
+
+export function drawRuler(ctx: Canvas2D, frame: RulerView, axis: Axis): void {
   const { theme, dpr, widthCss } = frame;
   ctx.fillStyle = theme.panelBg;
   ctx.fillRect(0, 0, widthCss, RULER_HEIGHT_CSS);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecordingCanvas } from '../testing/recordingCanvas.ts';
+import { RecordingCanvas } from '../../../testkit/canvas/recordingCanvas.ts';
 import { ShapeBatch } from './shapeBatch.ts';
 
 function drawn(add: (b: ShapeBatch) => void): RecordingCanvas {

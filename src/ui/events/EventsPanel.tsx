@@ -7,7 +7,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, ty
 import { eventOf, eventSelection } from '../../analysis/eventIds.ts';
 import { parseDuration } from '../../analysis/units.ts';
 import { useViewer } from '../../state/context.tsx';
-import { captureFilter } from '../../state/filters.ts';
+import { captureFilter } from '../../analysis/eventFilters.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../../format/time.ts';
 import {

@@ -12,8 +12,8 @@ import { identityOrder, sortOrder, textRanks } from '../../analysis/sortOrder.ts
 import { payloadNumber } from '../../model/payload.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../../model/trackTree.ts';
 import type { Model } from '../../model/types.ts';
-import { modelPayloadSummary } from '../../payload/model.ts';
-import type { CaptureFilter } from '../../state/filters.ts';
+import { modelPayloadSummary } from '../../model/extPayloadReader.ts';
+import type { CaptureFilter } from '../../analysis/eventFilters.ts';
 
 export type EventColumn = 'start' | 'end' | 'duration' | 'name' | 'kind' | 'category' | 'domain' | 'thread' | 'process' | 'endThread' | 'payload';
 

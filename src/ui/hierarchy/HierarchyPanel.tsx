@@ -9,7 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent a
 import { rangeName, trackOfRange } from '../../model/query.ts';
 import { domainLabel, processLabel, threadLabel } from '../../model/trackTree.ts';
 import { useViewer } from '../../state/context.tsx';
-import { captureFilter } from '../../state/filters.ts';
+import { captureFilter } from '../../analysis/eventFilters.ts';
 import type { Track } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatCount } from '../../format/numbers.ts';

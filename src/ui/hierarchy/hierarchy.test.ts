@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { randomModel } from '../../analysis/testing/randomModel.ts';
+import { randomModel } from '../../../testkit/models/randomModel.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import { rangeName, selfTime } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
-import { captureFilter, NO_FILTERS, withHidden } from '../../state/filters.ts';
+import { captureFilter, NO_FILTERS, withHidden } from '../../analysis/eventFilters.ts';
 import {
   ancestors,
   flattenTree,

@@ -7,7 +7,7 @@
  * tree and their children take their place. The keyboard reducer is pure.
  */
 import { RangeFlag, type Model } from '../../model/types.ts';
-import type { CaptureFilter } from '../../state/filters.ts';
+import type { CaptureFilter } from '../../analysis/eventFilters.ts';
 
 export interface PushPopTree {
   model: Model;

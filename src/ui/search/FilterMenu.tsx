@@ -5,7 +5,7 @@
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { useViewer } from '../../state/context.tsx';
-import { isHidden, NO_FILTERS, withHidden, type EventFilters } from '../../state/filters.ts';
+import { isHidden, NO_FILTERS, withHidden, type EventFilters } from '../../analysis/eventFilters.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { usePopover } from '../usePopover.ts';
 import { filterChoices, type Choice } from './filterChoices.ts';

@@ -10,7 +10,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { eventOf, eventSelection } from '../../analysis/eventIds.ts';
 import { buildMatchList, compileSearch, matchPosition, searchStyleMask, stepMatch, type SearchQuery } from '../../analysis/nameSearch.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
-import { captureFilter } from '../../state/filters.ts';
+import { captureFilter } from '../../analysis/eventFilters.ts';
 import { RULER_HEIGHT_CSS } from '../../timeline/renderers/ruler.ts';
 import { formatCount } from '../../format/numbers.ts';
 import './search.css';

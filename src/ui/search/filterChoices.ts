@@ -5,7 +5,7 @@
  */
 import { processLabel, threadLabel } from '../../model/trackTree.ts';
 import type { Model } from '../../model/types.ts';
-import { filterItemKey, type FilterItem } from '../../state/filters.ts';
+import { filterItemKey, type FilterItem } from '../../analysis/eventFilters.ts';
 
 export interface Choice {
   item: FilterItem;

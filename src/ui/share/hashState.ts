@@ -16,7 +16,7 @@
  *   q=<text>                 name search text
  *   qo=<letters>             search options: `r` regular expression, `c` match case
  *   filter=<items>           hidden domains, categories, processes, threads and names, in the
- *                            text form of src/state/filters.ts (`encodeFilters`)
+ *                            text form of src/analysis/eventFilters.ts (`encodeFilters`)
  *
  * Times are relative to capture 0 rather than the shared axis, because the axis depends on the
  * order files finish loading. A range is identified by where it sits (track, level, start), not by

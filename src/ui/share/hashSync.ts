@@ -8,7 +8,7 @@
  * will drop) waits: the hash is left alone until no load is pending and a capture is there, then
  * the link's view is applied once.
  */
-import { encodeFilters } from '../../state/filters.ts';
+import { encodeFilters } from '../../analysis/eventFilters.ts';
 import type { ViewerState, ViewerStore } from '../../state/viewerStore.ts';
 import { decodeViewHash, encodeViewHash, type ViewHashState } from './hashState.ts';
 import { resolveViewHash, viewHashState, type CarriedFields } from './viewState.ts';

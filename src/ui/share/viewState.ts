@@ -5,7 +5,7 @@
 import type { SearchQuery } from '../../analysis/nameSearch.ts';
 import { levelCount, lowerBound, trackOfMark, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
-import { decodeFilters, encodeFilters, NO_FILTERS, type EventFilters } from '../../state/filters.ts';
+import { decodeFilters, encodeFilters, NO_FILTERS, type EventFilters } from '../../analysis/eventFilters.ts';
 import type { LoadedCapture, Selection, ViewerState } from '../../state/viewerStore.ts';
 import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
 

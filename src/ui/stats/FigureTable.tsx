@@ -1,7 +1,7 @@
-/** A small sortable, virtualized table of figures (the marks and counters tabs). */
-import { useMemo, useRef, useState, type CSSProperties } from 'react';
+/** A table of figures with its own sort state (the marks and counters tabs), drawn by `SortableGrid`. */
+import { useMemo, useState, type CSSProperties } from 'react';
+import { SortableGrid, type GridColumn } from './SortableGrid.tsx';
 import { NATURAL } from './tableModel.ts';
-import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 export interface FigureColumn<T> {
   id: string;
@@ -51,71 +51,50 @@ export function FigureTable<T>({
     });
     // columns derive from name and figures.
   }, [rows, sort, name, figures]);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useListVirtualizer({ count: sorted.length, getScrollElement: () => scrollRef.current, estimateSize: () => 40, overscan: 8 });
   const style = {
     '--st-wide': `repeat(${figures.length}, 76px)`,
     '--st-narrow': `repeat(${figures.length}, minmax(56px, 1fr))`,
     '--st-min': `${figures.length * 76}px`,
     '--st-narrow-min': `${figures.length * 56}px`,
   } as CSSProperties;
-  return (
-    <div className={`st-grid${busy ? ' busy' : ''}`} role="table" aria-label={label} aria-rowcount={sorted.length + 1} style={style} data-testid={testId}>
-      <div className="st-row st-head" role="row">
-        {columns.map((c, i) => {
-          const active = sort.id === c.id;
+  const gridColumns = useMemo<GridColumn<T>[]>(
+    () => [
+      {
+        id: name.id,
+        header: name.header,
+        title: name.title,
+        className: 'name',
+        cell: (r) => {
+          const detail = name.detail?.(r);
           return (
-            <button
-              key={c.id}
-              type="button"
-              role="columnheader"
-              className={`st-cell${i === 0 ? ' name' : ' num'}${active ? ' active' : ''}`}
-              aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-              title={`${c.title}. Click to sort.`}
-              onClick={() => setSort(active ? { id: c.id, descending: !sort.descending } : { id: c.id, descending: i > 0 })}
-            >
-              {c.header}
-              <span className="sort-arrow" aria-hidden="true">
-                {active ? (sort.descending ? '▼' : '▲') : ''}
+            <>
+              <span className="st-name" title={name.text(r)}>
+                {name.text(r)}
               </span>
-            </button>
+              {detail && <span className="st-file">{detail}</span>}
+            </>
           );
-        })}
-      </div>
-      <div className="st-body" ref={scrollRef}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const r = sorted[item.index];
-            const detail = name.detail?.(r);
-            return (
-              <div
-                key={rowKey(r)}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className={`st-row${onOpen ? '' : ' static'}`}
-                role="row"
-                tabIndex={onOpen ? 0 : undefined}
-                style={{ transform: `translateY(${item.start}px)` }}
-                onClick={onOpen ? () => onOpen(r) : undefined}
-                onKeyDown={onOpen ? (e) => e.key === 'Enter' && onOpen(r) : undefined}
-                title={openTitle}
-              >
-                <span className="st-cell name" role="cell">
-                  <span className="st-name" title={name.text(r)}>
-                    {name.text(r)}
-                  </span>
-                  {detail && <span className="st-file">{detail}</span>}
-                </span>
-                {figures.map((c) => (
-                  <span key={c.id} className="st-cell num" role="cell" title={c.cellTitle?.(r)}>
-                    {c.text(r)}
-                  </span>
-                ))}
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
+        },
+      },
+      ...figures.map((c) => ({ id: c.id, header: c.header, title: c.title, className: 'num', cell: (r: T) => c.text(r), cellTitle: c.cellTitle })),
+    ],
+    [name, figures],
+  );
+  // A new column sorts descending first, except the name column.
+  const onSort = (id: string) => setSort(sort.id === id ? { id, descending: !sort.descending } : { id, descending: id !== name.id });
+  return (
+    <SortableGrid
+      label={label}
+      rows={sorted}
+      rowKey={rowKey}
+      columns={gridColumns}
+      sort={sort}
+      onSort={onSort}
+      busy={busy}
+      style={style}
+      onOpen={onOpen}
+      openTitle={openTitle}
+      testId={testId}
+    />
   );
 }

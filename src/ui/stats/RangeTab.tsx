@@ -2,7 +2,7 @@
  * The range table (nsys `nvtx_sum` columns plus self time and P90/P99) for the scope, grouped by
  * name or another key, and the drill-down detail of one of its rows.
  */
-import { useCallback, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useState, type CSSProperties } from 'react';
 import { GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
@@ -14,6 +14,7 @@ import { TableExport } from './TableExport.tsx';
 import { rangeTableCsv, rangeTableJson, type ExportScope } from './exportTable.ts';
 import { captureScope, selectedTrackCount, type PanelScope } from './panelScope.ts';
 import { RangeDetail } from './RangeDetail.tsx';
+import { SortableGrid, type GridColumn } from './SortableGrid.tsx';
 import { cellText } from './cells.ts';
 import type { StatsService } from './statsService.ts';
 import {
@@ -33,7 +34,6 @@ import {
   type TableSort,
 } from './tableModel.ts';
 import { useStatsQuery } from './useStatsQuery.ts';
-import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 const GROUP_LABELS: Record<GroupBy, string> = {
   name: 'Name',
@@ -205,20 +205,12 @@ function RangeGrid({
   onSort(id: ColumnId): void;
   onOpen(row: StatsRow): void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useListVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 40,
-    overscan: 8,
-  });
   // Same-named ranges of two kinds (push/pop and start/end) get a style tag to tell them apart.
   const labels = useMemo(() => {
     const m = new Map<string, number>();
     for (const r of rows) m.set(r.label, (m.get(r.label) ?? 0) + 1);
     return m;
   }, [rows]);
-  const columns: ColumnId[] = ['label', ...figures];
   const template = figureTemplate(figures);
   const style = {
     '--st-wide': template.wide,
@@ -228,86 +220,50 @@ function RangeGrid({
   } as CSSProperties;
   // Share bars are relative to the largest share listed, so small shares still read.
   const maxShare = rows.reduce((m, r) => Math.max(m, r.timePercent), 0) || 1;
-  const onKey = (e: KeyboardEvent<HTMLDivElement>, row: StatsRow) => {
-    if (e.key === 'Enter' || e.key === ' ') {
-      e.preventDefault();
-      onOpen(row);
-    }
-  };
+  const columns: GridColumn<StatsRow>[] = [
+    {
+      id: 'label',
+      header: groupHeader(grouping),
+      title: column('label').title,
+      className: column('label').kind === 'text' ? 'name' : 'name num',
+      cellClassName: ' name',
+      cell: (r) => (
+        <>
+          <span className="st-name" title={r.label}>
+            {r.label}
+          </span>
+          {(labels.get(r.label) ?? 0) > 1 && !figures.includes('style') && <span className="tag">{r.style}</span>}
+          {multi && <span className="st-file">{r.file}</span>}
+        </>
+      ),
+    },
+    ...figures.map(
+      (id): GridColumn<StatsRow> => ({
+        id,
+        header: column(id).header,
+        title: column(id).title,
+        className: column(id).kind === 'text' ? '' : 'num',
+        cellClassName: `${column(id).kind === 'text' ? '' : ' num'}${id === 'timePercent' ? ' pct' : ''}`,
+        cell: (r) => cellText(r, id),
+        cellStyle: id === 'timePercent' ? (r) => ({ '--pct': `${(100 * r.timePercent) / maxShare}%` }) as CSSProperties : undefined,
+      }),
+    ),
+  ];
   return (
-    <div
-      className={`st-grid${busy ? ' busy' : ''}`}
-      role="table"
-      aria-label="Range statistics"
-      aria-rowcount={rows.length + 1}
+    <SortableGrid
+      label="Range statistics"
+      rows={rows}
+      rowKey={(r) => r.id}
+      columns={columns}
+      sort={{ id: sort.column, descending: sort.descending }}
+      onSort={(id) => onSort(id as ColumnId)}
+      busy={busy}
       style={style}
-      data-testid="range-table"
-      // Keeps the name line of each row in view while the figures scroll sideways (stats.css).
-      onScroll={(e) => e.currentTarget.style.setProperty('--st-scroll-x', `${e.currentTarget.scrollLeft}px`)}
-    >
-      <div className="st-row st-head" role="row">
-        {columns.map((id) => {
-          const c = column(id);
-          const active = sort.column === id;
-          return (
-            <button
-              key={id}
-              type="button"
-              role="columnheader"
-              className={`st-cell${id === 'label' ? ' name' : ''}${c.kind === 'text' ? '' : ' num'}${active ? ' active' : ''}`}
-              aria-sort={active ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-              title={`${c.title}. Click to sort.`}
-              onClick={() => onSort(id)}
-            >
-              {id === 'label' ? groupHeader(grouping) : c.header}
-              <span className="sort-arrow" aria-hidden="true">
-                {active ? (sort.descending ? '▼' : '▲') : ''}
-              </span>
-            </button>
-          );
-        })}
-      </div>
-      <div className="st-body" ref={scrollRef}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const r = rows[item.index];
-            return (
-              <div
-                key={r.id}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className="st-row"
-                role="row"
-                tabIndex={0}
-                style={{ transform: `translateY(${item.start}px)` }}
-                onClick={() => onOpen(r)}
-                onKeyDown={(e) => onKey(e, r)}
-                title="Open the distribution of this row"
-                data-testid="stats-row"
-              >
-                <span className="st-cell name" role="cell">
-                  <span className="st-name" title={r.label}>
-                    {r.label}
-                  </span>
-                  {(labels.get(r.label) ?? 0) > 1 && !figures.includes('style') && <span className="tag">{r.style}</span>}
-                  {multi && <span className="st-file">{r.file}</span>}
-                </span>
-                {figures.map((id) => (
-                  <span
-                    key={id}
-                    className={`st-cell${column(id).kind === 'text' ? '' : ' num'}${id === 'timePercent' ? ' pct' : ''}`}
-                    role="cell"
-                    style={id === 'timePercent' ? ({ '--pct': `${(100 * r.timePercent) / maxShare}%` } as CSSProperties) : undefined}
-                  >
-                    {cellText(r, id)}
-                  </span>
-                ))}
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
+      onOpen={onOpen}
+      openTitle="Open the distribution of this row"
+      testId="range-table"
+      rowTestId="stats-row"
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import { EntryType as T, SchemaType, type PayloadRegistry } from '../../payload/schema.ts';
-import { w } from '../../payload/testBytes.ts';
+import { w } from '../../../testkit/payload/payloadBytes.ts';
 import { computeStats, type StatsScope } from './compute.ts';
 import { payloadChoices, payloadFieldText, projectPayloadField } from './payloadFields.ts';
 

@@ -18,7 +18,7 @@ export interface StatsScope {
   mode: SpanMode;
   /** Track indices of the capture to look at, or null for all of them. */
   tracks: number[] | null;
-  /** The event filters (src/state/filters.ts `captureFilter`): per style / per thread, 0 = hidden. */
+  /** The event filters (src/analysis/eventFilters.ts `captureFilter`): per style / per thread, 0 = hidden. */
   includeStyles?: Uint8Array;
   includeThreads?: Uint8Array;
 }

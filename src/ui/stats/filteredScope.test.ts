@@ -1,7 +1,7 @@
 /** The event filters reach every statistic of the panel through its capture scope. */
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../../model/builder.ts';
-import { NO_FILTERS, withHidden } from '../../state/filters.ts';
+import { NO_FILTERS, withHidden } from '../../analysis/eventFilters.ts';
 import { computeStats } from './compute.ts';
 import { captureScope, scopeKey, type PanelScope } from './panelScope.ts';
 

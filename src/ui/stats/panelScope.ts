@@ -3,7 +3,7 @@
  * capture), and its translation into one capture's `StatsScope`.
  */
 import type { SpanMode } from '../../analysis/scope.ts';
-import { captureFilter, encodeFilters, type EventFilters } from '../../state/filters.ts';
+import { captureFilter, encodeFilters, type EventFilters } from '../../analysis/eventFilters.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import type { StatsScope } from './compute.ts';
 

@@ -5,8 +5,8 @@
  * is done on a projection of the model whose payload rows hold that field's text: the engine runs
  * unchanged on it.
  */
-import { formatFieldValue } from '../../payload/format.ts';
-import { decodeModelPayload, isExtPayload } from '../../payload/model.ts';
+import { formatFieldValue } from '../../payload/payloadText.ts';
+import { decodeModelPayload, isExtPayload } from '../../model/extPayloadReader.ts';
 import type { DecodedField, DecodedPayload } from '../../payload/decoded.ts';
 import { PayloadType, type Model } from '../../model/types.ts';
 

@@ -15,9 +15,9 @@ import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 
 /**
  * Events (ranges + marks + counter samples) from which a capture's statistics run in the worker.
- * A whole-capture table costs about 0.1 µs per range on the page's thread once the code is warm
- * (README.md), but the first table of a session runs cold code: 62k events (a big Chrome trace's
- * partial model) took ~50-100 ms on the page. From here on a first table may pass 50 ms.
+ * A whole-capture table is cheap on the page's thread once the code is warm, but the first table
+ * of a session runs cold code, and from about this size it may pass 50 ms (docs/performance.md,
+ * "Figures behind constants").
  */
 export const WORKER_MIN_EVENTS = 20_000;
 
@@ -32,8 +32,8 @@ export interface StatsAnswer {
 const COPY_CHUNK_BYTES = 1 << 20;
 /**
  * Longest copying time per slice. An idle period of a quiet page lasts up to 50 ms, and input that
- * arrives meanwhile waits for the slice to end. (A fixed byte count is no bound on time: on this
- * 2-core machine under load, an 8 MB slice of a freshly allocated column took 50-150 ms.)
+ * arrives meanwhile waits for the slice to end. A fixed byte count is no bound on time under load
+ * (docs/performance.md, "Figures behind constants").
  */
 const COPY_BUDGET_MS = 8;
 /** Longest wait for an idle period: past it, a slice runs anyway (at least one chunk). */
@@ -230,7 +230,7 @@ export class StatsService {
       return;
     }
     // The page keeps drawing from its own columns: the worker gets copies, transferred. A memcpy
-    // is far cheaper than structured cloning (about 1 s for 350 MB in Chromium, see README.md).
+    // is far cheaper than structured cloning (src/ui/stats/README.md has the figures).
     this.sent.set(captureId, model);
     // Still the job and the worker it was made for, and the capture still has this model.
     const current = () => this.inFlight === job && this.worker === worker && this.sent.get(captureId) === model;

@@ -1,0 +1,246 @@
+/**
+ * `npm run bench`: figures, not pass/fail.
+ *  1. Decode + model per format: the same generated capture (default 1M ranges + marks, 16
+ *     threads; testkit/gen/) written as NVTXT, native `.nvtxc`, Chrome JSON and an nsys SQLite
+ *     export to a temp dir, loaded through the page's pipeline (`loadModel(fileSource(path))`):
+ *     wall and CPU time, events per second, and model memory: bytes per range (range columns plus
+ *     their level-of-detail summaries) and bytes per event (every model buffer).
+ *     Chrome JSON also as one trace (nested `args`, as Chrome and PyTorch write them) written twice,
+ *     on one line and one event per line (`chromeJsonOneLine`): the two must decode at one speed.
+ *  2. Range statistics (`rangeStats`, per-name table with percentiles) on models of 1M and 10M
+ *     ranges built directly with ModelBuilder from the same event generator: whole capture and
+ *     the middle 10% of it, median of several runs after a warm-up.
+ * Options: --events N, --formats a,b (importer ids), --decode-runs N (median of N loads),
+ * --ranges N,N (stats model sizes), --runs N, --seed N, --keep (keep the generated files),
+ * --json (one JSON object instead of the table).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { rangeStats } from '../../src/analysis/rangeStats.ts';
+import { fileSource } from '../../src/import/nodeSource.ts';
+import { loadModel } from '../../src/import/pipeline.ts';
+import { modelTransferables } from '../../src/model/transfer.ts';
+import type { Model } from '../../src/model/types.ts';
+import { EXTENSIONS, FORMATS, generateFile } from '../../testkit/gen/main.ts';
+import { buildGeneratedModel } from '../../testkit/gen/model.ts';
+import { rangeBytes } from '../lib/modelBytes.ts';
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000000' },
+    formats: { type: 'string', default: Object.keys(FORMATS).join(',') },
+    'decode-runs': { type: 'string', default: '1' },
+    ranges: { type: 'string', default: '1000000,10000000' },
+    runs: { type: 'string', default: '5' },
+    seed: { type: 'string', default: '1' },
+    keep: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+const events = Number(values.events);
+const rangeSizes = values.ranges!.split(',').map(Number).filter((n) => n > 0);
+const runs = Math.max(1, Number(values.runs));
+const decodeRuns = Math.max(1, Number(values['decode-runs']));
+const formats = values.formats!.split(',').filter((f) => f !== '');
+const seed = Number(values.seed);
+const log = (line: string) => {
+  if (!values.json) process.stdout.write(line + '\n');
+};
+
+function modelBytes(model: Model): number {
+  return modelTransferables(model).reduce((sum, b) => sum + b.byteLength, 0);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * Median and min wall time (ms) of `runs` runs after one warm-up run, and the median CPU time of
+ * this process (which on a busy machine shows how much of the wall time was waiting for a core).
+ */
+function timeRuns(f: () => void): { medianMs: number; minMs: number; cpuMs: number } {
+  f();
+  const times: number[] = [];
+  const cpu: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const c = cpuMs();
+    const t = performance.now();
+    f();
+    times.push(performance.now() - t);
+    cpu.push(cpuMs() - c);
+  }
+  return { medianMs: median(times), minMs: Math.min(...times), cpuMs: median(cpu) };
+}
+
+/** Wall and CPU time (ms) of one load of `path`, and its model. */
+async function timeLoad(path: string): Promise<{ ms: number; cpu: number; model: Model }> {
+  const source = await fileSource(path);
+  const c = cpuMs();
+  const t = performance.now();
+  const model = await loadModel(source);
+  const ms = performance.now() - t;
+  const cpu = cpuMs() - c;
+  await source.close();
+  return { ms, cpu, model };
+}
+
+/**
+ * The same Chrome trace (nested args) on one line and one event per line, loaded alternately (at
+ * least 3 times each, median), so that warm-up and the machine's load fall on both alike.
+ */
+async function benchChromeLayouts(): Promise<Record<string, unknown>> {
+  const oneLinePath = join(dir, `one-line-${events}.json`);
+  const linesPath = join(dir, `lines-${events}.json`);
+  const written = await generateFile(oneLinePath, 'chrome-json', { events, seed, oneLine: true, nestedArgs: true });
+  const lines = await generateFile(linesPath, 'chrome-json', { events, seed, nestedArgs: true });
+  log(`chrome-json, one line: ${fmt(written.events)} ranges + marks, ${fmt(written.bytes / 1e6, 1)} MB (${fmt(lines.bytes / 1e6, 1)} MB one event per line), nested args`);
+  const oneLineMs: number[] = [];
+  const perLineMs: number[] = [];
+  const oneLineCpu: number[] = [];
+  const perLineCpu: number[] = [];
+  let ranges = 0;
+  for (let k = 0; k < Math.max(3, decodeRuns); k++) {
+    const a = await timeLoad(oneLinePath);
+    oneLineMs.push(a.ms);
+    oneLineCpu.push(a.cpu);
+    ranges = a.model.ranges.startNs.length;
+    const b = await timeLoad(linesPath);
+    perLineMs.push(b.ms);
+    perLineCpu.push(b.cpu);
+    if (ranges !== b.model.ranges.startNs.length) throw new Error('the two layouts of one trace gave different models');
+  }
+  const oneLine = { ms: median(oneLineMs) };
+  const perLine = { ms: median(perLineMs) };
+  const entry = {
+    fileBytes: written.bytes,
+    ranges,
+    decodeAndModelMs: Math.round(oneLine.ms),
+    megabytesPerSecond: Number((written.bytes / 1e6 / (oneLine.ms / 1000)).toFixed(2)),
+    decodeAndModelCpuMs: Math.round(median(oneLineCpu)),
+    oneEventPerLineMs: Math.round(perLine.ms),
+    oneEventPerLineCpuMs: Math.round(median(perLineCpu)),
+    oneLineVsOneEventPerLine: Number((oneLine.ms / perLine.ms).toFixed(2)),
+  };
+  log(
+    `  decode + model   ${fmt(oneLine.ms / 1000, 2)} s (${fmt(entry.decodeAndModelCpuMs / 1000, 2)} s CPU) on one line, ` +
+      `${fmt(perLine.ms / 1000, 2)} s (${fmt(entry.oneEventPerLineCpuMs / 1000, 2)} s CPU) one event per line (${fmt(entry.oneLineVsOneEventPerLine, 2)}x)   ${fmt(entry.megabytesPerSecond, 1)} MB/s`,
+  );
+  if (!values.keep) {
+    rmSync(oneLinePath, { force: true });
+    rmSync(linesPath, { force: true });
+  }
+  return entry;
+}
+
+const fmt = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const result: Record<string, unknown> = {
+  node: process.version,
+  cpus: cpus().length,
+  loadAverage1m: loadavg()[0],
+};
+log(`nvtxview benchmark · node ${process.version} · ${cpus().length} CPUs · load average ${loadavg()[0].toFixed(2)}`);
+
+// 1. Decode + model per format.
+const dir = mkdtempSync(join(tmpdir(), 'nvtxview-bench-'));
+try {
+  const decodeResults: Record<string, unknown> = {};
+  for (const format of formats) {
+    const path = join(dir, `generated-${events}.${EXTENSIONS[format] ?? format}`);
+    let t = performance.now();
+    const written = await generateFile(path, format, { events, seed });
+    const genMs = performance.now() - t;
+    log(`${format}: ${fmt(written.events)} ranges + marks, ${fmt(written.bytes / 1e6, 1)} MB, generated in ${fmt(genMs / 1000, 1)} s`);
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    let model: Model | undefined;
+    for (let k = 0; k < decodeRuns; k++) {
+      model = undefined;
+      const source = await fileSource(path);
+      const c = cpuMs();
+      t = performance.now();
+      model = await loadModel(source);
+      wall.push(performance.now() - t);
+      cpu.push(cpuMs() - c);
+      await source.close();
+    }
+    const m = model!;
+    const decodeMs = median(wall);
+    const ranges = m.ranges.startNs.length;
+    const modelEvents = ranges + m.marks.timeNs.length;
+    const bytes = modelBytes(m);
+    const entry = {
+      fileBytes: written.bytes,
+      ranges,
+      marks: m.marks.timeNs.length,
+      issues: m.issues.length,
+      decodeAndModelMs: Math.round(decodeMs),
+      decodeAndModelCpuMs: Math.round(median(cpu)),
+      eventsPerSecond: Math.round(modelEvents / (decodeMs / 1000)),
+      megabytesPerSecond: Number((written.bytes / 1e6 / (decodeMs / 1000)).toFixed(2)),
+      modelBytes: bytes,
+      bytesPerRange: Number((rangeBytes(m) / ranges).toFixed(1)),
+      bytesPerEvent: Number((bytes / modelEvents).toFixed(1)),
+    };
+    decodeResults[format] = entry;
+    log(`  decode + model   ${fmt(decodeMs / 1000, 2)} s (${fmt(entry.decodeAndModelCpuMs / 1000, 2)} s CPU)   ${fmt(entry.eventsPerSecond)} events/s   ${fmt(entry.megabytesPerSecond, 1)} MB/s   (${fmt(entry.ranges)} ranges, ${fmt(entry.marks)} marks, ${entry.issues} load issues)`);
+    log(`  model size       ${fmt(bytes / 1e6, 1)} MB   ${fmt(entry.bytesPerRange, 1)} bytes/range (columns + summaries)   ${fmt(entry.bytesPerEvent, 1)} bytes/event (all buffers)`);
+    if (format === 'nvtxt') {
+      const stats = timeRuns(() => rangeStats(m));
+      log(`  stats, whole     ${fmt(stats.medianMs, 1)} ms median, ${fmt(stats.minMs, 1)} ms min, ${fmt(stats.cpuMs, 1)} ms CPU`);
+      result.nvtxtStatsWholeMs = Number(stats.medianMs.toFixed(1));
+    }
+    model = undefined;
+    if (!values.keep) rmSync(path, { force: true });
+  }
+  result.decode = decodeResults;
+  if (formats.includes('chrome-json')) result.chromeJsonOneLine = await benchChromeLayouts();
+
+  // 2. Statistics on large models.
+  const statsResults: Record<string, unknown>[] = [];
+  for (const size of rangeSizes) {
+    const t = performance.now();
+    let big: Model | undefined = buildGeneratedModel({ events: size, seed, markShare: 0, startEndShare: 0.02 });
+    const buildMs = performance.now() - t;
+    const n = big.ranges.startNs.length;
+    const span = [{ startNs: big.durationNs * 0.45, endNs: big.durationNs * 0.55 }];
+    const whole = timeRuns(() => rangeStats(big!));
+    const tenth = timeRuns(() => rangeStats(big!, { spans: span }));
+    const inSpan = rangeStats(big, { spans: span }).rangeCount;
+    const entry = {
+      ranges: n,
+      names: rangeStats(big).rows.length,
+      buildMs: Math.round(buildMs),
+      modelBytesPerRange: Number((rangeBytes(big) / n).toFixed(1)),
+      wholeCaptureMs: Number(whole.medianMs.toFixed(1)),
+      wholeCaptureMinMs: Number(whole.minMs.toFixed(1)),
+      wholeCaptureCpuMs: Number(whole.cpuMs.toFixed(1)),
+      tenPercentSpanMs: Number(tenth.medianMs.toFixed(1)),
+      tenPercentSpanMinMs: Number(tenth.minMs.toFixed(1)),
+      tenPercentSpanCpuMs: Number(tenth.cpuMs.toFixed(1)),
+      rangesInSpan: inSpan,
+    };
+    statsResults.push(entry);
+    log(
+      `stats, ${fmt(n)} ranges, ${entry.names} names (model built in ${fmt(buildMs / 1000, 1)} s, ${fmt(entry.modelBytesPerRange, 1)} bytes/range)\n` +
+        `  whole capture    ${fmt(entry.wholeCaptureMs, 1)} ms median, ${fmt(entry.wholeCaptureMinMs, 1)} ms min, ${fmt(entry.wholeCaptureCpuMs, 1)} ms CPU\n` +
+        `  10% span         ${fmt(entry.tenPercentSpanMs, 1)} ms median, ${fmt(entry.tenPercentSpanMinMs, 1)} ms min, ${fmt(entry.tenPercentSpanCpuMs, 1)} ms CPU (${fmt(inSpan)} ranges)`,
+    );
+    big = undefined;
+  }
+  result.stats = statsResults;
+  result.runs = runs;
+} finally {
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}
+if (values.json) process.stdout.write(JSON.stringify(result) + '\n');

@@ -1,0 +1,293 @@
+/**
+ * `finish()`: closes what is still open, rebases time to the capture start, lays out every row and
+ * writes the model's columns (ranges, marks, mark references, counters, correlation, cross-thread
+ * ends), then the track tree and the indexes built from the columns.
+ */
+import { buildFlaggedRanges } from '../flagged.ts';
+import { f64, i32 } from '../growable.ts';
+import { buildRangeLod } from '../lod.ts';
+import { buildTrackTree, categoryLabel } from '../trackTree.ts';
+import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
+import type { EventRecorder } from './eventRecorder.ts';
+import { locOf, type IssueLog } from './issues.ts';
+import { layoutRow, sortedOrder, type Layout } from './rowLayout.ts';
+import type { NameTable } from './names.ts';
+import type { PayloadStore } from './payloads.ts';
+import type { ProcessTree } from './processTree.ts';
+import type { RowEvents, RowMeta, RowTable } from './rows.ts';
+import { resolveStack } from './stacks.ts';
+import type { StyleTable } from './styles.ts';
+
+/** Everything a builder collected, as `assembleModel` reads it. */
+export interface BuildParts {
+  info: CaptureInfo;
+  /** Absolute time of the decoder's zero, in the clock's ns. */
+  originNs: bigint;
+  declaredStart: number | undefined;
+  declaredEnd: number | undefined;
+  resources: ResourceInfo[];
+  names: NameTable;
+  tree: ProcessTree;
+  styles: StyleTable;
+  payloads: PayloadStore;
+  rows: RowTable;
+  events: EventRecorder;
+  issues: IssueLog;
+}
+
+export function assembleModel(p: BuildParts): Model {
+  const { events, issues, styles } = p;
+  const rows = p.rows.rows;
+  // Still-open start/end ranges end with the capture.
+  const lastT = p.declaredEnd ?? (events.maxT === -Infinity ? 0 : events.maxT);
+  events.closeOpenStartEnd(lastT);
+
+  const zero = p.declaredStart ?? (events.minT === Infinity ? 0 : Math.min(events.minT, lastT));
+  const end = Math.max(lastT, events.maxT === -Infinity ? 0 : events.maxT);
+
+  // Turn push/pop events into complete ranges first: that can extend nothing past `end`.
+  for (const row of rows) if (row.layout === 'stack') resolveStack(row, end, p);
+
+  let rangeCount = 0;
+  let markCount = 0;
+  let counterCount = 0;
+  let markRefCount = 0;
+  for (const row of rows) {
+    rangeCount += row.events.start.length;
+    markCount += row.markT?.length ?? 0;
+    counterCount += row.counterT?.length ?? 0;
+    markRefCount += (row.markRefs?.length ?? 0) / 2;
+  }
+
+  const ranges = {
+    startNs: new Float64Array(rangeCount),
+    endNs: new Float64Array(rangeCount),
+    style: new Uint32Array(rangeCount),
+    depth: new Uint16Array(rangeCount),
+    parent: new Int32Array(rangeCount),
+    thread: new Int32Array(rangeCount),
+    payload: new Int32Array(rangeCount),
+    flags: new Uint8Array(rangeCount),
+  };
+  const marks = {
+    timeNs: new Float64Array(markCount),
+    style: new Uint32Array(markCount),
+    thread: new Int32Array(markCount),
+    payload: new Int32Array(markCount),
+  };
+  const counters = { timeNs: new Float64Array(counterCount), value: new Float64Array(counterCount) };
+  const markRefs = new Uint32Array(markRefCount);
+  const crossRange: number[] = [];
+  const crossThread: number[] = [];
+  const corrRange = i32();
+  const corrId = f64();
+  const onBadNesting = (row: RowMeta, i: number) =>
+    issues.report(
+      'warning',
+      `range "${styles.nameOf(row.events.style.get(i))}" on ${row.label} of thread ${p.tree.threadLabel(row.thread)} overlaps the end of its parent; drawn one level deeper`,
+      locOf(row.events.loc.get(i)),
+    );
+
+  // Where each marks row's marks land, for category-row references.
+  const markRowBase = new Map<number, { base: number; order: Uint32Array }>();
+  const tracks: Track[] = [];
+  let r = 0;
+  let m = 0;
+  let c = 0;
+  for (let rowIndex = 0; rowIndex < rows.length; rowIndex++) {
+    const row = rows[rowIndex];
+    const track: Track = {
+      kind: row.kind,
+      label: row.label,
+      process: row.process,
+      thread: row.thread,
+      domain: row.domain,
+      category: row.category,
+      path: row.path,
+      rangeBegin: r,
+      rangeEnd: r,
+      levelBegin: [r],
+      markBegin: m,
+      markEnd: m,
+      markRefBegin: 0,
+      markRefEnd: 0,
+      counterBegin: c,
+      counterEnd: c,
+      unit: row.unit,
+    };
+    if (row.counter) track.counter = row.counter;
+    if (row.events.start.length > 0) {
+      const laid = layoutRow(row, onBadNesting);
+      const ev = row.events;
+      const n = laid.order.length;
+      const newIndex = new Int32Array(n);
+      for (let k = 0; k < n; k++) newIndex[laid.order[k]] = r + k;
+      placeRows(laid, ev, newIndex, r, zero, ranges);
+      if (row.corr) {
+        for (let k = 0; k < row.corr.length; k++) {
+          const id = row.corr.get(k);
+          if (Number.isNaN(id)) continue;
+          corrRange.push(newIndex[k]);
+          corrId.push(id);
+        }
+      }
+      if (row.cross) {
+        for (let k = 0; k < row.cross.length; k += 2) {
+          crossRange.push(newIndex[row.cross[k]]);
+          crossThread.push(row.cross[k + 1]);
+        }
+      }
+      track.levelBegin = laid.levelCounts.reduce<number[]>(
+        (acc, count) => {
+          acc.push(acc[acc.length - 1] + count);
+          return acc;
+        },
+        [r],
+      );
+      r += n;
+      track.rangeEnd = r;
+    }
+    if (row.markT && row.markT.length > 0) {
+      const order = sortedOrder(row.markT.view());
+      const rank = new Uint32Array(order.length);
+      for (let k = 0; k < order.length; k++) {
+        const i = order[k];
+        rank[i] = k;
+        marks.timeNs[m + k] = row.markT.get(i) - zero;
+        marks.style[m + k] = row.markStyle!.get(i);
+        marks.thread[m + k] = row.thread;
+        marks.payload[m + k] = row.markPayload!.get(i);
+      }
+      markRowBase.set(rowIndex, { base: m, order: rank });
+      m += order.length;
+      track.markEnd = m;
+    }
+    if (row.counterT && row.counterT.length > 0) {
+      const order = sortedOrder(row.counterT.view());
+      for (let k = 0; k < order.length; k++) {
+        counters.timeNs[c + k] = row.counterT.get(order[k]) - zero;
+        counters.value[c + k] = row.counterV!.get(order[k]);
+      }
+      c += order.length;
+      track.counterEnd = c;
+    }
+    tracks.push(track);
+  }
+
+  // Category rows show their marks by reference, sorted by time.
+  let refPos = 0;
+  for (let t = 0; t < rows.length; t++) {
+    const refs = rows[t].markRefs;
+    if (!refs) continue;
+    const begin = refPos;
+    for (let k = 0; k < refs.length; k += 2) {
+      const where = markRowBase.get(refs[k + 1])!;
+      markRefs[refPos++] = where.base + where.order[refs[k]];
+    }
+    markRefs.subarray(begin, refPos).sort((a, b) => marks.timeNs[a] - marks.timeNs[b] || a - b);
+    tracks[t].markRefBegin = begin;
+    tracks[t].markRefEnd = refPos;
+  }
+
+  // Drop rows that ended up empty (e.g. a category row whose only events were rejected).
+  const kept = tracks.filter(
+    (t) => t.rangeEnd > t.rangeBegin || t.markEnd > t.markBegin || t.markRefEnd > t.markRefBegin || t.counterEnd > t.counterBegin,
+  );
+
+  p.info.originNs = (p.originNs + BigInt(Math.round(zero))).toString();
+  // Issue times are on the model's axis, like every event time.
+  for (const issue of issues.list) if (issue.timeNs !== undefined) issue.timeNs -= zero;
+  const model: Model = {
+    capture: p.info,
+    durationNs: Math.max(0, end - zero),
+    strings: p.names.strings,
+    styles: styles.finish(),
+    ranges,
+    marks,
+    markRefs,
+    counters,
+    payloads: p.payloads.columns(),
+    crossThreadEnds: { range: Int32Array.from(crossRange), thread: Int32Array.from(crossThread) },
+    processes: p.tree.processes,
+    threads: p.tree.threads,
+    domains: p.tree.domains,
+    categories: p.tree.categories,
+    tracks: kept,
+    trackTree: [],
+    issues: issues.list,
+  };
+  // Category rows name their category and, for NVTXT (one file = one annotation source), the file.
+  for (const t of kept) {
+    if (t.kind !== 'category') continue;
+    t.label = categoryLabel(model, t.category);
+    if (p.info.format === 'nvtxt') t.label += ` · ${p.info.displayName}`;
+  }
+  if (p.resources.length > 0) model.resources = p.resources;
+  if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
+  p.payloads.finishInto(model);
+  model.trackTree = buildTrackTree(model);
+  model.rangeLod = buildRangeLod(ranges);
+  model.flaggedRanges = buildFlaggedRanges(ranges.flags);
+  return model;
+}
+
+/** `Model.correlation` from (range, id) pairs in any order. */
+function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<Model['correlation']> {
+  const n = ranges.length;
+  const byRange = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => ranges[a] - ranges[b]);
+  const range = new Int32Array(n);
+  const id = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    range[k] = ranges[byRange[k]];
+    id[k] = ids[byRange[k]];
+  }
+  const byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => id[a] - id[b] || range[a] - range[b]);
+  return { range, id, byId };
+}
+
+/**
+ * Writes a row's ranges into the model's columns at [at, at + n) in layout order, one column at a
+ * time (simple loops over typed arrays), times rebased by `zero`.
+ */
+function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges']): void {
+  const order = laid.order;
+  const n = order.length;
+  const start = ev.start.view();
+  const end = ev.end.view();
+  const startOut = ranges.startNs;
+  const endOut = ranges.endNs;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    startOut[at + k] = start[i] - zero;
+    endOut[at + k] = end[i] - zero;
+  }
+  const style = ev.style.view();
+  const payload = ev.payload.view();
+  const styleOut = ranges.style;
+  const payloadOut = ranges.payload;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    styleOut[at + k] = style[i];
+    payloadOut[at + k] = payload[i];
+  }
+  const thread = ev.thread.view();
+  const parent = laid.parent;
+  const threadOut = ranges.thread;
+  const parentOut = ranges.parent;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    threadOut[at + k] = thread[i];
+    const p = parent[i];
+    parentOut[at + k] = p === -1 ? -1 : newIndex[p];
+  }
+  const depth = laid.depth;
+  const flags = ev.flags.view();
+  const extra = laid.extraFlags;
+  const depthOut = ranges.depth;
+  const flagsOut = ranges.flags;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    depthOut[at + k] = depth[i];
+    flagsOut[at + k] = flags[i] | extra[i];
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * Events into rows: push/pop (resolved on arrival while they come in time order), complete
+ * ranges, start/end ranges by id, marks, counter samples and custom-row ranges. Owns the open
+ * start/end ranges and the first and last time seen.
+ */
+import { f64 } from '../growable.ts';
+import { RangeFlag } from '../types.ts';
+import type { EventAttrs, PayloadValue, RangeRename, SourceLocation } from './inputs.ts';
+import { locCode, locOf, NO_LOC, type IssueLog } from './issues.ts';
+import type { PayloadStore } from './payloads.ts';
+import type { ProcessTree } from './processTree.ts';
+import { replayOnline, type RowMeta, type RowTable } from './rows.ts';
+import type { StyleTable } from './styles.ts';
+
+interface OpenStartEnd {
+  thread: number;
+  t: number;
+  style: number;
+  payload: number;
+  loc: number;
+  category: number;
+  domain: number;
+}
+
+export class EventRecorder {
+  private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
+  /** Earliest and latest time of any event, in the decoder's ns. */
+  minT = Infinity;
+  maxT = -Infinity;
+
+  constructor(
+    private readonly rows: RowTable,
+    private readonly tree: ProcessTree,
+    private readonly styles: StyleTable,
+    private readonly payloads: PayloadStore,
+    private readonly issues: IssueLog,
+  ) {}
+
+  push(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const row = this.rows.stackRow(thread, attrs.domain ?? 0);
+    const ev = row.events;
+    const on = row.online;
+    if (on !== undefined) {
+      if (tNs >= on.lastT) {
+        on.lastT = tNs;
+        const open = on.open;
+        const i = ev.start.length;
+        ev.start.push(tNs);
+        ev.end.push(NaN);
+        ev.style.push(this.styles.styleOf(attrs));
+        ev.payload.push(this.payloads.rowOf(attrs.payload));
+        ev.thread.push(thread);
+        ev.flags.push(0);
+        ev.loc.push(locCode(where));
+        on.depth.push(Math.min(open.length, 0xffff));
+        on.parent.push(open.length > 0 ? open[open.length - 1] : -1);
+        on.endLoc.push(NO_LOC);
+        open.push(i);
+        this.seeTime(tNs);
+        return;
+      }
+      replayOnline(row);
+    }
+    ev.evT.push(tNs);
+    ev.evPush.push(1);
+    ev.evStyle.push(this.styles.styleOf(attrs));
+    ev.evPayload.push(this.payloads.rowOf(attrs.payload));
+    ev.evLoc.push(locCode(where));
+    this.seeTime(tNs);
+  }
+
+  pop(thread: number, tNs: number, domain: number, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
+    const row = this.rows.stackRow(thread, domain);
+    const ev = row.events;
+    const on = row.online;
+    if (on !== undefined) {
+      if (tNs >= on.lastT && on.open.length > 0 && payload === undefined && rename === undefined) {
+        on.lastT = tNs;
+        const i = on.open.pop()!;
+        ev.end.set(i, tNs);
+        on.endLoc.set(i, locCode(where));
+        this.seeTime(tNs);
+        return;
+      }
+      replayOnline(row);
+    }
+    if (rename && (rename.name !== undefined || rename.color !== undefined)) (ev.evRename ??= new Map()).set(ev.evT.length, rename);
+    ev.evT.push(tNs);
+    ev.evPush.push(0);
+    ev.evStyle.push(0);
+    ev.evPayload.push(this.payloads.rowOf(payload));
+    ev.evLoc.push(locCode(where));
+    this.seeTime(tNs);
+  }
+
+  range(thread: number, startNs: number, endNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const row = this.rows.stackRow(thread, attrs.domain ?? 0);
+    this.addComplete(row, thread, startNs, endNs, attrs, where);
+  }
+
+  startEnd(thread: number, startNs: number, endNs: number, attrs: EventAttrs, endThread?: number, where?: SourceLocation): void {
+    const domain = attrs.domain ?? 0;
+    const category = this.tree.category(domain, attrs.category ?? 0);
+    const row = this.rows.categoryRow(this.tree.threads[thread].process, domain, category);
+    const index = this.addComplete(row, thread, startNs, endNs, attrs, where);
+    if (endThread !== undefined && endThread !== thread) {
+      row.events.flags.set(index, row.events.flags.get(index) | RangeFlag.CrossThread);
+      (row.cross ??= []).push(index, endThread);
+    }
+  }
+
+  rangeStart(key: string | number, thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    if (this.openStartEnd.has(key)) {
+      this.issues.report('warning', `range id ${String(key)} started again while still open; the first start is kept`, {
+        ...where,
+        kind: 'start-while-open',
+        timeNs: tNs,
+        thread,
+      });
+      return;
+    }
+    const domain = attrs.domain ?? 0;
+    this.openStartEnd.set(key, {
+      thread,
+      t: tNs,
+      style: this.styles.styleOf(attrs),
+      payload: this.payloads.rowOf(attrs.payload),
+      loc: locCode(where),
+      category: this.tree.category(domain, attrs.category ?? 0),
+      domain,
+    });
+    this.seeTime(tNs);
+  }
+
+  rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
+    const open = this.openStartEnd.get(key);
+    this.seeTime(tNs);
+    if (!open) {
+      this.issues.report('warning', `range id ${String(key)} ended but is not open (never started, or ended twice)`, {
+        ...where,
+        kind: 'end-without-start',
+        timeNs: tNs,
+        thread,
+      });
+      return;
+    }
+    this.openStartEnd.delete(key);
+    if (payload) open.payload = this.payloads.joinEnd(open.payload, this.payloads.rowOf(payload), where);
+    if (rename) open.style = this.styles.restyle(open.style, rename);
+    this.closeStartEnd(open, tNs, thread, 0);
+  }
+
+  /** Closes the start/end ranges still open at `lastT` (the capture's end), reporting each. */
+  closeOpenStartEnd(lastT: number): void {
+    for (const [key, open] of this.openStartEnd) {
+      this.issues.report('warning', `start/end range id ${String(key)} never ended; closed at the end of the capture`, {
+        ...locOf(open.loc),
+        kind: 'never-ended',
+        timeNs: open.t,
+        thread: open.thread,
+      });
+      this.closeStartEnd(open, Math.max(lastT, open.t), open.thread, RangeFlag.Unterminated);
+    }
+    this.openStartEnd.clear();
+  }
+
+  mark(thread: number, tNs: number, attrs: EventAttrs): void {
+    const rowIndex = this.rows.marksRow(thread);
+    const row = this.rows.rows[rowIndex];
+    const style = this.styles.styleOf(attrs);
+    row.markT!.push(tNs);
+    row.markStyle!.push(style);
+    row.markPayload!.push(this.payloads.rowOf(attrs.payload));
+    this.seeTime(tNs);
+    const category = this.styles.categoryOf(style);
+    if (category !== -1) {
+      const catRow = this.rows.categoryRow(this.tree.threads[thread].process, attrs.domain ?? 0, category);
+      (catRow.markRefs ??= []).push(row.markT!.length - 1, rowIndex);
+    }
+  }
+
+  rowMark(row: number, tNs: number, attrs: EventAttrs): void {
+    const r = this.rows.rows[row];
+    r.markT!.push(tNs);
+    r.markStyle!.push(this.styles.styleOf(attrs));
+    r.markPayload!.push(this.payloads.rowOf(attrs.payload));
+    this.seeTime(tNs);
+  }
+
+  counter(row: number, tNs: number, value: number): void {
+    const r = this.rows.rows[row];
+    r.counterT!.push(tNs);
+    r.counterV!.push(value);
+    this.seeTime(tNs);
+  }
+
+  rowRange(row: number, startNs: number, endNs: number, attrs: EventAttrs, thread: number, correlation?: number): void {
+    const meta = this.rows.rows[row];
+    const index = this.addComplete(meta, thread, startNs, endNs, attrs);
+    if (correlation === undefined || Number.isNaN(correlation)) return;
+    const corr = (meta.corr ??= f64());
+    while (corr.length < index) corr.push(NaN);
+    corr.push(correlation);
+  }
+
+  private seeTime(t: number): void {
+    if (t < this.minT) this.minT = t;
+    if (t > this.maxT) this.maxT = t;
+  }
+
+  private addComplete(row: RowMeta, thread: number, startNs: number, endNs: number, attrs: EventAttrs, where?: SourceLocation): number {
+    let end = endNs;
+    if (end < startNs) {
+      this.issues.report('warning', `range "${attrs.name ?? ''}" ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
+      end = startNs;
+    }
+    if (row.online) replayOnline(row);
+    const ev = row.events;
+    ev.start.push(startNs);
+    ev.end.push(end);
+    ev.style.push(this.styles.styleOf(attrs));
+    ev.payload.push(this.payloads.rowOf(attrs.payload));
+    ev.thread.push(thread);
+    ev.flags.push(0);
+    ev.loc.push(locCode(where));
+    this.seeTime(startNs);
+    this.seeTime(end);
+    return ev.start.length - 1;
+  }
+
+  private closeStartEnd(open: OpenStartEnd, tNs: number, endThread: number, flags: number): void {
+    const row = this.rows.categoryRow(this.tree.threads[open.thread].process, open.domain, open.category);
+    const ev = row.events;
+    let end = tNs;
+    if (end < open.t) {
+      this.issues.report('warning', `start/end range ends before it starts; drawn with zero length`, locOf(open.loc));
+      end = open.t;
+    }
+    ev.start.push(open.t);
+    ev.end.push(end);
+    ev.style.push(open.style);
+    ev.payload.push(open.payload);
+    ev.thread.push(open.thread);
+    const cross = endThread !== open.thread && flags === 0;
+    ev.flags.push(flags | (cross ? RangeFlag.CrossThread : 0));
+    ev.loc.push(open.loc);
+    if (cross) (row.cross ??= []).push(ev.start.length - 1, endThread);
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The load report a builder collects, and source locations packed into one number per event
+ * (a line, a byte offset, or none) so that rows keep them in a typed column.
+ */
+import type { LoadIssue } from '../types.ts';
+import type { SourceLocation } from './inputs.ts';
+
+/** Location code of "no location". */
+export const NO_LOC = -1;
+
+/** One number for a location: a line as itself, a byte offset as -2 - offset, none as NO_LOC. */
+export function locCode(where: SourceLocation | undefined): number {
+  if (!where) return NO_LOC;
+  if (where.line !== undefined) return where.line;
+  if (where.offset !== undefined) return -2 - where.offset;
+  return NO_LOC;
+}
+
+/** The location of a `locCode`. */
+export function locOf(code: number): SourceLocation | undefined {
+  if (code === NO_LOC) return undefined;
+  return code >= 0 ? { line: code } : { offset: -2 - code };
+}
+
+/** Problems found while building, each naming the file. */
+export class IssueLog {
+  readonly list: LoadIssue[] = [];
+
+  constructor(private readonly fileName: string) {}
+
+  /**
+   * Records a problem; `file` is filled in. Instrumentation problems also give their kind, time
+   * (in the decoder's ns, shifted to the model's zero when the model is assembled) and thread.
+   */
+  report(severity: LoadIssue['severity'], message: string, where?: SourceLocation & Pick<LoadIssue, 'kind' | 'timeNs' | 'thread'>): void {
+    this.list.push({ severity, file: this.fileName, message, ...where });
+  }
+
+  get count(): number {
+    return this.list.length;
+  }
+}

@@ -1,0 +1,27 @@
+/** The model's string table while building: interned names, plus strings stored once each (JSON texts). */
+import type { StringId } from '../types.ts';
+
+export class NameTable {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  /** The id of `s`, added on first use. */
+  intern(s: string): StringId {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.ids.set(s, id);
+    }
+    return id;
+  }
+
+  /** Adds `s` without interning (texts that are nearly always unique: not worth the map). */
+  addUnique(s: string): StringId {
+    return this.strings.push(s) - 1;
+  }
+
+  get(id: number): string {
+    return this.strings[id];
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The three nesting layouts of a row, at finish: by time nesting (complete ranges), by push/pop
+ * event order (push/pop rows, and rows resolved on arrival), and packed lanes (start/end and GPU
+ * rows). Each gives the row's ranges in final order (by level, then by start), their depth or
+ * lane, parent and extra flags.
+ */
+import { packLanes } from '../lanes.ts';
+import { orderByStart } from '../orderByStart.ts';
+import { RangeFlag } from '../types.ts';
+import type { OnlineStack, RowMeta } from './rows.ts';
+
+export interface Layout {
+  /** Row-local indices in final order: by level, then by start. */
+  order: Uint32Array;
+  depth: Uint16Array;
+  parent: Int32Array;
+  extraFlags: Uint8Array;
+  levelCounts: number[];
+}
+
+/** Called for a range that overlaps the end of its parent (drawn one level deeper), by row-local index. */
+export type BadNestingReport = (row: RowMeta, index: number) => void;
+
+/** The layout of a row by its kind: stack rows nest, lane rows pack. */
+export function layoutRow(row: RowMeta, onBadNesting: BadNestingReport): Layout {
+  return row.layout === 'stack' ? layoutStack(row, onBadNesting) : layoutLanes(row);
+}
+
+/**
+ * Depth and parent by nesting: order by (start asc, end desc), keep a stack of open ends. Rows
+ * made only of push/pop events nest exactly as their stack did (`layoutPushPop`).
+ */
+function layoutStack(row: RowMeta, onBadNesting: BadNestingReport): Layout {
+  if (row.online) return layoutOnline(row.online);
+  const ev = row.events;
+  const n = ev.start.length;
+  if (ev.rankOpen.length === n) return layoutPushPop(row);
+  const start = ev.start.view();
+  const end = ev.end.view();
+  const order = orderByStart(start, end, true);
+  const depth = new Uint16Array(n);
+  const parent = new Int32Array(n).fill(-1);
+  const extraFlags = new Uint8Array(n);
+  const stack: number[] = [];
+  const levelCounts: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    while (stack.length > 0 && end[stack[stack.length - 1]] <= start[i]) stack.pop();
+    if (stack.length > 0) {
+      const p = stack[stack.length - 1];
+      parent[i] = p;
+      if (end[i] > end[p]) {
+        extraFlags[i] = RangeFlag.BadNesting;
+        onBadNesting(row, i);
+      }
+    }
+    const d = Math.min(stack.length, 0xffff);
+    depth[i] = d;
+    levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+    stack.push(i);
+  }
+  return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags, levelCounts };
+}
+
+/**
+ * Nesting of push/pop ranges from the order of their events: a range's ancestors are the ranges
+ * still open when it was pushed. Equal timestamps cannot swap a parent and its child, and a
+ * zero-length range at its parent's end stays inside it.
+ */
+function layoutPushPop(row: RowMeta): Layout {
+  const ev = row.events;
+  const n = ev.start.length;
+  const open = ev.rankOpen.view();
+  const close = ev.rankClose.view();
+  // Ranks are distinct small integers: place ranges by push rank instead of sorting.
+  let maxRank = 0;
+  for (let i = 0; i < n; i++) if (open[i] > maxRank) maxRank = open[i];
+  const byRank = new Int32Array(maxRank + 1).fill(-1);
+  for (let i = 0; i < n; i++) byRank[open[i]] = i;
+  const order = new Uint32Array(n);
+  let k = 0;
+  for (let r = 0; r <= maxRank; r++) if (byRank[r] >= 0) order[k++] = byRank[r];
+  const depth = new Uint16Array(n);
+  const parent = new Int32Array(n).fill(-1);
+  const stack: number[] = [];
+  const levelCounts: number[] = [];
+  for (k = 0; k < n; k++) {
+    const i = order[k];
+    while (stack.length > 0 && close[stack[stack.length - 1]] < open[i]) stack.pop();
+    if (stack.length > 0) parent[i] = stack[stack.length - 1];
+    const d = Math.min(stack.length, 0xffff);
+    depth[i] = d;
+    levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+    stack.push(i);
+  }
+  return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags: new Uint8Array(n), levelCounts };
+}
+
+/** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
+function layoutOnline(on: OnlineStack): Layout {
+  const depth = on.depth.view();
+  const n = depth.length;
+  const levelCounts: number[] = [];
+  for (let i = 0; i < n; i++) levelCounts[depth[i]] = (levelCounts[depth[i]] ?? 0) + 1;
+  const offset: number[] = [];
+  let acc = 0;
+  for (let d = 0; d < levelCounts.length; d++) {
+    offset[d] = acc;
+    acc += levelCounts[d] ??= 0;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[offset[depth[i]]++] = i;
+  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts };
+}
+
+/** Fewest lanes for overlapping ranges (optimal interval partitioning). */
+function layoutLanes(row: RowMeta): Layout {
+  const ev = row.events;
+  const n = ev.start.length;
+  const { order, lane, laneCount } = packLanes(ev.start.view(), ev.end.view());
+  const levelCounts = new Array<number>(laneCount).fill(0);
+  for (let i = 0; i < n; i++) levelCounts[lane[i]]++;
+  return {
+    order: byLevel(order, lane, levelCounts),
+    depth: lane,
+    parent: new Int32Array(n).fill(-1),
+    extraFlags: new Uint8Array(n),
+    levelCounts,
+  };
+}
+
+/** Stable bucket of a start-ordered permutation by level. */
+function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: number[]): Uint32Array {
+  const offset: number[] = [];
+  let acc = 0;
+  for (let d = 0; d < levelCounts.length; d++) {
+    offset[d] = acc;
+    acc += levelCounts[d] ?? 0;
+  }
+  const out = new Uint32Array(startOrder.length);
+  for (let k = 0; k < startOrder.length; k++) {
+    const i = startOrder[k];
+    out[offset[level[i]]++] = i;
+  }
+  return out;
+}
+
+/** Permutation sorting `t` ascending, stable (arrival order breaks ties); identity when already sorted. */
+export function sortedOrder(t: Float64Array): Uint32Array {
+  const n = t.length;
+  const order = new Uint32Array(n);
+  let sorted = true;
+  for (let i = 0; i < n; i++) {
+    order[i] = i;
+    if (i > 0 && t[i] < t[i - 1]) sorted = false;
+  }
+  if (!sorted) order.sort((a, b) => t[a] - t[b] || a - b);
+  return order;
+}

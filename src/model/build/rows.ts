@@ -1,0 +1,270 @@
+/**
+ * Row storage while building: one row per future track (a thread's push/pop stack in a domain, a
+ * process's category row, marks, counters, custom rows), each keeping its events in arrival order
+ * in growable columns, and the caches that find a row in the hot paths without a string key.
+ */
+import { f64, i32, u16, u32, u8, type Growable } from '../growable.ts';
+import type { CounterTrackInfo, TrackKind } from '../types.ts';
+import { keyPacking, NO_KEY } from './cacheKey.ts';
+import type { RangeRename } from './inputs.ts';
+import type { ProcessTree } from './processTree.ts';
+
+/** Events of one row, in arrival order. */
+export class RowEvents {
+  // Complete ranges.
+  readonly start = f64();
+  readonly end = f64();
+  readonly style = u32();
+  readonly payload = i32();
+  readonly thread = i32();
+  readonly flags = u8();
+  readonly loc = f64();
+  // Push/pop events (stack rows only): time, +1 push / 0 pop, style, payload, location.
+  readonly evT = f64();
+  readonly evPush = u8();
+  readonly evStyle = u32();
+  readonly evPayload = i32();
+  readonly evLoc = f64();
+  // Ranges made from push/pop events: where their push and pop sit in the time-sorted event
+  // stream, which settles nesting when timestamps tie.
+  readonly rankOpen = f64();
+  readonly rankClose = f64();
+  // Pop events that rename their range: event index -> new message/color.
+  evRename?: Map<number, RangeRename>;
+}
+
+/**
+ * A push/pop row whose events have all come in time order so far: each push becomes a range at
+ * once (in `RowEvents`' complete columns, in push order, end NaN while open) with its depth and
+ * parent, and each pop closes the innermost open one. That is what sorting the events and
+ * replaying them would give, without keeping the events. The first event that breaks the order
+ * (or a pop with nothing open, or with a payload, or a complete range on the row) turns the row
+ * back into its events (`replayOnline`) and the general path takes over.
+ */
+export class OnlineStack {
+  lastT = -Infinity;
+  /** Per range (push order): stack depth at its push. */
+  readonly depth = u16();
+  /** Per range: the enclosing range (row-local index), or -1. */
+  readonly parent = i32();
+  /** Per range: location of its pop. */
+  readonly endLoc = f64();
+  /** Row-local indices of the open ranges, innermost last. */
+  readonly open: number[] = [];
+}
+
+export interface RowMeta {
+  kind: TrackKind;
+  layout: 'stack' | 'lanes';
+  label: string;
+  process: number;
+  thread: number;
+  domain: number;
+  category: number;
+  path: string[];
+  events: RowEvents;
+  /** Set while a push/pop row is resolved on arrival. */
+  online?: OnlineStack;
+  unit?: string;
+  counter?: CounterTrackInfo;
+  // marks rows
+  markT?: Growable<Float64Array>;
+  markStyle?: Growable<Uint32Array>;
+  markPayload?: Growable<Int32Array>;
+  /** Category rows: pairs (mark position in its marks row, marks row index) of the marks shown by reference. */
+  markRefs?: number[];
+  // counter rows
+  counterT?: Growable<Float64Array>;
+  counterV?: Growable<Float64Array>;
+  /** Correlation ids of custom-row ranges by position in the row (NaN = none); may be shorter than the row. */
+  corr?: Growable<Float64Array>;
+  /** Ranges that end on another thread: pairs (range position in row, end thread). */
+  cross?: number[];
+}
+
+/** Stack row cache key: (domain, thread). */
+const STACK_ROW_KEY = keyPacking(21, 32);
+/** Category row cache key: (process + 1, domain, category + 1). */
+const CATEGORY_ROW_KEY = keyPacking(20, 16, 17);
+
+/** Options of a row outside the per-thread ones. */
+interface RowPlace {
+  label: string;
+  process: number;
+  thread?: number;
+  path?: string[];
+}
+
+export class RowTable {
+  readonly rows: RowMeta[] = [];
+  private readonly ids = new Map<string, number>();
+  private readonly stackRowCache = new Map<number, RowMeta>();
+  private readonly defaultStackRows: RowMeta[] = [];
+  private readonly marksRowCache = new Map<number, number>();
+  private readonly categoryRowCache = new Map<number, RowMeta>();
+
+  constructor(private readonly tree: ProcessTree) {}
+
+  /** Index of the row with this key, made from `meta` on first use. */
+  private rowIndex(key: string, meta: Omit<RowMeta, 'events'>): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.rows.length;
+      this.rows.push({ ...meta, events: new RowEvents() });
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  /** The push/pop row of a thread in a domain; new rows start resolved on arrival. */
+  stackRow(thread: number, domain: number): RowMeta {
+    // Caches in front of the string-keyed row table, which this runs once per event: an array for
+    // the default domain, a numeric map for the others.
+    if (domain === 0) {
+      const row = this.defaultStackRows[thread];
+      if (row !== undefined) return row;
+    }
+    const cacheKey = STACK_ROW_KEY.pack(domain, thread);
+    if (cacheKey !== NO_KEY) {
+      const cached = this.stackRowCache.get(cacheKey);
+      if (cached) return cached;
+    }
+    const t = this.tree.threads[thread];
+    const row = this.rows[
+      this.rowIndex(`pushpop:${thread}:${domain}`, {
+        kind: 'pushpop',
+        layout: 'stack',
+        label: 'Push/Pop',
+        process: t.process,
+        thread,
+        domain,
+        category: -1,
+        path: [],
+      })
+    ];
+    if (row.events.start.length === 0 && row.events.evT.length === 0) row.online ??= new OnlineStack();
+    if (cacheKey !== NO_KEY) this.stackRowCache.set(cacheKey, row);
+    if (domain === 0) this.defaultStackRows[thread] = row;
+    return row;
+  }
+
+  /** Index of the thread's marks row. */
+  marksRow(thread: number): number {
+    const cached = this.marksRowCache.get(thread);
+    if (cached !== undefined) return cached;
+    const t = this.tree.threads[thread];
+    const id = this.rowIndex(`marks:${thread}`, {
+      kind: 'marks',
+      layout: 'stack',
+      label: 'Marks',
+      process: t.process,
+      thread,
+      domain: -1,
+      category: -1,
+      path: [],
+    });
+    withMarkColumns(this.rows[id]);
+    this.marksRowCache.set(thread, id);
+    return id;
+  }
+
+  /** The start/end row of a category in a domain of a process. */
+  categoryRow(process: number, domain: number, category: number): RowMeta {
+    const cacheKey = CATEGORY_ROW_KEY.pack(process + 1, domain, category + 1);
+    if (cacheKey !== NO_KEY) {
+      const cached = this.categoryRowCache.get(cacheKey);
+      if (cached) return cached;
+    }
+    const row = this.rows[
+      this.rowIndex(`category:${process}:${domain}:${category}`, {
+        kind: 'category',
+        layout: 'lanes',
+        label: '',
+        process,
+        thread: -1,
+        domain,
+        category,
+        path: [],
+      })
+    ];
+    if (cacheKey !== NO_KEY) this.categoryRowCache.set(cacheKey, row);
+    return row;
+  }
+
+  /** A marks row outside the per-thread ones, under `path` of the process (or thread) node. */
+  markRow(options: RowPlace): number {
+    const id = this.placedRow('marksrow', options, { kind: 'marks', layout: 'stack' });
+    withMarkColumns(this.rows[id]);
+    return id;
+  }
+
+  /** A counter row. */
+  counterRow(options: RowPlace & { unit?: string; counter?: CounterTrackInfo }): number {
+    const id = this.placedRow('counter', options, { kind: 'counter', layout: 'stack', unit: options.unit, counter: options.counter });
+    const row = this.rows[id];
+    row.counterT ??= f64();
+    row.counterV ??= f64();
+    return id;
+  }
+
+  /** A custom range row (API calls stacked per thread, GPU work packed in lanes). */
+  customRow(options: RowPlace & { kind: Extract<TrackKind, 'api' | 'gpu'>; layout?: 'stack' | 'lanes' }): number {
+    return this.placedRow(options.kind, options, {
+      kind: options.kind,
+      layout: options.layout ?? (options.kind === 'gpu' ? 'lanes' : 'stack'),
+    });
+  }
+
+  private placedRow(keyKind: string, place: RowPlace, meta: Pick<RowMeta, 'kind' | 'layout' | 'unit' | 'counter'>): number {
+    const path = place.path ?? [];
+    const key = `${keyKind}\u0000${place.process}\u0000${place.thread ?? -1}\u0000${path.join('\u0000')}\u0000${place.label}`;
+    return this.rowIndex(key, {
+      ...meta,
+      label: place.label,
+      process: place.process,
+      thread: place.thread ?? -1,
+      domain: -1,
+      category: -1,
+      path,
+    });
+  }
+}
+
+function withMarkColumns(row: RowMeta): void {
+  row.markT ??= f64();
+  row.markStyle ??= u32();
+  row.markPayload ??= i32();
+}
+
+/**
+ * Turns a row resolved on arrival back into its push and pop events, in arrival order: before
+ * each push, pops close the innermost ranges down to that push's depth; after the last push,
+ * the ranges closed since. Then the complete columns are emptied and the row takes the general
+ * path, exactly as if it had never been resolved on arrival.
+ */
+export function replayOnline(row: RowMeta): void {
+  const on = row.online!;
+  row.online = undefined;
+  const ev = row.events;
+  const n = ev.start.length;
+  const stack: number[] = [];
+  const pop = (i: number) => {
+    ev.evT.push(ev.end.get(i));
+    ev.evPush.push(0);
+    ev.evStyle.push(0);
+    ev.evPayload.push(-1);
+    ev.evLoc.push(on.endLoc.get(i));
+  };
+  for (let i = 0; i < n; i++) {
+    const depth = on.depth.get(i);
+    while (stack.length > depth) pop(stack.pop()!);
+    ev.evT.push(ev.start.get(i));
+    ev.evPush.push(1);
+    ev.evStyle.push(ev.style.get(i));
+    ev.evPayload.push(ev.payload.get(i));
+    ev.evLoc.push(ev.loc.get(i));
+    stack.push(i);
+  }
+  while (stack.length > on.open.length) pop(stack.pop()!);
+  for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc]) column.length = 0;
+}

@@ -1,0 +1,98 @@
+/**
+ * The general path of push/pop rows, at finish: sort a row's push and pop events by time, match
+ * them into complete ranges (pop payloads and renames join their range), and close what was never
+ * popped at the capture's end. Rows resolved on arrival only close their open ranges.
+ */
+import { RangeFlag } from '../types.ts';
+import { locOf, type IssueLog } from './issues.ts';
+import { sortedOrder } from './rowLayout.ts';
+import type { PayloadStore } from './payloads.ts';
+import type { ProcessTree } from './processTree.ts';
+import type { RowEvents, RowMeta } from './rows.ts';
+import type { StyleTable } from './styles.ts';
+
+export interface StackContext {
+  styles: StyleTable;
+  payloads: PayloadStore;
+  tree: ProcessTree;
+  issues: IssueLog;
+}
+
+/** Matches the row's push/pop events (in time order) into complete ranges. */
+export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext): void {
+  const ev = row.events;
+  const on = row.online;
+  if (on) {
+    // Resolved on arrival: only the ranges still open remain, closed after everything, innermost first.
+    for (let s = on.open.length - 1; s >= 0; s--) {
+      const i = on.open[s];
+      const start = ev.start.get(i);
+      reportNeverPopped(cx, row.thread, start, ev.style.get(i), ev.loc.get(i));
+      ev.end.set(i, Math.max(captureEnd, start));
+      ev.flags.set(i, RangeFlag.Unterminated);
+    }
+    on.open.length = 0;
+    return;
+  }
+  const n = ev.evT.length;
+  if (n === 0) return;
+  const order = sortedOrder(ev.evT.view());
+  const stack: number[] = [];
+  const stackRank: number[] = [];
+  const thread = row.thread;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    const t = ev.evT.get(i);
+    if (ev.evPush.get(i) === 1) {
+      stack.push(i);
+      stackRank.push(k);
+      continue;
+    }
+    const open = stack.pop();
+    const openRank = stackRank.pop();
+    if (open === undefined || openRank === undefined) {
+      cx.issues.report('warning', `pop with no open range on thread ${cx.tree.threadLabel(thread)} at ${t} ns; ignored`, {
+        ...locOf(ev.evLoc.get(i)),
+        kind: 'pop-without-push',
+        timeNs: t,
+        thread,
+      });
+      continue;
+    }
+    const popPayload = ev.evPayload.get(i);
+    if (popPayload >= 0) {
+      ev.evPayload.set(open, cx.payloads.joinEnd(ev.evPayload.get(open), popPayload, locOf(ev.evLoc.get(i))));
+    }
+    const rename = ev.evRename?.get(i);
+    if (rename) ev.evStyle.set(open, cx.styles.restyle(ev.evStyle.get(open), rename));
+    pushComplete(ev, ev.evT.get(open), t, open, thread, 0);
+    ev.rankOpen.push(openRank);
+    ev.rankClose.push(k);
+  }
+  for (let s = stack.length - 1; s >= 0; s--) {
+    const open = stack[s];
+    reportNeverPopped(cx, thread, ev.evT.get(open), ev.evStyle.get(open), ev.evLoc.get(open));
+    pushComplete(ev, ev.evT.get(open), Math.max(captureEnd, ev.evT.get(open)), open, thread, RangeFlag.Unterminated);
+    // Closed after everything, innermost first.
+    ev.rankOpen.push(stackRank[s]);
+    ev.rankClose.push(n + stack.length - s);
+  }
+}
+
+function reportNeverPopped(cx: StackContext, thread: number, t: number, style: number, loc: number): void {
+  cx.issues.report(
+    'warning',
+    `range "${cx.styles.nameOf(style)}" pushed on thread ${cx.tree.threadLabel(thread)} at ${t} ns is never popped; closed at the end of the capture`,
+    { ...locOf(loc), kind: 'never-popped', timeNs: t, thread },
+  );
+}
+
+function pushComplete(ev: RowEvents, start: number, end: number, evIndex: number, thread: number, flags: number): void {
+  ev.start.push(start);
+  ev.end.push(end);
+  ev.style.push(ev.evStyle.get(evIndex));
+  ev.payload.push(ev.evPayload.get(evIndex));
+  ev.thread.push(thread);
+  ev.flags.push(flags);
+  ev.loc.push(ev.evLoc.get(evIndex));
+}

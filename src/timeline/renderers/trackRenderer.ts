@@ -1,0 +1,52 @@
+/**
+ * The track interface: each kind of row knows how to draw itself for a frame and how to find
+ * what is under a point, from the same TimeScale and the same geometry, so that what is drawn is
+ * what a click hits.
+ */
+import type { Canvas2D } from '../canvas2d.ts';
+import type { StylePaint } from '../styleColors.ts';
+import type { TextMeasurer } from '../text.ts';
+import type { Theme } from '../theme.ts';
+import type { TimeScale } from '../timeScale.ts';
+import type { LayoutRow } from '../trackLayout.ts';
+import type { CssPx } from '../units.ts';
+
+export interface RowDrawEnv {
+  ctx: Canvas2D;
+  /** The row; the context is translated so that y = 0 is the top of the row. */
+  row: LayoutRow;
+  /** The frame's scale for this row's capture (takes model times). */
+  scale: TimeScale;
+  theme: Theme;
+  paint: StylePaint;
+  /** Measures in `theme.labelFont`, which is the context's font while rows draw. */
+  text: TextMeasurer;
+  dpr: number;
+  /** Row-local y range on screen: parts outside it are skipped. */
+  visibleTopCss: CssPx;
+  visibleBottomCss: CssPx;
+}
+
+export interface RowHitEnv {
+  row: LayoutRow;
+  scale: TimeScale;
+}
+
+export type Hit =
+  | { kind: 'range'; row: LayoutRow; index: number }
+  | { kind: 'mark'; row: LayoutRow; index: number }
+  | { kind: 'counter'; row: LayoutRow; sample: number; tNs: number };
+
+export interface TrackRenderer {
+  draw(env: RowDrawEnv): void;
+  /** What is at row-local (xCss, yCss), or null. */
+  hitTest(xCss: CssPx, yCss: CssPx, env: RowHitEnv): Hit | null;
+}
+
+/** A box in canvas CSS pixels. */
+export interface BoxCss {
+  x0: CssPx;
+  x1: CssPx;
+  y: CssPx;
+  h: CssPx;
+}
