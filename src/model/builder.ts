@@ -27,6 +27,7 @@ import {
   type Model,
   type PayloadTypeCode,
   type ProcessInfo,
+  type ObjectRef,
   type ResourceInfo,
   type StringId,
   type ThreadInfo,
@@ -119,6 +120,8 @@ export interface CustomRowOptions {
   path?: string[];
   /** 'stack' nests ranges by time, 'lanes' packs overlapping ones side by side; default by kind (gpu: lanes). */
   layout?: 'stack' | 'lanes';
+  /** The program objects whose work the row shows (`Track.objects`). */
+  objects?: ObjectRef[];
 }
 
 const NO_LOC = -1;
@@ -183,6 +186,7 @@ interface RowMeta {
   online?: OnlineStack;
   unit?: string;
   counter?: CounterTrackInfo;
+  objects?: ObjectRef[];
   // marks rows
   markT?: Growable<Float64Array>;
   markStyle?: Growable<Uint32Array>;
@@ -682,6 +686,7 @@ export class ModelBuilder {
       domain: -1,
       category: -1,
       path: options.path ?? [],
+      objects: options.objects,
     });
     return this.rowIds.get(key)!;
   }
@@ -785,6 +790,7 @@ export class ModelBuilder {
         unit: row.unit,
       };
       if (row.counter) track.counter = row.counter;
+      if (row.objects) track.objects = row.objects;
       if (row.events.start.length > 0) {
         const laid = row.layout === 'stack' ? this.layoutStack(row) : this.layoutLanes(row);
         const ev = row.events;

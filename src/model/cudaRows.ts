@@ -3,6 +3,7 @@
  * CUDA statistics (which find them again): one definition, so the two cannot drift apart. Part of
  * the model so that both layers may import it.
  */
+import type { Model, Track } from './types.ts';
 
 /** Group label above the GPU rows of a process: Process > CUDA > GPU n > streams. */
 export const CUDA_GROUP = 'CUDA';
@@ -12,3 +13,51 @@ export const SYNC_ROW_LABEL = 'Synchronization';
 
 /** Per-thread row of NVTX ranges projected onto the GPU (see src/import/nsys/projection.ts). */
 export const PROJECTION_ROW_LABEL = 'NVTX (GPU projection)';
+
+/** `ResourceInfo.kind` / `ObjectRef.kind` of CUDA objects, as the native decoder names them too. */
+export const CUDA_DEVICE = 'CUDA device';
+export const CUDA_CONTEXT = 'CUDA context';
+export const CUDA_STREAM = 'CUDA stream';
+
+/**
+ * CUPTI correlation ids are unique per process only; the model's id of a CUDA API call and its GPU
+ * work is (process index) * CUDA_CORRELATION_SPAN + (CUPTI id).
+ */
+export const CUDA_CORRELATION_SPAN = 2 ** 32;
+
+/** The CUPTI correlation id of a model correlation id made by the nsys importer. */
+export function cuptiCorrelationId(modelId: number): number {
+  return modelId % CUDA_CORRELATION_SPAN;
+}
+
+/** One object a row shows the work of, with the name the program gave it (or undefined). */
+export interface RowObject {
+  kind: string;
+  handle: string;
+  name: string | undefined;
+}
+
+/**
+ * The objects of a row (`Track.objects`) with their names from `Model.resources`: a name given in the
+ * row's own process wins over one given without a process (nsys device names are system-wide).
+ */
+export function rowObjects(model: Model, track: Track): RowObject[] {
+  if (!track.objects) return [];
+  return track.objects.map((o) => ({ kind: o.kind, handle: o.handle, name: resourceName(model, o.kind, o.handle, track.process) }));
+}
+
+/** The name the program gave an object, looked up in its process first, then among process-less names. */
+export function resourceName(model: Model, kind: string, handle: string, process: number): string | undefined {
+  let fallback: string | undefined;
+  for (const r of model.resources ?? []) {
+    if (r.kind !== kind || r.handle !== handle) continue;
+    if (r.process === process) return r.name;
+    if (r.process < 0) fallback ??= r.name;
+  }
+  return fallback;
+}
+
+/** "13 · rt-compute-stream", or "13" when unnamed (the kind is said beside it). */
+export function rowObjectText(o: RowObject): string {
+  return o.name ? `${o.handle} · ${o.name}` : o.handle;
+}
