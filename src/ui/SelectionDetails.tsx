@@ -4,6 +4,7 @@ import { rangeDetails, type RangeDetails as RangeDetailsData } from '../analysis
 import { useViewer } from '../state/context.tsx';
 import type { LoadedCapture } from '../state/viewerStore.ts';
 import { formatPayload } from '../model/payload.ts';
+import { rowObjects } from '../model/cudaRows.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
@@ -89,6 +90,10 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
   );
 }
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function threadText(model: Model, thread: number): { thread: string; process: string } {
   if (thread < 0) return { thread: '–', process: '–' };
   return { thread: threadLabel(model, thread), process: processLabel(model, model.threads[thread].process) };
@@ -120,6 +125,13 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
         </Row>
         <Row label="Process">{d.process ? d.process.label : '–'}</Row>
         {model.tracks[d.track] && <Row label="Row">{model.tracks[d.track].label}</Row>}
+        {model.tracks[d.track] &&
+          rowObjects(model, model.tracks[d.track]).map((o) => (
+            <Row key={o.kind} label={capitalized(o.kind)} testId="detail-object">
+              {o.handle}
+              {o.name ? <> · <strong>{o.name}</strong></> : <span className="muted"> (unnamed)</span>}
+            </Row>
+          ))}
         <Row label="Start" testId="detail-start">
           {formatTimestamp(d.startNs)}
         </Row>

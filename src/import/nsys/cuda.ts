@@ -172,11 +172,13 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
     {
       table: 'CUPTI_ACTIVITY_KIND_SYNCHRONIZATION',
       work: false,
-      extra: [s.firstColumn('CUPTI_ACTIVITY_KIND_SYNCHRONIZATION', 'syncType', 'deprecatedSyncType') ?? 'NULL'],
+      extra: [s.firstColumn('CUPTI_ACTIVITY_KIND_SYNCHRONIZATION', 'syncType', 'deprecatedSyncType') ?? 'NULL', 'streamId', 'eventId'],
       describe: (x) => {
         const type = num(x[0]);
         const label = type === undefined ? 'sync' : (syncTypes?.get(type) ?? SYNC_TYPE[type] ?? `sync type ${type}`);
-        return { nameId: named(`[CUDA ${label}]`) };
+        // What was waited for: the rows are per device, so the stream and CUDA event go in the payload.
+        const waitedOn = (v: unknown) => (typeof v === 'number' && v !== NO_STREAM ? v : undefined);
+        return { nameId: named(`[CUDA ${label}]`), payload: jsonPayload({ stream: waitedOn(x[1]), event: waitedOn(x[2]) }) };
       },
     },
   ];
