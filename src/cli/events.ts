@@ -5,7 +5,8 @@
  */
 import { kindClass } from '../analysis/groups.ts';
 import { modelPayloadJson } from '../payload/model.ts';
-import { CUDA_CONTEXT, CUDA_DEVICE, CUDA_STREAM, cuptiCorrelationId, PROJECTION_ROW_LABEL, rowObjects } from '../model/cudaRows.ts';
+import { CUDA_CONTEXT, CUDA_DEVICE, CUDA_STREAM, cuptiCorrelationId, PROJECTION_ROW_LABEL } from '../model/cudaRows.ts';
+import { rowObjects, threadName } from '../model/resources.ts';
 import { correlatedRanges, correlationIdOf } from '../model/query.ts';
 import { RangeFlag, type Model, type Track } from '../model/types.ts';
 
@@ -143,7 +144,7 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
       durationNs: end - start,
       depth: null,
       tid: thread >= 0 ? model.threads[thread].tid : null,
-      threadName: thread >= 0 ? model.threads[thread].name || null : null,
+      threadName: thread >= 0 ? threadName(model, thread) || null : null,
       pid: process >= 0 ? model.processes[process].pid : null,
       processName: process >= 0 ? model.processes[process].name || null : null,
       category: category >= 0 ? model.categories[category].id : null,
@@ -169,7 +170,7 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
         durationNs: 0,
         depth: null,
         tid: track.thread >= 0 ? model.threads[track.thread].tid : null,
-        threadName: track.thread >= 0 ? model.threads[track.thread].name || null : null,
+        threadName: track.thread >= 0 ? threadName(model, track.thread) || null : null,
         pid: process >= 0 ? model.processes[process].pid : null,
         processName: process >= 0 ? model.processes[process].name || null : null,
         category: null,
@@ -206,7 +207,7 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
     const end = crossEnd.get(i);
     if (end !== undefined) {
       out.endTid = model.threads[end].tid;
-      out.endThreadName = model.threads[end].name || null;
+      out.endThreadName = threadName(model, end) || null;
     }
     yield out;
   }

@@ -226,7 +226,7 @@ export interface Track {
   /**
    * The program objects whose work the row shows, outermost first (nsys GPU rows: the CUDA device,
    * context and stream). Their names, when the program gave any, are in `Model.resources`; read
-   * both through `rowObjects` (src/model/cudaRows.ts).
+   * both through `rowObjects` (src/model/resources.ts).
    */
   objects?: ObjectRef[];
 }

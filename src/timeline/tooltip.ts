@@ -1,7 +1,7 @@
 /** What the hover tooltip says about a range, mark or counter sample (pure), and writing it into its HTML element. */
 import { formatValue } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
-import { rowObjects, rowObjectText } from '../model/cudaRows.ts';
+import { rowObjects, rowObjectText } from '../model/resources.ts';
 import { formatPayload } from '../model/payload.ts';
 import { runningTotalTrack, trackOfRange } from '../model/query.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';

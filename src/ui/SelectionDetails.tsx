@@ -4,7 +4,7 @@ import { rangeDetails, type RangeDetails as RangeDetailsData } from '../analysis
 import { useViewer } from '../state/context.tsx';
 import type { LoadedCapture } from '../state/viewerStore.ts';
 import { formatPayload } from '../model/payload.ts';
-import { rowObjects } from '../model/cudaRows.ts';
+import { rowObjects, unplacedResources } from '../model/resources.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
 import { markName, trackOfMark } from '../model/query.ts';
@@ -169,6 +169,7 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
         </Row>
       </dl>
       <RangeNotes details={d} />
+      <NamedObjects model={model} process={d.process?.index ?? -1} />
       {d.children.length > 0 && <ChildBreakdown details={d} />}
       <CudaStatistics capture={capture} index={index} />
     </div>
@@ -264,6 +265,30 @@ function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number
           <PayloadValue model={model} payload={payload} />
         </Row>
       </dl>
+      <NamedObjects model={model} process={m.thread[index] >= 0 ? model.threads[m.thread[index]].process : (track?.process ?? -1)} />
     </div>
+  );
+}
+
+/** Objects shown at most before the rest are counted. */
+const NAMED_OBJECTS_SHOWN = 50;
+
+/** Names the event's process gave to objects that no row shows (CUDA and OpenCL objects, NVTX resources). */
+function NamedObjects({ model, process }: { model: Model; process: number }) {
+  const objects = useMemo(() => unplacedResources(model, process), [model, process]);
+  if (objects.length === 0) return null;
+  return (
+    <details className="details-objects" data-testid="named-objects">
+      <summary>Objects named by this process ({formatCount(objects.length)})</summary>
+      <ul>
+        {objects.slice(0, NAMED_OBJECTS_SHOWN).map((o) => (
+          <li key={`${o.kind}:${o.handle}`}>
+            {o.kind} <code>{o.handle}</code> · <strong>{o.name}</strong>
+            {o.domain > 0 && <span className="muted"> ({model.domains[o.domain]?.name || 'default domain'})</span>}
+          </li>
+        ))}
+        {objects.length > NAMED_OBJECTS_SHOWN && <li className="muted">and {formatCount(objects.length - NAMED_OBJECTS_SHOWN)} more</li>}
+      </ul>
+    </details>
   );
 }

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CUDA_CONTEXT, CUDA_DEVICE, CUDA_STREAM, rowObjects } from '../../model/cudaRows.ts';
+import { CUDA_CONTEXT, CUDA_DEVICE, CUDA_STREAM } from '../../model/cudaRows.ts';
+import { rowObjects } from '../../model/resources.ts';
 import type { Model } from '../../model/types.ts';
 import { loadModel, memorySource } from '../pipeline.ts';
 import { buildExport, T, writeCudaNames } from './exportBuilder.ts';
