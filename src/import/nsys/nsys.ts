@@ -40,8 +40,8 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
   const b = ctx.builder;
   const bytes = await wholeFile(input);
   if (ctx.signal?.aborted) return;
-  const truncation = truncationMessage(bytes);
-  if (truncation) b.report('error', truncation);
+  const truncation = truncationOf(bytes);
+  if (truncation) b.report('error', `${truncation}; what can still be read is shown`);
   const readable = truncation ? wholePages(bytes) : bytes;
 
   let db: Database;
@@ -55,7 +55,11 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
     try {
       schema = new Schema(db, (message) => b.report('error', message));
     } catch (e) {
-      throw new Error(`${input.name}: not a readable SQLite database (${(e as Error).message})${truncation ? `; ${truncation}` : ''}`);
+      throw new Error(
+        truncation
+          ? `${input.name}: ${truncation}; the list of its tables lies in the missing part, so none of them can be read (${(e as Error).message})`
+          : `${input.name}: not a readable SQLite database (${(e as Error).message})`,
+      );
     }
     if (!isNsysSchema(schema)) {
       const tables = schema.tableNames;
@@ -109,8 +113,8 @@ async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
   }
 }
 
-/** A message if the file is shorter than its SQLite header says, else undefined. */
-function truncationMessage(bytes: Uint8Array): string | undefined {
+/** What is missing if the file is shorter than its SQLite header says, else undefined. */
+function truncationOf(bytes: Uint8Array): string | undefined {
   if (bytes.length < 100 || !isSqlite(bytes)) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const rawPageSize = view.getUint16(16);
@@ -120,7 +124,8 @@ function truncationMessage(bytes: Uint8Array): string | undefined {
   if (view.getUint32(92) !== view.getUint32(24) || pageCount === 0) return undefined;
   const expected = pageSize * pageCount;
   if (bytes.length >= expected) return undefined;
-  return `the file is truncated: its SQLite header says ${expected} bytes, but it has ${bytes.length} (the data ends at byte offset ${bytes.length}); what can be read is shown`;
+  const percent = Math.floor((100 * bytes.length) / expected);
+  return `the file is truncated: its SQLite header says ${expected} bytes, but it has ${bytes.length} (the data ends at byte offset ${bytes.length}, ${percent}% of the file)`;
 }
 
 /**

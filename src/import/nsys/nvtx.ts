@@ -85,9 +85,12 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
     b.report('warning', `table ${TABLE} has neither a text nor a textId column: NVTX events are shown without names`);
   }
 
-  const types = eventTypeTable(s.enumNames('ENUM_NSYS_EVENT_TYPE'));
-  if (!s.has('ENUM_NSYS_EVENT_TYPE')) {
+  const fileTypes = s.enumNames('ENUM_NSYS_EVENT_TYPE');
+  const types = eventTypeTable(fileTypes);
+  if (!fileTypes) {
     b.report('info', `no ENUM_NSYS_EVENT_TYPE table: NVTX event types read with the built-in codes of Nsight Systems 2025.1`);
+  } else if (types.name.size > 0 && fileTypes.size === 0) {
+    b.report('info', `ENUM_NSYS_EVENT_TYPE has no NVTX event type: NVTX event types read with the built-in codes of Nsight Systems 2025.1`);
   }
   const domains = readDomains(ctx, types.codes('domainCreate'));
 
