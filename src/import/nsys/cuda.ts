@@ -201,10 +201,12 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(g.table, 'correlationId') ? 'correlationId' : 'NULL',
       s.hasColumn(g.table, 'contextId') ? 'contextId' : 'NULL',
       ...g.extra.map((c) => (c !== 'NULL' && s.hasColumn(g.table, c) ? quoteId(c) : 'NULL')),
+      'rowid',
     ];
     const n = ctx.each(g.table, `SELECT ${cols.join(', ')} FROM ${quoteId(g.table)}`, (row) => {
-      const start = num(row[0]);
-      const end = num(row[1]);
+      const rowid = row[row.length - 1];
+      const start = ctx.checkTime(g.table, rowid, 'start', row[0]);
+      const end = ctx.checkTime(g.table, rowid, 'end', row[1]);
       if (start === undefined || end === undefined) return;
       const pid = num(row[2]);
       const process = pid === undefined ? -1 : ctx.process(pid);
@@ -212,7 +214,7 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       const stream = num(row[4]);
       const corr = num(row[5]);
       const key = process >= 0 && corr !== undefined && corr >= 0 && corr < CORRELATION_LIMIT ? process * CORRELATION_LIMIT + corr : undefined;
-      const described = g.describe(row.slice(7));
+      const described = g.describe(row.slice(7, row.length - 1));
       ctx.seeTime(start);
       ctx.seeTime(end);
       b.rowRange(gpuRow(process, pid ?? -1, device, num(row[6]), stream, !g.work), start, end, described, -1, key);
@@ -244,10 +246,11 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(table, 'correlationId') ? 'correlationId' : 'NULL',
       nameCol ?? 'NULL',
       s.hasColumn(table, 'returnValue') ? 'returnValue' : 'NULL',
+      'rowid',
     ];
     result.apiCalls += ctx.each(table, `SELECT ${cols.join(', ')} FROM ${quoteId(table)}`, (row: Row) => {
-      const start = num(row[0]);
-      const end = num(row[1]);
+      const start = ctx.checkTime(table, row[8], 'start', row[0]);
+      const end = ctx.checkTime(table, row[8], 'end', row[1]);
       const pid = num(row[3]);
       const tid = num(row[4]);
       if (start === undefined || end === undefined || pid === undefined || tid === undefined) return;

@@ -80,7 +80,8 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
     const cuda = decodeCuda(nsys, nvtx.resourceNames);
     if (nsys.cancelled) return;
     addProjectionRows(nsys, nvtx, cuda);
-    declareSpan(nsys, schema);
+    declareSpan(nsys);
+    nsys.reportBadTimes();
   } finally {
     db.close();
   }
@@ -255,10 +256,8 @@ function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult)
 }
 
 /** The session span from ANALYSIS_DETAILS, widened to every event read. */
-function declareSpan(ctx: NsysContext, schema: Schema): void {
-  const t = 'ANALYSIS_DETAILS';
-  if (!schema.has(t) || schema.missing(t, ['startTime', 'stopTime']).length > 0) return;
-  const [row] = schema.pairs(t, `SELECT ${ctx.time('startTime')}, ${ctx.time('stopTime')} FROM ${t} LIMIT 1`);
-  if (!row || typeof row[0] !== 'number' || typeof row[1] !== 'number') return;
-  ctx.builder.setCaptureSpan(Math.min(row[0], ctx.minT), Math.max(row[1], ctx.maxT));
+function declareSpan(ctx: NsysContext): void {
+  const span = ctx.sessionSpan();
+  if (!span) return;
+  ctx.builder.setCaptureSpan(Math.min(span[0], ctx.minT), Math.max(span[1], ctx.maxT));
 }
