@@ -6,9 +6,9 @@
 import type { ModelBuilder } from '../../model/builder.ts';
 import type { StringId } from '../../model/types.ts';
 import { pidOf, quoteId, tidOf, type Schema } from './schema.ts';
-import type { Database, Statement } from './sqlite.ts';
+import type { ReadDatabase as Database, ReadStatement as Statement, SqlValue } from './pagedSqlite.ts';
 
-export type Row = ReturnType<Statement['get']>;
+export type Row = SqlValue[];
 
 /** Rows between checks of the cancel signal. */
 const CANCEL_CHECK_ROWS = 16384;
