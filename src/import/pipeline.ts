@@ -220,7 +220,7 @@ async function decodeRaw(
   }
   if (!gzipped && random?.readSync) {
     const readSync = random.readSync.bind(random);
-    input = { ...input, file: { size: random.size, readSync, onRead: (done) => options.onProgress?.(done, random.size) } };
+    input = { ...input, file: { size: random.size, readSync, onRead: (done) => options.onProgress?.(Math.min(done, random.size), random.size) } };
   }
   const builder = new ModelBuilder({ fileName: source.name, format: importer.id, byteSize: source.size });
   if (gzipped) builder.setProperty('compression', 'gzip');

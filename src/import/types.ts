@@ -51,6 +51,11 @@ export interface DecodeOptions {
   qpcHz?: number;
   /** NVTXT: ticks per second of the Rdtsc time base (default 1 GHz, stated in the load report). */
   rdtscHz?: number;
+  /**
+   * Nsight Systems SQLite: copy the whole file into sql.js's memory, as before exports were read page
+   * by page; for side-by-side benchmarks only (exports over about 2 GB do not open this way).
+   */
+  nsysWholeFile?: boolean;
 }
 
 export interface DecodeContext {

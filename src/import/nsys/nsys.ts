@@ -40,7 +40,7 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
   const b = ctx.builder;
   // Page by page from the file where it can be read at random (a File in the worker, a file in the
   // CLI); a compressed or downloaded export is gathered in memory first and read the same way.
-  const file: RandomAccessFile = input.file ?? memoryFile(await wholeFile(input));
+  const file: RandomAccessFile = input.file && !ctx.options.nsysWholeFile ? input.file : memoryFile(await wholeFile(input));
   if (ctx.signal?.aborted) return;
   const truncation = truncationOf(input.head, file.size);
   if (truncation) b.report('error', `${truncation.message}; what can still be read is shown`);
@@ -48,7 +48,7 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
 
   let db: Database;
   try {
-    db = await openPagedDatabase(readable, input.file?.onRead);
+    db = ctx.options.nsysWholeFile ? await openWholeFile(readable) : await openPagedDatabase(readable, input.file?.onRead);
   } catch (e) {
     throw new Error(`${input.name}: ${(e as Error).message}`);
   }
@@ -114,6 +114,12 @@ async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
     }
     throw e;
   }
+}
+
+/** The former engine: sql.js with the whole file copied into its heap (benchmark comparison). */
+async function openWholeFile(file: RandomAccessFile): Promise<Database> {
+  const { openDatabase } = await import('./sqlite.ts');
+  return openDatabase(file.readSync(0, file.size));
 }
 
 function memoryFile(bytes: Uint8Array): RandomAccessFile {

@@ -131,7 +131,7 @@ class PagedEngine {
     } catch {
       // A file whose header SQLite rejects still opens; its first query reports why.
     }
-    return new PagedDatabase(db, () => files.delete(name));
+    return new PagedDatabase(this.sqlite3, db as never, () => files.delete(name));
   }
 
   private install(): void {
@@ -226,15 +226,84 @@ class PagedEngine {
   }
 }
 
+/** Raw WebAssembly exports read per cell: the wrapped APIs check and convert every argument, which costs 3x per row. */
+interface CellExports {
+  sqlite3_step(stmt: number): number;
+  sqlite3_column_count(stmt: number): number;
+  sqlite3_column_type(stmt: number, i: number): number;
+  sqlite3_column_double(stmt: number, i: number): number;
+  sqlite3_column_text(stmt: number, i: number): number;
+  sqlite3_column_blob(stmt: number, i: number): number;
+  sqlite3_column_bytes(stmt: number, i: number): number;
+  sqlite3_column_name(stmt: number, i: number): number;
+}
+
+const SQLITE_ROW = 100;
+const SQLITE_DONE = 101;
+const SQLITE_INTEGER = 1;
+const SQLITE_FLOAT = 2;
+const SQLITE_TEXT = 3;
+const SQLITE_BLOB = 4;
+
 /** The oo1 database behind the importer's statement shape. */
 class PagedDatabase implements ReadDatabase {
+  private readonly decoder = new TextDecoder();
+
   constructor(
-    private readonly db: { prepare(sql: string): Oo1Statement; exec(sql: string): unknown; close(): void },
+    private readonly sqlite3: Sqlite3,
+    private readonly db: { pointer?: number; prepare(sql: string): { pointer?: number; finalize(): unknown }; exec(sql: string): unknown; close(): void },
     private readonly release: () => void,
   ) {}
 
   prepare(sql: string): ReadStatement {
-    return new PagedStatement(this.db.prepare(sql));
+    const st = this.db.prepare(sql);
+    const { wasm, capi } = this.sqlite3;
+    const cells = wasm.exports as CellExports;
+    const decoder = this.decoder;
+    const dbPointer = this.db.pointer!;
+    const pointer = st.pointer!;
+    const count = cells.sqlite3_column_count(pointer);
+    const text = (ptr: number, n: number) => (n === 0 ? '' : decoder.decode(wasm.heap8u().subarray(ptr, ptr + n)));
+    const cell = (i: number): SqlValue => {
+      switch (cells.sqlite3_column_type(pointer, i)) {
+        // Integers as doubles, as sql.js reads them: exact up to 2^53; the importer decodes wider fields in SQL.
+        case SQLITE_INTEGER:
+        case SQLITE_FLOAT:
+          return cells.sqlite3_column_double(pointer, i);
+        case SQLITE_TEXT: {
+          const ptr = cells.sqlite3_column_text(pointer, i);
+          return text(ptr, cells.sqlite3_column_bytes(pointer, i));
+        }
+        case SQLITE_BLOB: {
+          const ptr = cells.sqlite3_column_blob(pointer, i);
+          const n = cells.sqlite3_column_bytes(pointer, i);
+          return wasm.heap8u().slice(ptr, ptr + n);
+        }
+        default:
+          return null;
+      }
+    };
+    return {
+      step(): boolean {
+        const rc = cells.sqlite3_step(pointer);
+        if (rc === SQLITE_ROW) return true;
+        if (rc === SQLITE_DONE) return false;
+        throw new Error(capi.sqlite3_errmsg(dbPointer) ?? `SQLite error ${rc}`);
+      },
+      get(): SqlValue[] {
+        const row = new Array<SqlValue>(count);
+        for (let i = 0; i < count; i++) row[i] = cell(i);
+        return row;
+      },
+      getAsObject(): Record<string, SqlValue> {
+        const row: Record<string, SqlValue> = {};
+        for (let i = 0; i < count; i++) row[wasm.cstrToJs(cells.sqlite3_column_name(pointer, i)) ?? String(i)] = cell(i);
+        return row;
+      },
+      free(): void {
+        st.finalize();
+      },
+    };
   }
 
   run(sql: string): void {
@@ -247,38 +316,5 @@ class PagedDatabase implements ReadDatabase {
     } finally {
       this.release();
     }
-  }
-}
-
-interface Oo1Statement {
-  step(): boolean;
-  get(row: unknown[]): unknown[];
-  get(row: object): Record<string, unknown>;
-  finalize(): unknown;
-}
-
-class PagedStatement implements ReadStatement {
-  constructor(private readonly st: Oo1Statement) {}
-
-  step(): boolean {
-    return this.st.step();
-  }
-
-  get(): SqlValue[] {
-    const row = this.st.get([]);
-    // 64-bit integers beyond 2^53 come as BigInt; as numbers, like sql.js gave them (the importer
-    // decodes exact 64-bit fields in SQL and checks every time it reads).
-    for (let i = 0; i < row.length; i++) if (typeof row[i] === 'bigint') row[i] = Number(row[i]);
-    return row as SqlValue[];
-  }
-
-  getAsObject(): Record<string, SqlValue> {
-    const row = this.st.get({});
-    for (const k of Object.keys(row)) if (typeof row[k] === 'bigint') row[k] = Number(row[k]);
-    return row as Record<string, SqlValue>;
-  }
-
-  free(): void {
-    this.st.finalize();
   }
 }
