@@ -3,7 +3,7 @@
  * threads, one CUDA runtime call per innermost range, one kernel per call on 4 streams) and prints
  * how long `loadModel` takes from a file (SQLite open + queries + build, incl. the GPU projection),
  * page by page and, alternated in the same run, the former whole-file sql.js load.
- * Run: `node scripts/run-ts.mjs src/import/nsys/bench.ts [nvtxRanges]`.
+ * Run: `node scripts/run-ts.mjs src/import/nsys/bench.ts [nvtxRanges] [pairs]`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,8 @@ import { buildExport } from './exportBuilder.ts';
 import { openDatabase } from './sqlite.ts';
 
 const ranges = Number(process.argv[2] ?? 1_000_000);
+/** Measured pairs (paged, whole file) after one warm-up pair; `0` measures one pair without warm-up (big files). */
+const pairs = Number(process.argv[3] ?? 2);
 
 async function generate(n: number): Promise<Uint8Array> {
   const base = await buildExport({
@@ -52,7 +54,8 @@ const dir = mkdtempSync(join(tmpdir(), 'nvtxview-nsys-bench-'));
 const path = join(dir, 'bench.sqlite');
 writeFileSync(path, bytes);
 try {
-  for (let run = 0; run < 6; run++) {
+  const warmUp = pairs === 0 ? 0 : 2;
+  for (let run = 0; run < warmUp + 2 * Math.max(1, pairs); run++) {
     const wholeFile = run % 2 === 1;
     const source = await fileSource(path);
     const start = performance.now();
@@ -61,7 +64,7 @@ try {
     const ms = performance.now() - start;
     const cpu = process.cpuUsage(cpu0);
     await source.close();
-    if (run < 2) continue;
+    if (run < warmUp) continue;
     const rows = ranges + 2 * Math.floor(ranges / 4);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     // On a shared machine wall time mostly measures the neighbours; CPU time is this process's work.
