@@ -111,6 +111,10 @@ class PagedEngine {
   private readonly vfsName = 'nvtxview-paged';
 
   constructor(private readonly sqlite3: Sqlite3) {
+    // Errors reach the importer as exceptions, which it reports with the table they came from; the
+    // library's own console warnings would only repeat them on the CLI's terminal.
+    const config = sqlite3.config as unknown as Record<string, unknown>;
+    for (const channel of ['warn', 'log', 'debug']) config[channel] = () => {};
     this.install();
   }
 
@@ -306,8 +310,14 @@ class PagedDatabase implements ReadDatabase {
     };
   }
 
+  /** Runs one statement to its end (its errors thrown, not logged as oo1's exec does). */
   run(sql: string): void {
-    this.db.exec(sql);
+    const st = this.prepare(sql);
+    try {
+      while (st.step());
+    } finally {
+      st.free();
+    }
   }
 
   close(): void {
