@@ -46,12 +46,29 @@ let engine: Promise<PagedEngine> | undefined;
 
 /** Opens `file` read-only; close the database when done. `onRead` is told the file bytes read so far. */
 export async function openPagedDatabase(file: RandomAccessFile, onRead?: (bytes: number) => void): Promise<ReadDatabase> {
-  engine ??= sqlite3InitModule().then((sqlite3) => new PagedEngine(sqlite3));
+  engine ??= initSqlite().then((sqlite3) => new PagedEngine(sqlite3));
   const e = await engine.catch((err: unknown) => {
     engine = undefined;
     throw new Error(`could not load the SQLite engine (${(err as Error).message})`);
   });
   return e.open(file, onRead);
+}
+
+function isNode(): boolean {
+  const p = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof p?.versions?.node === 'string';
+}
+
+/**
+ * In Node the package reads its `.wasm` from node_modules. In the page and the worker its URL comes
+ * from the bundler (`?url`): the package's own `new URL(..., import.meta.url)` breaks when the dev
+ * server pre-bundles it.
+ */
+async function initSqlite(): Promise<Sqlite3> {
+  if (isNode()) return sqlite3InitModule();
+  const { default: url } = await import('@sqlite.org/sqlite-wasm/sqlite3.wasm?url');
+  const init = sqlite3InitModule as unknown as (options: { locateFile(file: string): string }) => Promise<Sqlite3>;
+  return init({ locateFile: () => url });
 }
 
 /** A block cache over a file: reads whole blocks, keeps the most recently used ones. */
