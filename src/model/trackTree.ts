@@ -4,8 +4,7 @@
  *   Process > NVTX > [Domain >] category rows, nested by the category hierarchy
  *   Process > custom groups (e.g. CUDA > GPU 0 > streams), process counters
  */
-import { CUDA_CONTEXT } from './cudaRows.ts';
-import { rowObjects, threadName } from './resources.ts';
+import { threadName } from './resources.ts';
 import type { Model, Track, TrackNode } from './types.ts';
 
 export function processLabel(model: Model, process: number): string {
@@ -117,8 +116,6 @@ export function buildTrackTree(model: Model): TrackNode[] {
       return;
     }
     const leaf: TrackNode = { label: t.label, track: i, children: [] };
-    const context = namedContext(model, t);
-    if (context) leaf.detail = context;
     if (t.thread >= 0) {
       const tNode = threadNode(t.thread);
       const path = t.kind === 'pushpop' ? domainPath(`t${t.thread}`, t.domain) : t.path;
@@ -147,15 +144,6 @@ export function buildTrackTree(model: Model): TrackNode[] {
     roots.push(node);
   }
   return roots;
-}
-
-/**
- * "context 1 · trainer" for a GPU row whose CUDA context the program named: the device and stream
- * names are in the row's path and label already.
- */
-function namedContext(model: Model, track: Track): string | undefined {
-  const context = rowObjects(model, track).find((o) => o.kind === CUDA_CONTEXT && o.name);
-  return context ? `context ${context.handle} · ${context.name}` : undefined;
 }
 
 const ROW_ORDER = ['Marks', 'Push/Pop'];
