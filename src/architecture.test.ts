@@ -55,7 +55,7 @@ export const LAYERS: Readonly<Record<string, { may: readonly string[]; packages?
   'src/format': { may: [], packages: ['d3-format'] },
   'src/payload': { may: [] },
   'src/model': { may: ['src/payload'] },
-  'src/import': { may: ['src/model', 'src/payload'], packages: ['fflate', 'sql.js', 'node:fs', 'node:path', 'node:module'] },
+  'src/import': { may: ['src/model', 'src/payload'], packages: ['fflate', 'sql.js', '@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm?url', 'node:fs', 'node:path', 'node:module'] },
   'src/worker': { may: ['src/import', 'src/model'] },
   'src/analysis': { may: ['src/model', 'src/payload'] },
   'src/export': { may: ['src/model', 'src/payload'] },
@@ -211,7 +211,7 @@ describe('import boundaries', () => {
     expect(boundaryViolations('src/import/nsys/nsys.ts', source)).toEqual([
       'src/import/nsys/nsys.ts imports ../../analysis/cuda/labels.ts (src/import may import src/model, src/payload)',
       'src/import/nsys/nsys.ts imports ../../../testkit/writers/nvtxcWriter.ts (src/import may import src/model, src/payload)',
-      'src/import/nsys/nsys.ts imports react (src/import may import the packages fflate, sql.js, node:fs, node:path, node:module)',
+      'src/import/nsys/nsys.ts imports react (src/import may import the packages fflate, sql.js, @sqlite.org/sqlite-wasm, @sqlite.org/sqlite-wasm/sqlite3.wasm?url, node:fs, node:path, node:module)',
       'src/import/nsys/nsys.ts imports ./panel.css (src/import may import src/model, src/payload)',
     ]);
     // Tests may check an importer against the analysis and use testkit/, never the UI.

@@ -1,14 +1,21 @@
 /**
  * nsys SQLite import benchmark: generates an export in memory (nested push/pop NVTX ranges on 8
  * threads, one CUDA runtime call per innermost range, one kernel per call on 4 streams) and prints
- * how long `loadModel` takes (SQLite open + queries + build, incl. the GPU projection).
- * Run: `node scripts/run-ts.mjs bench/run.ts nsys-decode [nvtxRanges]`.
+ * how long `loadModel` takes from a file (SQLite open + queries + build, incl. the GPU projection),
+ * page by page and, alternated in the same run, the former whole-file sql.js load.
+ * Run: `node scripts/run-ts.mjs bench/run.ts nsys-decode [nvtxRanges] [pairs]`.
  */
-import { loadModel, memorySource } from '../../src/import/pipeline.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileSource } from '../../src/import/nodeSource.ts';
+import { loadModel } from '../../src/import/pipeline.ts';
 import { buildExport } from '../../testkit/writers/nsysExport.ts';
 import { openDatabase } from '../../src/import/nsys/sqlite.ts';
 
 const ranges = Number(process.argv[2] ?? 1_000_000);
+/** Measured pairs (paged, whole file) after one warm-up pair; `0` measures one pair without warm-up (big files). */
+const pairs = Number(process.argv[3] ?? 2);
 
 async function generate(n: number): Promise<Uint8Array> {
   const base = await buildExport({
@@ -41,20 +48,32 @@ async function generate(n: number): Promise<Uint8Array> {
 const t0 = performance.now();
 const bytes = await generate(ranges);
 console.log(`generated ${(bytes.length / 1e6).toFixed(1)} MB in ${(performance.now() - t0).toFixed(0)} ms`);
-// One warm-up run so that the figure is steady-state code, then the measured runs.
-for (let run = 0; run < 3; run++) {
-  const start = performance.now();
-  const cpu0 = process.cpuUsage();
-  const model = await loadModel(memorySource('bench.sqlite', bytes));
-  const ms = performance.now() - start;
-  const cpu = process.cpuUsage(cpu0);
-  if (run === 0) continue;
-  const rows = ranges + 2 * Math.floor(ranges / 4);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
-  // On a shared machine wall time mostly measures the neighbours; CPU time is this process's work.
-  console.log(
-    `${(bytes.length / 1e6).toFixed(1)} MB  ${rows} table rows  ${model.ranges.startNs.length} model ranges  ` +
-      `${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms CPU  ${(rows / cpuMs / 1e3).toFixed(2)} M rows per CPU-second  ` +
-      `issues ${model.issues.length}`,
-  );
+// From a file, as the CLI reads it: page by page (today) and the former whole-file sql.js load,
+// alternated in one run. One warm-up run of each, then the measured runs.
+const dir = mkdtempSync(join(tmpdir(), 'nvtxview-nsys-bench-'));
+const path = join(dir, 'bench.sqlite');
+writeFileSync(path, bytes);
+try {
+  const warmUp = pairs === 0 ? 0 : 2;
+  for (let run = 0; run < warmUp + 2 * Math.max(1, pairs); run++) {
+    const wholeFile = run % 2 === 1;
+    const source = await fileSource(path);
+    const start = performance.now();
+    const cpu0 = process.cpuUsage();
+    const model = await loadModel(source, { decode: { nsysWholeFile: wholeFile } });
+    const ms = performance.now() - start;
+    const cpu = process.cpuUsage(cpu0);
+    await source.close();
+    if (run < warmUp) continue;
+    const rows = ranges + 2 * Math.floor(ranges / 4);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    // On a shared machine wall time mostly measures the neighbours; CPU time is this process's work.
+    console.log(
+      `${wholeFile ? 'whole file' : 'paged     '}  ${(bytes.length / 1e6).toFixed(1)} MB  ${rows} table rows  ${model.ranges.startNs.length} model ranges  ` +
+        `${ms.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms CPU  ${(rows / cpuMs / 1e3).toFixed(2)} M rows per CPU-second  ` +
+        `issues ${model.issues.length}  rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+    );
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -5,7 +5,10 @@
  */
 import { kindClass } from '../analysis/groups.ts';
 import { modelPayloadJson } from '../model/extPayloadReader.ts';
-import { RangeFlag, type Model, type TrackKind } from '../model/types.ts';
+import { CUDA_CONTEXT, CUDA_DEVICE, CUDA_STREAM, cuptiCorrelationId, PROJECTION_ROW_LABEL } from '../model/cudaRows.ts';
+import { rowObjects, threadName } from '../model/resources.ts';
+import { correlatedRanges, correlationIdOf } from '../model/query.ts';
+import { RangeFlag, type Model, type Track } from '../model/types.ts';
 
 /**
  * One event. Times are integer ns from the capture start (`start` = `end` for marks and counter
@@ -16,7 +19,8 @@ import { RangeFlag, type Model, type TrackKind } from '../model/types.ts';
  */
 export interface EventRecord {
   file: string;
-  kind: 'pushpop' | 'startend' | 'api' | 'gpu' | 'mark' | 'counter';
+  /** 'projection': an NVTX range drawn over the GPU time of the work it launched (nsys), not GPU work itself. */
+  kind: 'pushpop' | 'startend' | 'api' | 'gpu' | 'projection' | 'mark' | 'counter';
   name: string;
   domain: string;
   startNs: number;
@@ -32,6 +36,17 @@ export interface EventRecord {
   /** '#AARRGGBB', or null when the capture gives none. */
   color: string | null;
   payload: unknown;
+  /** The row of a range or mark in the track tree, below its process or thread ("CUDA > GPU 0 (H100) > Stream 7"). */
+  row?: string;
+  /** Ranges linked to others (nsys: a CUDA API call and the GPU work it launched): the CUPTI correlation id. */
+  correlationId?: number;
+  /** GPU rows: the CUDA device, context and stream ids and the names the program gave them (null when unnamed). */
+  device?: number | string;
+  deviceName?: string | null;
+  context?: number | string;
+  contextName?: string | null;
+  stream?: number | string;
+  streamName?: string | null;
   unterminated?: true;
   endTid?: number;
   endThreadName?: string | null;
@@ -49,6 +64,38 @@ export interface EventRecord {
 
 const RANGE_KIND: readonly EventRecord['kind'][] = ['pushpop', 'startend', 'api', 'gpu'];
 
+/** Record fields of each CUDA object kind a row can show (`Track.objects`). */
+const OBJECT_FIELDS: Record<string, ['device' | 'context' | 'stream', 'deviceName' | 'contextName' | 'streamName']> = {
+  [CUDA_DEVICE]: ['device', 'deviceName'],
+  [CUDA_CONTEXT]: ['context', 'contextName'],
+  [CUDA_STREAM]: ['stream', 'streamName'],
+};
+
+/** What every range of a row shares: its kind, row text, process and objects. */
+interface RowFacts {
+  kind: EventRecord['kind'];
+  row: string;
+  process: number;
+  objects: Partial<EventRecord>;
+}
+
+function rowFacts(model: Model, track: Track): RowFacts {
+  const objects: Partial<EventRecord> = {};
+  for (const o of rowObjects(model, track)) {
+    const fields = OBJECT_FIELDS[o.kind];
+    if (!fields) continue;
+    objects[fields[0]] = /^\d+$/.test(o.handle) ? Number(o.handle) : o.handle;
+    objects[fields[1]] = o.name ?? null;
+  }
+  const projection = track.kind === 'gpu' && track.label === PROJECTION_ROW_LABEL;
+  return {
+    kind: projection ? 'projection' : RANGE_KIND[kindClass(track.kind)],
+    row: [...track.path, track.label].join(' > '),
+    process: track.process >= 0 ? track.process : track.thread >= 0 ? model.threads[track.thread].process : -1,
+    objects,
+  };
+}
+
 function colorText(argb: number): string | null {
   return argb === 0 ? null : `#${(argb >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
 }
@@ -57,12 +104,14 @@ function colorText(argb: number): string | null {
 export function* eventRecords(file: string, model: Model): Generator<EventRecord> {
   const r = model.ranges;
   const m = model.marks;
-  const rangeKind = new Array<EventRecord['kind']>(r.startNs.length);
-  const kindOfTrack = (kind: TrackKind) => RANGE_KIND[kindClass(kind)];
-  for (const track of model.tracks) {
-    const kind = kindOfTrack(track.kind);
-    for (let i = track.rangeBegin; i < track.rangeEnd; i++) rangeKind[i] = kind;
-  }
+  const rowOfRange = new Int32Array(r.startNs.length);
+  const rows = model.tracks.map((track, k) => {
+    rowOfRange.fill(k, track.rangeBegin, track.rangeEnd);
+    return rowFacts(model, track);
+  });
+  const markRow = new Map<number, string>();
+  for (const track of model.tracks) if (track.markEnd > track.markBegin) markRow.set(track.markBegin, [...track.path, track.label].join(' > '));
+  const markRows = [...markRow.keys()].sort((a, b) => a - b);
   const crossEnd = new Map<number, number>();
   for (let k = 0; k < model.crossThreadEnds.range.length; k++) crossEnd.set(model.crossThreadEnds.range[k], model.crossThreadEnds.thread[k]);
 
@@ -82,9 +131,9 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
   order.sort((a, b) => time(a) - time(b) || group(a) - group(b) || (a < nr && b < nr ? r.depth[a] - r.depth[b] : 0) || a - b);
 
   /** The fields every event has, in output order. */
-  const record = (kind: EventRecord['kind'], style: number, thread: number, start: number, end: number, payload: number): EventRecord => {
+  const record = (kind: EventRecord['kind'], style: number, thread: number, start: number, end: number, payload: number, rowProcess = -1): EventRecord => {
     const category = model.styles.category[style];
-    const process = thread >= 0 ? model.threads[thread].process : -1;
+    const process = thread >= 0 ? model.threads[thread].process : rowProcess;
     return {
       file,
       kind,
@@ -95,7 +144,7 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
       durationNs: end - start,
       depth: null,
       tid: thread >= 0 ? model.threads[thread].tid : null,
-      threadName: thread >= 0 ? model.threads[thread].name || null : null,
+      threadName: thread >= 0 ? threadName(model, thread) || null : null,
       pid: process >= 0 ? model.processes[process].pid : null,
       processName: process >= 0 ? model.processes[process].name || null : null,
       category: category >= 0 ? model.categories[category].id : null,
@@ -121,7 +170,7 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
         durationNs: 0,
         depth: null,
         tid: track.thread >= 0 ? model.threads[track.thread].tid : null,
-        threadName: track.thread >= 0 ? model.threads[track.thread].name || null : null,
+        threadName: track.thread >= 0 ? threadName(model, track.thread) || null : null,
         pid: process >= 0 ? model.processes[process].pid : null,
         processName: process >= 0 ? model.processes[process].name || null : null,
         category: null,
@@ -139,19 +188,47 @@ export function* eventRecords(file: string, model: Model): Generator<EventRecord
     }
     if (i >= nr) {
       const k = i - nr;
-      yield record('mark', m.style[k], m.thread[k], m.timeNs[k], m.timeNs[k], m.payload[k]);
+      const out = record('mark', m.style[k], m.thread[k], m.timeNs[k], m.timeNs[k], m.payload[k]);
+      const row = markRow.get(markRows[upperBound(markRows, k) - 1]);
+      if (row !== undefined) out.row = row;
+      yield out;
       continue;
     }
-    const out = record(rangeKind[i], r.style[i], r.thread[i], r.startNs[i], r.endNs[i], r.payload[i]);
+    const facts = rows[rowOfRange[i]];
+    // GPU work has no thread of its own: it is given the thread whose API call launched it.
+    const thread = r.thread[i] >= 0 ? r.thread[i] : launchingThread(model, i);
+    const out = record(facts.kind, r.style[i], thread, r.startNs[i], r.endNs[i], r.payload[i], facts.process);
     out.depth = r.depth[i];
+    out.row = facts.row;
+    const correlation = correlationIdOf(model, i);
+    if (correlation !== undefined) out.correlationId = cuptiCorrelationId(correlation);
+    Object.assign(out, facts.objects);
     if (r.flags[i] & RangeFlag.Unterminated) out.unterminated = true;
     const end = crossEnd.get(i);
     if (end !== undefined) {
       out.endTid = model.threads[end].tid;
-      out.endThreadName = model.threads[end].name || null;
+      out.endThreadName = threadName(model, end) || null;
     }
     yield out;
   }
+}
+
+/** The thread of a range's correlated partner that has one (the API call that launched GPU work), or -1. */
+function launchingThread(model: Model, range: number): number {
+  for (const other of correlatedRanges(model, range)) if (model.ranges.thread[other] >= 0) return model.ranges.thread[other];
+  return -1;
+}
+
+/** Number of entries of the ascending `list` that are <= `value`. */
+function upperBound(list: number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

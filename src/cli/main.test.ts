@@ -212,7 +212,7 @@ describe('nvtxview events', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ kind: 'startend', name: 'job', tid: 10, endTid: 11, endThreadName: 'finisher', durationNs: 4500 });
     const csv = (await run('events', '--format', 'csv', file('small.nvtxt'))).out.split('\n');
-    expect(csv[0]).toBe('file,kind,name,domain,startNs,endNs,durationNs,depth,tid,threadName,pid,processName,category,categoryName,color,payload,unterminated,endTid,endThreadName,value,unit,counter,noValue,valueType,runningTotal');
+    expect(csv[0]).toBe('file,kind,name,domain,startNs,endNs,durationNs,depth,tid,threadName,pid,processName,category,categoryName,color,payload,unterminated,endTid,endThreadName,value,unit,counter,noValue,valueType,runningTotal,row,correlationId,device,deviceName,context,contextName,stream,streamName');
     expect(csv).toHaveLength(7);
     expect((await run('events', file('small.nvtxt'))).status).toBe(2);
   });

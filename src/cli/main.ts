@@ -217,7 +217,8 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
 const EVENT_CSV_KEYS = [
   'file', 'kind', 'name', 'domain', 'startNs', 'endNs', 'durationNs', 'depth', 'tid', 'threadName', 'pid', 'processName',
   'category', 'categoryName', 'color', 'payload', 'unterminated', 'endTid', 'endThreadName', 'value', 'unit', 'counter',
-  'noValue', 'valueType', 'runningTotal',
+  'noValue', 'valueType', 'runningTotal', 'row', 'correlationId', 'device', 'deviceName', 'context', 'contextName', 'stream',
+  'streamName',
 ] as const;
 
 async function runEvents(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {

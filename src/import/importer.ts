@@ -13,6 +13,20 @@ export interface ByteSource {
   readonly size: number;
   /** Bytes [start, end), end clamped to size. */
   read(start: number, end: number): Promise<Uint8Array>;
+  /**
+   * The same, synchronously, where the environment allows it (memory, a File in a worker through
+   * FileReaderSync, a file descriptor in Node): lets a decoder read only the parts it needs.
+   */
+  readSync?(start: number, end: number): Uint8Array;
+}
+
+/** Synchronous random access to an input file's bytes (see `DecodeInput.file`). */
+export interface RandomAccessInput {
+  readonly size: number;
+  /** Bytes [start, end), end clamped to size. */
+  readSync(start: number, end: number): Uint8Array;
+  /** To be told how many bytes were read so far (load progress). */
+  onRead?(bytesRead: number): void;
 }
 
 /** The (decompressed) content of one file as importers see it. */
@@ -24,6 +38,11 @@ export interface DecodeInput {
   readonly head: Uint8Array;
   /** The whole content from byte 0, in order, as chunks. Iterate once. */
   chunks(): AsyncIterable<Uint8Array>;
+  /**
+   * Random access to the file instead of `chunks()`, when its source allows it and it is not
+   * compressed (SQLite exports are read page by page, only where their queries lead).
+   */
+  readonly file?: RandomAccessInput;
 }
 
 /** User-adjustable decoding options (e.g. tick rates an NVTXT file cannot tell). */
@@ -32,6 +51,11 @@ export interface DecodeOptions {
   qpcHz?: number;
   /** NVTXT: ticks per second of the Rdtsc time base (default 1 GHz, stated in the load report). */
   rdtscHz?: number;
+  /**
+   * Nsight Systems SQLite: copy the whole file into sql.js's memory, as before exports were read page
+   * by page; for side-by-side benchmarks only (exports over about 2 GB do not open this way).
+   */
+  nsysWholeFile?: boolean;
 }
 
 export interface DecodeContext {

@@ -1,4 +1,5 @@
 /** A ByteSource over a file on disk, for Node (CLI, tests, benchmarks). Never imported by the page. */
+import { readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ByteSource } from './importer.ts';
@@ -18,6 +19,17 @@ export async function fileSource(path: string): Promise<ByteSource & { close(): 
         const { bytesRead } = await handle.read(buffer, got, length - got, start + got);
         if (bytesRead === 0) break;
         got += bytesRead;
+      }
+      return got === length ? buffer : buffer.subarray(0, got);
+    },
+    readSync(start, end) {
+      const length = Math.max(0, Math.min(end, info.size) - start);
+      const buffer = new Uint8Array(length);
+      let got = 0;
+      while (got < length) {
+        const n = readSync(handle.fd, buffer, got, length - got, start + got);
+        if (n === 0) break;
+        got += n;
       }
       return got === length ? buffer : buffer.subarray(0, got);
     },

@@ -165,7 +165,7 @@ export function concat(parts: Uint8Array[], length = parts.reduce((n, p) => n + 
 
 /** Decodes one file into a model. Problems inside the file end up in `model.issues`. */
 export async function loadModel(source: ByteSource, options: LoadOptions = {}): Promise<Model> {
-  return decodeRaw(source.name, source.size, rawChunks(source, options), options);
+  return decodeRaw(source.name, source.size, rawChunks(source, options), options, source);
 }
 
 /**
@@ -193,7 +193,13 @@ export async function loadModelFromStream(
   return model;
 }
 
-async function decodeRaw(name: string, size: number, raw: AsyncGenerator<Uint8Array>, options: LoadOptions): Promise<Model> {
+async function decodeRaw(
+  name: string,
+  size: number,
+  raw: AsyncGenerator<Uint8Array>,
+  options: LoadOptions,
+  random?: ByteSource,
+): Promise<Model> {
   const source = { name, size };
   let input = await withHead(source.name, source.size, raw);
   let gzipped = false;
@@ -212,6 +218,10 @@ async function decodeRaw(name: string, size: number, raw: AsyncGenerator<Uint8Ar
         : `${source.name}: not a format nvtxview knows (tried ${known})`,
     );
   }
+  if (!gzipped && random?.readSync) {
+    const readSync = random.readSync.bind(random);
+    input = { ...input, file: { size: random.size, readSync, onRead: (done) => options.onProgress?.(Math.min(done, random.size), random.size) } };
+  }
   const builder = new ModelBuilder({ fileName: source.name, format: importer.id, byteSize: source.size });
   if (gzipped) builder.setProperty('compression', 'gzip');
   await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
@@ -219,12 +229,15 @@ async function decodeRaw(name: string, size: number, raw: AsyncGenerator<Uint8Ar
   return builder.finish();
 }
 
+const fileReaderSync = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer } }).FileReaderSync;
+
 /** A ByteSource over bytes already in memory (tests, benchmarks, postMessage embedding). */
 export function memorySource(name: string, bytes: Uint8Array): ByteSource {
   return {
     name,
     size: bytes.length,
     read: async (start, end) => bytes.subarray(start, Math.min(end, bytes.length)),
+    readSync: (start, end) => bytes.subarray(start, Math.min(end, bytes.length)),
   };
 }
 
@@ -234,5 +247,7 @@ export function blobSource(blob: Blob, name = (blob as File).name ?? 'capture'):
     name,
     size: blob.size,
     read: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
+    // Synchronous reads exist in workers only (FileReaderSync), which is where files are decoded.
+    readSync: fileReaderSync ? (start, end) => new Uint8Array(new fileReaderSync().readAsArrayBuffer(blob.slice(start, end))) : undefined,
   };
 }

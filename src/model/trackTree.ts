@@ -4,6 +4,7 @@
  *   Process > NVTX > [Domain >] category rows, nested by the category hierarchy
  *   Process > custom groups (e.g. CUDA > GPU 0 > streams), process counters
  */
+import { threadName } from './resources.ts';
 import type { Model, Track, TrackNode } from './types.ts';
 
 export function processLabel(model: Model, process: number): string {
@@ -13,7 +14,8 @@ export function processLabel(model: Model, process: number): string {
 
 export function threadLabel(model: Model, thread: number): string {
   const t = model.threads[thread];
-  return t.name ? `${t.name} (${t.tid})` : `Thread ${t.tid}`;
+  const name = threadName(model, thread);
+  return name ? `${name} (${t.tid})` : `Thread ${t.tid}`;
 }
 
 export function domainLabel(model: Model, domain: number): string {

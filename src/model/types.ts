@@ -221,6 +221,20 @@ export interface Track {
   unit?: string;
   /** How a counter row is drawn and described (NVTX counter semantics), when the capture says. */
   counter?: CounterTrackInfo;
+  /**
+   * The program objects whose work the row shows, outermost first (nsys GPU rows: the CUDA device,
+   * context and stream). Their names, when the program gave any, are in `Model.resources`; read
+   * both through `rowObjects` (src/model/resources.ts).
+   */
+  objects?: ObjectRef[];
+}
+
+/** One program object by kind and identifier, as `ResourceInfo` names it. */
+export interface ObjectRef {
+  /** `ResourceInfo.kind`, e.g. 'CUDA stream'. */
+  kind: string;
+  /** `ResourceInfo.handle`: a device, context or stream id in decimal, a handle in hex. */
+  handle: string;
 }
 
 /** Counter semantics of a counter row (nvToolsExtSemanticsCounters.h), already applied to the values. */

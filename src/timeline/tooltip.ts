@@ -1,8 +1,9 @@
 /** What the hover tooltip says about a range, mark or counter sample (pure), and writing it into its HTML element. */
 import { formatValue } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
+import { rowObjects, rowObjectText } from '../model/resources.ts';
 import { formatPayload } from '../model/payload.ts';
-import { runningTotalTrack } from '../model/query.ts';
+import { runningTotalTrack, trackOfRange } from '../model/query.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { RangeFlag, type Model, type Track } from '../model/types.ts';
 import { stylePaint } from './styleColors.ts';
@@ -32,6 +33,7 @@ export function tooltipContent(hit: Hit, dark: boolean): TooltipContent {
     if (r.flags[i] & RangeFlag.Unterminated) rows.push(['Unterminated', 'still open at the end of the capture']);
     if (r.flags[i] & RangeFlag.CrossThread) rows.push(['Ended', 'on another thread']);
     rows.push(...eventRows(model, style, r.thread[i], r.payload[i]));
+    rows.push(...rowObjectRows(model, model.tracks[trackOfRange(model, i)], r.thread[i]));
     rows.push(...partnerRows(model, i));
     return { key: `r${captureId}:${i}`, title: nameOf(model, style), swatch: stylePaint(model, dark).fill[style], rows };
   }
@@ -103,6 +105,21 @@ function sampleValueText(value: number, unit: string | undefined): string {
 
 function nameOf(model: Model, style: number): string {
   return model.strings[model.styles.name[style]] || '(unnamed)';
+}
+
+/**
+ * The objects of the range's row with the names the program gave them (nsys GPU rows: device,
+ * context, stream), and the row's process when the range has no thread to name it.
+ */
+function rowObjectRows(model: Model, track: Track | undefined, thread: number): [string, string][] {
+  if (!track) return [];
+  const rows: [string, string][] = rowObjects(model, track).map((o) => [capitalized(o.kind), rowObjectText(o)]);
+  if (thread < 0 && track.process >= 0) rows.push(['Process', processLabel(model, track.process)]);
+  return rows;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function eventRows(model: Model, style: number, thread: number, payload: number): [string, string][] {

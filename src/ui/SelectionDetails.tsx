@@ -4,6 +4,7 @@ import { rangeDetails, type RangeDetails as RangeDetailsData } from '../analysis
 import { useViewer } from '../state/context.tsx';
 import type { LoadedCapture } from '../state/viewerStore.ts';
 import { formatPayload } from '../model/payload.ts';
+import { rowObjects, unplacedResources } from '../model/resources.ts';
 import { categoryLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { RangeFlag, type Model } from '../model/types.ts';
 import { markName, trackOfMark, trackOfRange } from '../model/query.ts';
@@ -97,6 +98,10 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
   );
 }
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function threadText(model: Model, thread: number): { thread: string; process: string } {
   if (thread < 0) return { thread: '–', process: '–' };
   return { thread: threadLabel(model, thread), process: processLabel(model, model.threads[thread].process) };
@@ -171,11 +176,19 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
         )}
         <Row label="Process">{d.process ? d.process.label : '–'}</Row>
         {model.tracks[d.track] && <Row label="Row">{model.tracks[d.track].label}</Row>}
+        {model.tracks[d.track] &&
+          rowObjects(model, model.tracks[d.track]).map((o) => (
+            <Row key={o.kind} label={capitalized(o.kind)} testId="detail-object">
+              {o.handle}
+              {o.name ? <> · <strong>{o.name}</strong></> : <span className="muted"> (unnamed)</span>}
+            </Row>
+          ))}
         <Row label="Payload" testId="detail-payload">
           <PayloadValue model={model} payload={model.ranges.payload[index]} />
         </Row>
       </dl>
       <RangeNotes details={d} />
+      <NamedObjects model={model} process={d.process?.index ?? -1} />
       {/* The CUDA answer (API and GPU time of this range) before the children list, which can be long. */}
       <CudaStatistics capture={capture} index={index} />
       {!gpu && d.children.length > 0 && <ChildBreakdown details={d} />}
@@ -317,6 +330,30 @@ function MarkDetails({ capture, index }: { capture: LoadedCapture; index: number
           <PayloadValue model={model} payload={payload} />
         </Row>
       </dl>
+      <NamedObjects model={model} process={m.thread[index] >= 0 ? model.threads[m.thread[index]].process : (track?.process ?? -1)} />
     </div>
+  );
+}
+
+/** Objects shown at most before the rest are counted. */
+const NAMED_OBJECTS_SHOWN = 50;
+
+/** Names the event's process gave to objects that no row shows (CUDA and OpenCL objects, NVTX resources). */
+function NamedObjects({ model, process }: { model: Model; process: number }) {
+  const objects = useMemo(() => unplacedResources(model, process), [model, process]);
+  if (objects.length === 0) return null;
+  return (
+    <details className="details-objects" data-testid="named-objects">
+      <summary>Objects named by this process ({formatCount(objects.length)})</summary>
+      <ul>
+        {objects.slice(0, NAMED_OBJECTS_SHOWN).map((o) => (
+          <li key={`${o.kind}:${o.handle}`}>
+            {o.kind} <code>{o.handle}</code> · <strong>{o.name}</strong>
+            {o.domain > 0 && <span className="muted"> ({model.domains[o.domain]?.name || 'default domain'})</span>}
+          </li>
+        ))}
+        {objects.length > NAMED_OBJECTS_SHOWN && <li className="muted">and {formatCount(objects.length - NAMED_OBJECTS_SHOWN)} more</li>}
+      </ul>
+    </details>
   );
 }

@@ -78,6 +78,15 @@ export interface ExportSpec {
   gpus?: Array<{ id: number; name: string }>;
   /** TARGET_INFO_CUDA_STREAM rows: [pid, streamId, flag]; flag 3 = the NULL (default) stream. */
   streams?: Array<[pid: number, stream: number, flag: number]>;
+  /**
+   * Names given with nvtxNameCuda*, in the TARGET_INFO_NVTX_CUDA_* tables of Nsight Systems 2025.x
+   * (schema 3.20); the tables exist only when given.
+   */
+  cudaNames?: {
+    devices?: Array<[device: number, name: string]>;
+    contexts?: Array<[pid: number, device: number, context: number, name: string]>;
+    streams?: Array<[pid: number, device: number, context: number, stream: number, name: string]>;
+  };
   /** TARGET_INFO_SESSION_START_TIME.utcEpochNs. */
   sessionStartUtcNs?: bigint;
   /** ANALYSIS_DETAILS start and stop. */
@@ -217,6 +226,7 @@ function fill(db: Database, spec: ExportSpec): void {
   for (const [pid, stream, flag] of spec.streams ?? []) {
     db.run('INSERT INTO TARGET_INFO_CUDA_STREAM VALUES (?, 0, ?, ?, 1, 0, ?)', [stream, vm, pid, flag]);
   }
+  if (spec.cudaNames) writeCudaNames(db, spec.cudaNames, vm);
   if (spec.span) db.run('INSERT INTO ANALYSIS_DETAILS VALUES (0, ?, ?, ?)', [spec.span[1] - spec.span[0], spec.span[0], spec.span[1]]);
   if (modern && spec.sessionStartUtcNs !== undefined) {
     db.run("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES (CAST(? AS INTEGER), '2025-01-01T00:00:00', '')", [spec.sessionStartUtcNs.toString()]);
@@ -225,6 +235,24 @@ function fill(db: Database, spec: ExportSpec): void {
     db.run(`INSERT INTO ${metaTable} VALUES (?, ?)`, [name, value]);
   }
   strings.forEach((s, i) => db.run('INSERT INTO StringIds VALUES (?, ?)', [i, s]));
+}
+
+/** The TARGET_INFO_NVTX_CUDA_* tables with the columns of Nsight Systems 2025.3 (schema 3.20.3). */
+export function writeCudaNames(db: Database, names: NonNullable<ExportSpec['cudaNames']>, vm = 1): void {
+  db.run('CREATE TABLE TARGET_INFO_NVTX_CUDA_DEVICE (name TEXT NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL, deviceId INTEGER NOT NULL)');
+  db.run(
+    'CREATE TABLE TARGET_INFO_NVTX_CUDA_CONTEXT (name TEXT NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL, processId INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL)',
+  );
+  db.run(
+    'CREATE TABLE TARGET_INFO_NVTX_CUDA_STREAM (name TEXT NOT NULL, hwId INTEGER NOT NULL, vmId INTEGER NOT NULL, processId INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, streamId INTEGER NOT NULL)',
+  );
+  for (const [device, name] of names.devices ?? []) db.run('INSERT INTO TARGET_INFO_NVTX_CUDA_DEVICE VALUES (?, 0, ?, ?)', [name, vm, device]);
+  for (const [pid, device, context, name] of names.contexts ?? []) {
+    db.run('INSERT INTO TARGET_INFO_NVTX_CUDA_CONTEXT VALUES (?, 0, ?, ?, ?, ?)', [name, vm, pid, device, context]);
+  }
+  for (const [pid, device, context, stream, name] of names.streams ?? []) {
+    db.run('INSERT INTO TARGET_INFO_NVTX_CUDA_STREAM VALUES (?, 0, ?, ?, ?, ?, ?)', [name, vm, pid, device, context, stream]);
+  }
 }
 
 /**

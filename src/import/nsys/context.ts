@@ -6,12 +6,21 @@
 import type { ModelBuilder } from '../../model/builder.ts';
 import type { StringId } from '../../model/types.ts';
 import { pidOf, quoteId, tidOf, type Schema } from './schema.ts';
-import type { Database, Statement } from './sqlite.ts';
+import type { ReadDatabase as Database, ReadStatement as Statement, SqlValue } from './pagedSqlite.ts';
 
-export type Row = ReturnType<Statement['get']>;
+export type Row = SqlValue[];
 
 /** Rows between checks of the cancel signal. */
 const CANCEL_CHECK_ROWS = 16384;
+
+/** Bad times reported one by one per table; the rest are counted in one message. */
+const BAD_TIMES_NAMED = 5;
+
+/** Farthest a time may lie from 0 (the session start): beyond 2^53 ns a double is no longer exact. */
+const TIME_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/** Slack around the session span (ANALYSIS_DETAILS) inside which times are believed: the span's length, at least a minute. */
+const MIN_SESSION_SLACK_NS = 60e9;
 
 export class NsysContext {
   private strings: Map<number, string> | undefined;
@@ -24,6 +33,10 @@ export class NsysContext {
   /** Earliest and latest time fed to the builder, in nsys ns. */
   minT = Infinity;
   maxT = -Infinity;
+  /** Times outside [lowT, highT] are not believed (see `checkTime`). */
+  private lowT = -TIME_LIMIT;
+  private highT = TIME_LIMIT;
+  private readonly badTimes = new Map<string, number>();
 
   /**
    * @param timeBase subtracted from every timestamp in SQL (exact 64-bit integer arithmetic), so
@@ -37,6 +50,54 @@ export class NsysContext {
     readonly signal?: AbortSignal,
   ) {
     this.loadNames();
+    this.readSessionSpan();
+  }
+
+  /**
+   * A timestamp cell as a model time, or undefined after reporting it (table, row id, column, value)
+   * when it is not a finite number within the session: such a row is skipped, so that one absurd
+   * value (a REAL ±inf or 1e308, INT64_MIN) neither fails the load nor moves every other event.
+   * Only the first few per table are named; `reportBadTimes` counts the rest.
+   */
+  checkTime(table: string, rowid: unknown, column: string, value: unknown): number | undefined {
+    if (typeof value === 'number' && value >= this.lowT && value <= this.highT) return Math.round(value);
+    if (value === null || value === undefined) return undefined;
+    const n = (this.badTimes.get(table) ?? 0) + 1;
+    this.badTimes.set(table, n);
+    if (n <= BAD_TIMES_NAMED) {
+      const why = typeof value !== 'number' ? `is not a number (${JSON.stringify(String(value).slice(0, 40))})` : !Number.isFinite(value) ? `is ${value}` : `is ${value}, outside the session (${this.lowT} to ${this.highT} ns)`;
+      this.builder.report('error', `table ${table} row ${String(rowid)}: ${column} ${why}; the row is skipped`);
+    }
+    return undefined;
+  }
+
+  /** One message per table for the bad times beyond the first few named ones. */
+  reportBadTimes(): void {
+    for (const [table, n] of this.badTimes) {
+      if (n > BAD_TIMES_NAMED) {
+        this.builder.report('error', `table ${table}: and ${n - BAD_TIMES_NAMED} more row(s) with a time that is not finite or lies outside the session; skipped`);
+      }
+    }
+    this.badTimes.clear();
+  }
+
+  /** Narrows the believed times to the session span (ANALYSIS_DETAILS) with slack, when the export gives a sane one. */
+  private readSessionSpan(): void {
+    const span = this.sessionSpan();
+    if (!span) return;
+    const slack = Math.max(span[1] - span[0], MIN_SESSION_SLACK_NS);
+    this.lowT = Math.max(-TIME_LIMIT, span[0] - slack);
+    this.highT = Math.min(TIME_LIMIT, span[1] + slack);
+  }
+
+  /** The session span's start and stop when the export gives a sane one. */
+  sessionSpan(): [number, number] | undefined {
+    const t = 'ANALYSIS_DETAILS';
+    if (!this.schema.has(t) || this.schema.missing(t, ['startTime', 'stopTime']).length > 0) return undefined;
+    const [row] = this.schema.pairs(t, `SELECT ${this.time('startTime')}, ${this.time('stopTime')} FROM ${t} LIMIT 1`);
+    const [start, stop] = row ?? [];
+    if (typeof start !== 'number' || typeof stop !== 'number' || !(start >= -TIME_LIMIT && stop <= TIME_LIMIT && start <= stop)) return undefined;
+    return [start, stop];
   }
 
   /** SQL for a timestamp column relative to `timeBase`. */

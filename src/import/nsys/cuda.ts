@@ -6,10 +6,11 @@
  * model's id is (process index, correlationId).
  */
 import type { PayloadValue } from '../../model/builder.ts';
-import { CUDA_GROUP, SYNC_ROW_LABEL } from '../../model/cudaRows.ts';
+import { CUDA_CONTEXT, CUDA_CORRELATION_SPAN, CUDA_DEVICE, CUDA_GROUP, CUDA_STREAM, SYNC_ROW_LABEL } from '../../model/cudaRows.ts';
 import { f64, u32 } from '../../model/growable.ts';
-import { PayloadType, type StringId } from '../../model/types.ts';
+import { PayloadType, type ObjectRef, type StringId } from '../../model/types.ts';
 import { num, type NsysContext, type Row } from './context.ts';
+import { readCudaObjectNames, type CudaObjectNames } from './cudaNames.ts';
 import type { ResourceNames } from './nvtx.ts';
 import { launchTable, type LaunchTable } from './projection.ts';
 import { pidOf, quoteId, tidOf } from './schema.ts';
@@ -47,9 +48,12 @@ const SYNC_TYPE: Record<number, string> = {
   4: 'Context sync',
 };
 
+/** streamId of records tied to no stream (e.g. a context-wide synchronization). */
+const NO_STREAM = 0xffffffff;
+
 /** CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL: the legacy default stream. */
 const STREAM_FLAG_NULL = 3;
-const CORRELATION_LIMIT = 2 ** 32;
+const CORRELATION_LIMIT = CUDA_CORRELATION_SPAN;
 
 export interface CudaResult {
   /** Per builder thread: its API calls that launched GPU work (for the GPU projection). */
@@ -69,7 +73,7 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
   const b = ctx.builder;
   const s = ctx.schema;
   const result: CudaResult = { launches: new Map(), apiCalls: 0, gpuOps: 0 };
-  const labels = deviceAndStreamLabels(ctx, resourceNames);
+  const labels = deviceAndStreamLabels(ctx, readCudaObjectNames(ctx, resourceNames));
 
   // GPU work first: the spans per correlation key feed the projection.
   const spanIndex = new Map<number, number>();
@@ -91,19 +95,36 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
   };
 
   const gpuRows = new Map<string, number>();
-  const gpuRow = (process: number, pid: number, device: number | undefined, stream: number | undefined, sync: boolean) => {
-    const key = `${process}:${device ?? ''}:${sync ? 'sync' : (stream ?? '')}`;
+  const gpuRow = (process: number, pid: number, device: number | undefined, context: number | undefined, stream: number | undefined, sync: boolean) => {
+    const key = `${process}:${device ?? ''}:${context ?? ''}:${sync ? 'sync' : (stream ?? '')}`;
     let row = gpuRows.get(key);
     if (row === undefined) {
+      const objects: ObjectRef[] = [];
+      const object = (kind: string, id: number, name: string | undefined) => {
+        objects.push({ kind, handle: String(id) });
+        if (name !== undefined) nameResource(kind, id, name, process);
+      };
+      if (device !== undefined) object(CUDA_DEVICE, device, labels.names.device(pid, device));
+      if (context !== undefined) object(CUDA_CONTEXT, context, labels.names.context(pid, device, context));
+      if (!sync && stream !== undefined && stream !== NO_STREAM) object(CUDA_STREAM, stream, labels.names.stream(pid, device, context, stream));
       row = b.customRow({
         kind: 'gpu',
-        label: sync ? SYNC_ROW_LABEL : labels.stream(pid, stream),
+        label: sync ? SYNC_ROW_LABEL : labels.stream(pid, device, context, stream),
         process,
         path: device === undefined ? [CUDA_GROUP] : [CUDA_GROUP, labels.device(pid, device)],
+        objects,
       });
       gpuRows.set(key, row);
     }
     return row;
+  };
+  // Each named object once per process, in Model.resources (details, tooltips, `nvtxview events`).
+  const namedObjects = new Set<string>();
+  const nameResource = (kind: string, id: number, name: string, process: number) => {
+    const k = `${kind}:${process}:${id}`;
+    if (namedObjects.has(k)) return;
+    namedObjects.add(k);
+    b.nameResource({ kind, handle: String(id), name, process, domain: 0 });
   };
 
   const memcpyKinds = s.enumLabels('ENUM_CUDA_MEMCPY_OPER');
@@ -151,11 +172,13 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
     {
       table: 'CUPTI_ACTIVITY_KIND_SYNCHRONIZATION',
       work: false,
-      extra: [s.firstColumn('CUPTI_ACTIVITY_KIND_SYNCHRONIZATION', 'syncType', 'deprecatedSyncType') ?? 'NULL'],
+      extra: [s.firstColumn('CUPTI_ACTIVITY_KIND_SYNCHRONIZATION', 'syncType', 'deprecatedSyncType') ?? 'NULL', 'streamId', 'eventId'],
       describe: (x) => {
         const type = num(x[0]);
         const label = type === undefined ? 'sync' : (syncTypes?.get(type) ?? SYNC_TYPE[type] ?? `sync type ${type}`);
-        return { nameId: named(`[CUDA ${label}]`) };
+        // What was waited for: the rows are per device, so the stream and CUDA event go in the payload.
+        const waitedOn = (v: unknown) => (typeof v === 'number' && v !== NO_STREAM ? v : undefined);
+        return { nameId: named(`[CUDA ${label}]`), payload: jsonPayload({ stream: waitedOn(x[1]), event: waitedOn(x[2]) }) };
       },
     },
   ];
@@ -176,23 +199,25 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(g.table, 'deviceId') ? 'deviceId' : 'NULL',
       s.hasColumn(g.table, 'streamId') ? 'streamId' : 'NULL',
       s.hasColumn(g.table, 'correlationId') ? 'correlationId' : 'NULL',
+      s.hasColumn(g.table, 'contextId') ? 'contextId' : 'NULL',
       ...g.extra.map((c) => (c !== 'NULL' && s.hasColumn(g.table, c) ? quoteId(c) : 'NULL')),
+      'rowid',
     ];
     const n = ctx.each(g.table, `SELECT ${cols.join(', ')} FROM ${quoteId(g.table)}`, (row) => {
-      const start = num(row[0]);
-      const end = num(row[1]);
+      const rowid = row[row.length - 1];
+      const start = ctx.checkTime(g.table, rowid, 'start', row[0]);
+      const end = ctx.checkTime(g.table, rowid, 'end', row[1]);
       if (start === undefined || end === undefined) return;
       const pid = num(row[2]);
       const process = pid === undefined ? -1 : ctx.process(pid);
       const device = num(row[3]);
-      // 0xffffffff: "no stream" (e.g. a context-wide synchronization).
       const stream = num(row[4]);
       const corr = num(row[5]);
       const key = process >= 0 && corr !== undefined && corr >= 0 && corr < CORRELATION_LIMIT ? process * CORRELATION_LIMIT + corr : undefined;
-      const described = g.describe(row.slice(6));
+      const described = g.describe(row.slice(7, row.length - 1));
       ctx.seeTime(start);
       ctx.seeTime(end);
-      b.rowRange(gpuRow(process, pid ?? -1, device, stream, !g.work), start, end, described, -1, key);
+      b.rowRange(gpuRow(process, pid ?? -1, device, num(row[6]), stream, !g.work), start, end, described, -1, key);
       if (g.work && key !== undefined) noteWork(key, start, end);
     });
     if (g.work) result.gpuOps += n;
@@ -221,10 +246,11 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(table, 'correlationId') ? 'correlationId' : 'NULL',
       nameCol ?? 'NULL',
       s.hasColumn(table, 'returnValue') ? 'returnValue' : 'NULL',
+      'rowid',
     ];
     result.apiCalls += ctx.each(table, `SELECT ${cols.join(', ')} FROM ${quoteId(table)}`, (row: Row) => {
-      const start = num(row[0]);
-      const end = num(row[1]);
+      const start = ctx.checkTime(table, row[8], 'start', row[0]);
+      const end = ctx.checkTime(table, row[8], 'end', row[1]);
       const pid = num(row[3]);
       const tid = num(row[4]);
       if (start === undefined || end === undefined || pid === undefined || tid === undefined) return;
@@ -311,8 +337,8 @@ function jsonPayload(info: Record<string, unknown>): PayloadValue | undefined {
   return entries.length === 0 ? undefined : { type: PayloadType.Json, value: JSON.stringify(Object.fromEntries(entries)) };
 }
 
-/** Row labels of devices and streams, from TARGET_INFO_* tables and NVTX resource names. */
-function deviceAndStreamLabels(ctx: NsysContext, names: ResourceNames) {
+/** Row labels of devices and streams, from TARGET_INFO_* tables and the names the program gave them. */
+function deviceAndStreamLabels(ctx: NsysContext, names: CudaObjectNames) {
   const s = ctx.schema;
   // GPU names: TARGET_INFO_GPU by id, CUDA device ordinals per process by TARGET_INFO_CUDA_DEVICE.
   const gpuName = new Map<number, string>();
@@ -342,17 +368,18 @@ function deviceAndStreamLabels(ctx: NsysContext, names: ResourceNames) {
     });
   }
   return {
+    names,
     device(pid: number, device: number): string {
-      const given = names.device.get(`${pid}:${device}`);
+      const given = names.device(pid, device);
       const gpu = cudaDevice.get(`${pid}:${device}`);
       const hw = gpu !== undefined ? gpuName.get(gpu) : gpuByCudaId.get(device);
       const name = given ?? hw;
       return name ? `GPU ${device} (${name})` : `GPU ${device}`;
     },
-    stream(pid: number, stream: number | undefined): string {
-      if (stream === undefined || stream === 0xffffffff) return 'No stream';
+    stream(pid: number, device: number | undefined, context: number | undefined, stream: number | undefined): string {
+      if (stream === undefined || stream === NO_STREAM) return 'No stream';
       const base = nullStreams.has(`${pid}:${stream}`) ? `Default stream ${stream}` : `Stream ${stream}`;
-      const given = names.stream.get(`${pid}:${stream}`);
+      const given = names.stream(pid, device, context, stream);
       return given ? `${base} · ${given}` : base;
     },
   };

@@ -90,7 +90,9 @@ export interface EventTypeTable {
 
 /** The event type table from the file's enum (id -> symbol), or the built-in one. */
 export function eventTypeTable(fileEnum: Map<number, string> | undefined): EventTypeTable {
-  const name = new Map(fileEnum ?? BUILTIN_EVENT_TYPES);
+  // An enum with no NVTX type at all (unreadable in a damaged file, or emptied) says nothing: the built-in codes stand.
+  const usable = fileEnum && [...fileEnum.values()].some((symbol) => KIND_BY_NAME[symbol] !== undefined);
+  const name = new Map(usable ? fileEnum : BUILTIN_EVENT_TYPES);
   const kind = new Map<number, NvtxKind>();
   for (const [code, symbol] of name) {
     const k = KIND_BY_NAME[symbol];

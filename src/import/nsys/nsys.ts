@@ -1,8 +1,8 @@
 /**
  * Importer for Nsight Systems SQLite exports (`nsys export --type sqlite report.nsys-rep`).
  *
- * SQLite needs the whole file in memory, so the chunks are gathered into one buffer and opened with
- * sql.js. Every query is built from the tables and columns the file actually has (exports of 2022 to
+ * The file is read page by page where it lies (pagedSqlite.ts): only the pages the queries need, never
+ * the whole file at once. Every query is built from the tables and columns the file actually has (exports of 2022 to
  * 2026 differ), a missing table or column is named in the load report, and everything else loads.
  * Rows are read one at a time through prepared statements.
  */
@@ -14,7 +14,7 @@ import { decodeCuda, type CudaResult } from './cuda.ts';
 import { decodeNvtx, type NvtxResult } from './nvtx.ts';
 import { projectRange } from './projection.ts';
 import { Schema } from './schema.ts';
-import { openDatabase, type Database } from './sqlite.ts';
+import { openPagedDatabase, type RandomAccessFile, type ReadDatabase as Database } from './pagedSqlite.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -38,15 +38,17 @@ export const nsysImporter: Importer = {
 
 async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void> {
   const b = ctx.builder;
-  const bytes = await wholeFile(input);
+  // Page by page from the file where it can be read at random (a File in the worker, a file in the
+  // CLI); a compressed or downloaded export is gathered in memory first and read the same way.
+  const file: RandomAccessFile = input.file && !ctx.options.nsysWholeFile ? input.file : memoryFile(await wholeFile(input));
   if (ctx.signal?.aborted) return;
-  const truncation = truncationMessage(bytes);
-  if (truncation) b.report('error', truncation);
-  const readable = truncation ? wholePages(bytes) : bytes;
+  const truncation = truncationOf(input.head, file.size);
+  if (truncation) b.report('error', `${truncation.message}; what can still be read is shown`);
+  const readable = truncation ? wholePages(file, input.head, truncation) : file;
 
   let db: Database;
   try {
-    db = await openDatabase(readable);
+    db = ctx.options.nsysWholeFile ? await openWholeFile(readable) : await openPagedDatabase(readable, input.file?.onRead);
   } catch (e) {
     throw new Error(`${input.name}: ${(e as Error).message}`);
   }
@@ -55,7 +57,11 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
     try {
       schema = new Schema(db, (message) => b.report('error', message));
     } catch (e) {
-      throw new Error(`${input.name}: not a readable SQLite database (${(e as Error).message})${truncation ? `; ${truncation}` : ''}`);
+      throw new Error(
+        truncation
+          ? `${input.name}: ${truncation.message}; the list of its tables lies in the missing part, so none of them can be read (${(e as Error).message})`
+          : `${input.name}: not a readable SQLite database (${(e as Error).message})`,
+      );
     }
     if (!isNsysSchema(schema)) {
       const tables = schema.tableNames;
@@ -76,13 +82,14 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
     const cuda = decodeCuda(nsys, nvtx.resourceNames);
     if (nsys.cancelled) return;
     addProjectionRows(nsys, nvtx, cuda);
-    declareSpan(nsys, schema);
+    declareSpan(nsys);
+    nsys.reportBadTimes();
   } finally {
     db.close();
   }
 }
 
-/** All chunks in one buffer; the file's size is known up front unless it was gzipped. */
+/** All chunks in one buffer (a gzipped or downloaded export); its size is known up front unless it was gzipped. */
 async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
   let buffer: Uint8Array;
   try {
@@ -101,41 +108,72 @@ async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
   } catch (e) {
     if (e instanceof RangeError) {
       throw new Error(
-        `${input.name}: the ${(input.size / 1048576).toFixed(0)} MB SQLite file does not fit in this browser's memory ` +
-          `(SQLite needs the whole file at once); open it with the nvtxview CLI, or export a shorter time range from Nsight Systems`,
+        `${input.name}: the ${(input.size / 1048576).toFixed(0)} MB compressed SQLite file does not fit in this browser's memory once decompressed; ` +
+          `decompress it first (SQLite files are then read page by page), or open it with the nvtxview CLI`,
       );
     }
     throw e;
   }
 }
 
-/** A message if the file is shorter than its SQLite header says, else undefined. */
-function truncationMessage(bytes: Uint8Array): string | undefined {
-  if (bytes.length < 100 || !isSqlite(bytes)) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** The former engine: sql.js with the whole file copied into its heap (benchmark comparison). */
+async function openWholeFile(file: RandomAccessFile): Promise<Database> {
+  const { openDatabase } = await import('./sqlite.ts');
+  return openDatabase(file.readSync(0, file.size));
+}
+
+function memoryFile(bytes: Uint8Array): RandomAccessFile {
+  return { size: bytes.length, readSync: (start, end) => bytes.subarray(start, Math.min(end, bytes.length)) };
+}
+
+interface Truncation {
+  message: string;
+  pageSize: number;
+  /** Whole pages the file still has. */
+  pages: number;
+}
+
+/** What is missing if the file is shorter than its SQLite header (in `head`) says, else undefined. */
+function truncationOf(head: Uint8Array, size: number): Truncation | undefined {
+  if (head.length < 100 || !isSqlite(head)) return undefined;
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const rawPageSize = view.getUint16(16);
   const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
   const pageCount = view.getUint32(28);
   // The header's page count is valid only when "version-valid-for" matches the change counter.
-  if (view.getUint32(92) !== view.getUint32(24) || pageCount === 0) return undefined;
+  if (view.getUint32(92) !== view.getUint32(24) || pageCount === 0 || pageSize < 512) return undefined;
   const expected = pageSize * pageCount;
-  if (bytes.length >= expected) return undefined;
-  return `the file is truncated: its SQLite header says ${expected} bytes, but it has ${bytes.length} (the data ends at byte offset ${bytes.length}); what can be read is shown`;
+  if (size >= expected) return undefined;
+  const percent = Math.floor((100 * size) / expected);
+  return {
+    message: `the file is truncated: its SQLite header says ${expected} bytes, but it has ${size} (the data ends at byte offset ${size}, ${percent}% of the file)`,
+    pageSize,
+    pages: Math.floor(size / pageSize),
+  };
 }
 
 /**
- * A truncated file cut to its last whole page, with the header's page count made to match: SQLite
+ * A truncated file seen as its whole pages, with the header's page count made to match: SQLite
  * then reads every table whose pages survived and reports the others as damaged, instead of
- * refusing the whole file. Patches `bytes` in place.
+ * refusing the whole file. Nothing is copied but the patched first block.
  */
-function wholePages(bytes: Uint8Array): Uint8Array {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const rawPageSize = view.getUint16(16);
-  const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
-  const pages = Math.floor(bytes.length / pageSize);
-  if (pages === 0) return bytes;
-  view.setUint32(28, pages);
-  return bytes.subarray(0, pages * pageSize);
+function wholePages(file: RandomAccessFile, head: Uint8Array, t: Truncation): RandomAccessFile {
+  if (t.pages === 0) return file;
+  const size = t.pages * t.pageSize;
+  const patched = head.slice(0, Math.min(head.length, size));
+  new DataView(patched.buffer).setUint32(28, t.pages);
+  return {
+    size,
+    readSync(start, end) {
+      end = Math.min(end, size);
+      if (start >= patched.length) return file.readSync(start, end);
+      if (end <= patched.length) return patched.subarray(start, end);
+      const out = new Uint8Array(end - start);
+      out.set(patched.subarray(start));
+      out.set(file.readSync(patched.length, end), patched.length - start);
+      return out;
+    },
+  };
 }
 
 function isNsysSchema(schema: Schema): boolean {
@@ -250,10 +288,8 @@ function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult)
 }
 
 /** The session span from ANALYSIS_DETAILS, widened to every event read. */
-function declareSpan(ctx: NsysContext, schema: Schema): void {
-  const t = 'ANALYSIS_DETAILS';
-  if (!schema.has(t) || schema.missing(t, ['startTime', 'stopTime']).length > 0) return;
-  const [row] = schema.pairs(t, `SELECT ${ctx.time('startTime')}, ${ctx.time('stopTime')} FROM ${t} LIMIT 1`);
-  if (!row || typeof row[0] !== 'number' || typeof row[1] !== 'number') return;
-  ctx.builder.setCaptureSpan(Math.min(row[0], ctx.minT), Math.max(row[1], ctx.maxT));
+function declareSpan(ctx: NsysContext): void {
+  const span = ctx.sessionSpan();
+  if (!span) return;
+  ctx.builder.setCaptureSpan(Math.min(span[0], ctx.minT), Math.max(span[1], ctx.maxT));
 }

@@ -85,9 +85,12 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
     b.report('warning', `table ${TABLE} has neither a text nor a textId column: NVTX events are shown without names`);
   }
 
-  const types = eventTypeTable(s.enumNames('ENUM_NSYS_EVENT_TYPE'));
-  if (!s.has('ENUM_NSYS_EVENT_TYPE')) {
+  const fileTypes = s.enumNames('ENUM_NSYS_EVENT_TYPE');
+  const types = eventTypeTable(fileTypes);
+  if (!fileTypes) {
     b.report('info', `no ENUM_NSYS_EVENT_TYPE table: NVTX event types read with the built-in codes of Nsight Systems 2025.1`);
+  } else if (types.name.size > 0 && fileTypes.size === 0) {
+    b.report('info', `ENUM_NSYS_EVENT_TYPE has no NVTX event type: NVTX event types read with the built-in codes of Nsight Systems 2025.1`);
   }
   const domains = readDomains(ctx, types.codes('domainCreate'));
 
@@ -148,15 +151,16 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
   const rowLabel = (row: Row) => `${TABLE} row ${String(row[C.rowid])}`;
 
   const handle = (row: Row, kind: NvtxKind) => {
-    const start = num(row[C.start]);
+    const start = ctx.checkTime(TABLE, row[C.rowid], 'start', row[C.start]);
+    if (start === undefined) {
+      if (row[C.start] === null) b.report('warning', `${rowLabel(row)}: no start time; skipped`);
+      return;
+    }
+    const end = ctx.checkTime(TABLE, row[C.rowid], 'end', row[C.end]);
+    if (end === undefined && row[C.end] !== null) return;
     const key = num(row[C.thread]) ?? 0;
     const pid = Math.floor(key / TID_RANGE);
     const tid = key % TID_RANGE;
-    if (start === undefined) {
-      b.report('warning', `${rowLabel(row)}: no start time; skipped`);
-      return;
-    }
-    const end = num(row[C.end]);
     const thread = ctx.thread(pid, tid);
     ctx.seeTime(start);
     if (end !== undefined) ctx.seeTime(end);
@@ -307,10 +311,11 @@ function payloadColumns(has: (column: string) => boolean): [string, string] {
 function payloadOf(row: Row, ctx: NsysContext): PayloadValue | undefined {
   const v = row[C.payload];
   switch (row[C.payloadKind]) {
+    // 64-bit members come as text (exact); a REAL stored there by a damaged file is kept as the double it is.
     case P.i64:
-      return { type: PayloadType.I64, value: BigInt(String(v)) };
+      return INTEGER_TEXT.test(String(v)) ? { type: PayloadType.I64, value: BigInt(String(v)) } : doublePayload(v);
     case P.u64:
-      return { type: PayloadType.U64, value: BigInt(String(v)) };
+      return INTEGER_TEXT.test(String(v)) ? { type: PayloadType.U64, value: BigInt(String(v)) } : doublePayload(v);
     case P.f64:
       return { type: PayloadType.F64, value: Number(v) };
     case P.f32:
@@ -328,6 +333,13 @@ function payloadOf(row: Row, ctx: NsysContext): PayloadValue | undefined {
     default:
       return undefined;
   }
+}
+
+const INTEGER_TEXT = /^-?\d{1,20}$/;
+
+function doublePayload(v: unknown): PayloadValue | undefined {
+  const n = Number(v);
+  return Number.isNaN(n) ? undefined : { type: PayloadType.F64, value: n };
 }
 
 const TID_RANGE = 16777216;

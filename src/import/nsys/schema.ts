@@ -4,7 +4,7 @@
  * file actually has; this module answers "which table, which column" and reads the small lookup
  * tables (string ids, enums, metadata).
  */
-import type { Database } from './sqlite.ts';
+import type { ReadDatabase as Database } from './pagedSqlite.ts';
 
 export class Schema {
   private readonly tables = new Map<string, Set<string>>();

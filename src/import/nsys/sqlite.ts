@@ -1,6 +1,8 @@
 /**
- * SQLite (sql.js, compiled to WebAssembly) for the importers, from our own build and never a CDN.
- * The only environment-specific code of the nsys importer lives here: in the page and the worker the
+ * SQLite held whole in memory (sql.js, compiled to WebAssembly), from our own build and never a CDN:
+ * for writing exports (tests, the generator) and the former whole-file load kept for side-by-side
+ * benchmarks (`DecodeOptions.nsysWholeFile`). Exports are read page by page through pagedSqlite.ts.
+ * In the page and the worker the
  * `.wasm` file is an asset Vite emits next to the bundle (a relative URL, so `dist/` works from any
  * sub-path); in Node (CLI, tests, benchmarks) it is read from node_modules.
  */

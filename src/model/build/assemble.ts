@@ -116,6 +116,7 @@ export function assembleModel(p: BuildParts): Model {
       unit: row.unit,
     };
     if (row.counter) track.counter = row.counter;
+    if (row.objects) track.objects = row.objects;
     if (row.events.start.length > 0) {
       const laid = layoutRow(row, onBadNesting);
       const ev = row.events;

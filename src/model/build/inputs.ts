@@ -2,7 +2,7 @@
  * What decoders hand the model builder: event attributes, payload values, source locations and
  * row options. Re-exported by `../builder.ts`, where decoders import them from.
  */
-import type { CounterTrackInfo, PayloadType, StringId, TrackKind } from '../types.ts';
+import type { CounterTrackInfo, ObjectRef, PayloadType, StringId, TrackKind } from '../types.ts';
 
 /** A payload as decoders hand it to the builder. */
 export type PayloadValue =
@@ -89,4 +89,6 @@ export interface CustomRowOptions {
   path?: string[];
   /** 'stack' nests ranges by time, 'lanes' packs overlapping ones side by side; default by kind (gpu: lanes). */
   layout?: 'stack' | 'lanes';
+  /** The program objects whose work the row shows (`Track.objects`). */
+  objects?: ObjectRef[];
 }

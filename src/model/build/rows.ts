@@ -4,7 +4,7 @@
  * in growable columns, and the caches that find a row in the hot paths without a string key.
  */
 import { f64, i32, u16, u32, u8, type Growable } from '../growable.ts';
-import type { CounterTrackInfo, TrackKind } from '../types.ts';
+import type { CounterTrackInfo, ObjectRef, TrackKind } from '../types.ts';
 import { keyPacking, NO_KEY } from './cacheKey.ts';
 import type { RangeRename } from './inputs.ts';
 import type { ProcessTree } from './processTree.ts';
@@ -67,6 +67,7 @@ export interface RowMeta {
   online?: OnlineStack;
   unit?: string;
   counter?: CounterTrackInfo;
+  objects?: ObjectRef[];
   // marks rows
   markT?: Growable<Float64Array>;
   markStyle?: Growable<Uint32Array>;
@@ -208,14 +209,15 @@ export class RowTable {
   }
 
   /** A custom range row (API calls stacked per thread, GPU work packed in lanes). */
-  customRow(options: RowPlace & { kind: Extract<TrackKind, 'api' | 'gpu'>; layout?: 'stack' | 'lanes' }): number {
+  customRow(options: RowPlace & { kind: Extract<TrackKind, 'api' | 'gpu'>; layout?: 'stack' | 'lanes'; objects?: ObjectRef[] }): number {
     return this.placedRow(options.kind, options, {
       kind: options.kind,
       layout: options.layout ?? (options.kind === 'gpu' ? 'lanes' : 'stack'),
+      objects: options.objects,
     });
   }
 
-  private placedRow(keyKind: string, place: RowPlace, meta: Pick<RowMeta, 'kind' | 'layout' | 'unit' | 'counter'>): number {
+  private placedRow(keyKind: string, place: RowPlace, meta: Pick<RowMeta, 'kind' | 'layout' | 'unit' | 'counter' | 'objects'>): number {
     const path = place.path ?? [];
     const key = `${keyKind}\u0000${place.process}\u0000${place.thread ?? -1}\u0000${path.join('\u0000')}\u0000${place.label}`;
     return this.rowIndex(key, {
