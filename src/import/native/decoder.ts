@@ -28,6 +28,7 @@ import {
 import { ExtensionRecords, type ExtensionHost } from './extensions.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
+import { recordTickSpan } from './streamTicks.ts';
 
 interface StreamState {
   id: number;
@@ -44,8 +45,17 @@ interface StreamState {
   strings: number[];
   /** Stream string id -> builder style of a plain message in the default domain (hot records). */
   styles: number[];
-  broken: boolean;
+  /** The stream lost bytes (a gap, or a chunk whose records did not parse): the next chunk resumes it. */
+  resumeNeeded: boolean;
   reportedMissingString: boolean;
+  /** Open pushes per builder domain index, to close them cleanly at a gap. */
+  openPushes: number[];
+  /**
+   * After a gap, string ids defined in the lost bytes are unknown, so new STRING records cannot be
+   * numbered yet: they wait here until a record uses one (the collector writes a STRING right before
+   * its first use), which tells how many ids were lost.
+   */
+  unnumberedStrings: number[] | undefined;
 }
 
 interface SyncObject {
@@ -102,6 +112,10 @@ export class NativeDecoder {
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
   private eventsDecoded = 0;
+  /** Seal tick (minus T0) of the chunk being decoded. */
+  private sealRel = 0;
+  /** Bytes skipped as damaged: definitions there (strings, domains...) appear as placeholders. */
+  private damagedBytes = 0;
   private incompleteExtBlobs = 0;
   private truncatedStrings = 0;
 
@@ -141,6 +155,11 @@ export class NativeDecoder {
       if (!(e instanceof FormatError)) throw e;
       this.b.report('error', `${e.message}; the rest of this chunk is skipped`, { offset: e.offset });
     }
+  }
+
+  /** Bytes [from, to) of the file were skipped as damaged; later gaps and unknown ids are explained by it. */
+  damage(from: number, to: number): void {
+    this.damagedBytes += to - from;
   }
 
   /** Closes what only the whole capture can close; call after the last chunk. */
@@ -305,6 +324,7 @@ export class NativeDecoder {
     const tc = r.varintBig();
     const nc = r.varintBig();
     this.rate = tc > this.t0 && nc >= this.n0 ? Number(nc - this.n0) / Number(tc - this.t0) : this.defaultRate;
+    this.sealRel = Number(tc - this.t0);
     this.seePair(tc, nc);
   }
 
@@ -441,7 +461,8 @@ export class NativeDecoder {
     if (id === 0) return 0;
     let d = this.domains.get(id);
     if (d === undefined) {
-      this.warnOnce(`domain:${id}`, `domain ${id} is used but was never created in this capture`, offset);
+      const why = this.damagedBytes > 0 ? ' (its creation may be in the damaged bytes)' : '';
+      this.warnOnce(`domain:${id}`, `domain ${id} is used but was never created in this capture${why}`, offset);
       d = this.b.domain(this.pid, `domain ${id}`);
       this.domains.set(id, d);
       this.domainNames.set(id, `domain ${id}`);
@@ -461,6 +482,7 @@ export class NativeDecoder {
   // ---------------------------------------------------------------- EVENTS
 
   private eventsChunk(r: ByteReader): void {
+    const chunkOffset = r.offset - 12;
     const streamId = r.varint();
     const streamOffset = r.varint();
     this.setRate(r);
@@ -476,32 +498,64 @@ export class NativeDecoder {
         prevRel: 0,
         lastNs: 0,
         strings: [this.emptyName],
-        broken: false,
+        resumeNeeded: false,
         reportedMissingString: false,
         styles: [],
+        openPushes: [],
+        unnumberedStrings: undefined,
       };
       this.streams.set(streamId, st);
     }
-    if (st.broken) return;
     if (streamOffset + recordsLength <= st.decodedTo) return; // already decoded (a flush copied it twice)
-    if (streamOffset > st.decodedTo) {
-      st.broken = true;
-      this.b.report(
-        'error',
-        `thread stream ${streamId} misses bytes ${st.decodedTo}..${streamOffset} (an earlier chunk of it is lost); its later events are skipped`,
-        { offset: r.offset },
-      );
-      return;
+    if (streamOffset > st.decodedTo || st.resumeNeeded) {
+      const overlap = Math.max(0, st.decodedTo - streamOffset);
+      this.resumeAfterGap(st, r.bytes, r.pos + overlap, r.end, Math.max(st.decodedTo, streamOffset), chunkOffset);
+      r.pos += overlap;
+    } else {
+      r.pos += st.decodedTo - streamOffset;
     }
-    r.pos += st.decodedTo - streamOffset;
     try {
       this.records(r, st);
     } catch (e) {
-      st.broken = true;
+      st.resumeNeeded = true;
       throw e;
     } finally {
       st.decodedTo = streamOffset + recordsLength;
     }
+  }
+
+  /**
+   * A chunk of a stream after lost bytes: decode it with what is known. Pushes still open are
+   * closed at the stream's last known time (their pops may be among the lost bytes); the chunk's
+   * times are placed so its last event falls at its seal tick (the previous tick is lost), never
+   * before the stream's last time; string ids the lost bytes defined become placeholders.
+   */
+  private resumeAfterGap(st: StreamState, bytes: Uint8Array, recordsAt: number, recordsEnd: number, resumeAt: number, chunkOffset: number): void {
+    const lostBytes = resumeAt - st.decodedTo;
+    let closed = 0;
+    if (st.thread >= 0) {
+      for (let domain = 0; domain < st.openPushes.length; domain++) {
+        for (let k = st.openPushes[domain] ?? 0; k > 0; k--, closed++) this.b.pop(st.thread, st.lastNs, domain, { offset: chunkOffset });
+      }
+    }
+    st.openPushes = [];
+    if (st.thread < 0 && st.decodedTo === 0) {
+      // Its THREAD record was in the lost bytes: a thread of its own, named after the stream.
+      st.tid = -st.id;
+      st.thread = this.b.thread(this.pid, st.tid, `stream ${st.id} (thread record lost)`);
+    }
+    const span = recordTickSpan(bytes, recordsAt, recordsEnd);
+    st.prevRel = Math.max(st.prevRel, this.sealRel - span);
+    st.unnumberedStrings = [];
+    st.resumeNeeded = false;
+    const lost = lostBytes > 0 ? `misses stream bytes ${st.decodedTo}..${resumeAt}` : `lost the rest of a chunk that did not parse`;
+    const why = this.damagedBytes > 0 ? ' (lost with the damaged bytes)' : ' (an earlier chunk of it is lost)';
+    const pops = closed > 0 ? `; ${closed} range${closed === 1 ? '' : 's'} still open were closed at the gap, their ends being lost` : '';
+    this.b.report(
+      'error',
+      `thread stream ${st.id} ${lost}${why}; its later events are kept, timed from the chunk's flush time (they may be placed a little late)${pops}`,
+      { offset: chunkOffset },
+    );
   }
 
   private threadOf(st: StreamState, r: ByteReader): number {
@@ -515,11 +569,28 @@ export class NativeDecoder {
   private stringOf(st: StreamState, sid: number, r: ByteReader): number {
     const s = st.strings[sid];
     if (s !== undefined) return s;
+    if (st.unnumberedStrings !== undefined && st.unnumberedStrings.length > 0 && this.numberStrings(st, sid)) return st.strings[sid];
     if (!st.reportedMissingString) {
       st.reportedMissingString = true;
-      this.b.report('error', `thread stream ${st.id} refers to string ${sid}, which it never defined`, { offset: r.offset });
+      const why = st.unnumberedStrings !== undefined ? ', defined in the lost bytes' : ', which it never defined';
+      this.b.report('error', `thread stream ${st.id} refers to string ${sid}${why}; shown as a placeholder`, { offset: r.offset });
     }
-    return this.b.intern(`<missing string ${sid}>`);
+    return this.b.intern(st.unnumberedStrings !== undefined ? `<string ${sid} lost to damage>` : `<missing string ${sid}>`);
+  }
+
+  /** The first use of a string defined after a gap: it is the last one defined, which numbers them all. */
+  private numberStrings(st: StreamState, sid: number): boolean {
+    const pending = st.unnumberedStrings!;
+    const first = sid - (pending.length - 1);
+    if (first < st.strings.length || first - st.strings.length > 1 << 20) return false;
+    if (first > st.strings.length) {
+      const ids = first - 1 > st.strings.length ? `ids ${st.strings.length}–${first - 1}` : `id ${st.strings.length}`;
+      this.b.report('warning', `thread stream ${st.id}: string ${ids} were defined in the lost bytes; events that use them show "<string N lost to damage>"`);
+    }
+    for (let id = st.strings.length; id < first; id++) st.strings.push(this.b.intern(`<string ${id} lost to damage>`));
+    for (const s of pending) st.strings.push(s);
+    st.unnumberedStrings = undefined;
+    return true;
   }
 
   private resetAttrs(nameId: number, domain: number): EventAttrs {
@@ -554,7 +625,8 @@ export class NativeDecoder {
       switch (op) {
         case Op.String: {
           const flags = r.varint();
-          st.strings.push(b.intern(r.str()));
+          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str()));
+          else st.strings.push(b.intern(r.str()));
           if (flags & StringFlag.Truncated) this.truncatedStrings++;
           break;
         }
@@ -572,12 +644,14 @@ export class NativeDecoder {
         case Op.Push: {
           const t = this.time(st, r.svarint());
           b.push(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), { offset: at });
+          st.openPushes[0] = (st.openPushes[0] ?? 0) + 1;
           this.eventsDecoded++;
           break;
         }
         case Op.Pop: {
           const t = this.time(st, r.svarint());
           b.pop(this.threadOf(st, r), t, 0, { offset: at });
+          if (st.openPushes[0] > 0) st.openPushes[0]--;
           this.eventsDecoded++;
           break;
         }
@@ -609,14 +683,18 @@ export class NativeDecoder {
         }
         case Op.PushEx: {
           const t = this.time(st, r.svarint());
-          const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
+          const domain = this.domainIndex(r.varint(), at);
+          const attrs = this.readAttrs(r, st, domain);
           b.push(this.threadOf(st, r), t, attrs, { offset: at });
+          st.openPushes[domain] = (st.openPushes[domain] ?? 0) + 1;
           this.eventsDecoded++;
           break;
         }
         case Op.PopDomain: {
           const t = this.time(st, r.svarint());
-          b.pop(this.threadOf(st, r), t, this.domainIndex(r.varint(), at), { offset: at });
+          const domain = this.domainIndex(r.varint(), at);
+          b.pop(this.threadOf(st, r), t, domain, { offset: at });
+          if (st.openPushes[domain] > 0) st.openPushes[domain]--;
           this.eventsDecoded++;
           break;
         }
@@ -717,7 +795,8 @@ export class NativeDecoder {
   private registeredString(id: number, r: ByteReader): number {
     const s = this.registered.get(id);
     if (s !== undefined) return s;
-    this.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture`, r.offset);
+    const why = this.damagedBytes > 0 ? ' (its registration may be in the damaged bytes)' : '';
+    this.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture${why}`, r.offset);
     return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
   }
 

@@ -250,13 +250,15 @@ describe('native importer', () => {
     const ok = await loadBytes(overlapped);
     expect(ok.issues).toEqual([]);
     expect(ok.ranges.startNs.length).toBe(6);
-    // A missing middle chunk: the stream stops at the gap, with an error at that chunk.
+    // A missing middle chunk: the stream goes on after the gap, with an error at the chunk after it.
     const gap = capture().events(1, SEAL, rec, 0, cuts[1]).events(1, SEAL, rec, cuts[3]);
     const model = await loadBytes(gap.bytes());
-    expect(model.ranges.startNs.length).toBe(2);
+    const rows = rangeRows(model);
+    expect(rows.length).toBe(4);
+    expect(rows[2].start).toBeGreaterThanOrEqual(rows[1].end);
     const issue = model.issues.find((i) => i.severity === 'error')!;
-    expect(issue.message).toMatch(/misses bytes/);
-    expect(issue.offset).toBeGreaterThan(gap.chunkOffsets[1]);
+    expect(issue.message).toMatch(new RegExp(`misses stream bytes ${cuts[1]}\\.\\.${cuts[3]}.*later events are kept`));
+    expect(issue.offset).toBe(gap.chunkOffsets[2]);
   });
 
   it('skips unknown chunk kinds, TLV tags and length-prefixed records with a warning', async () => {
@@ -300,7 +302,7 @@ describe('native importer', () => {
     expect(err.offset).toBe(recordsAt + before);
   });
 
-  it('stops at a damaged chunk, names its offset and keeps the chunks before it', async () => {
+  it('skips a damaged chunk, names its byte range and keeps the chunks around it', async () => {
     const a = new StreamRecords().thread(1, 'a').push(10, 'x').pop(20);
     const b = new StreamRecords().thread(2, 'b').push(10, 'y').pop(20);
     const c = new StreamRecords().thread(3, 'c').push(10, 'z').pop(20);
@@ -308,9 +310,10 @@ describe('native importer', () => {
     w.chunk(Chunk.Events, new ByteWriter().varint(2).varint(0).varint(SEAL[0]).varint(SEAL[1]).varint(2).bytes(b.bytes()).done(), true);
     w.events(3, SEAL, c.bytes());
     const model = await loadBytes(w.bytes());
-    expect(rangeRows(model).map((r) => r.name)).toEqual(['x']);
+    expect(rangeRows(model).map((r) => r.name)).toEqual(['x', 'z']);
     const err = model.issues.find((i) => i.severity === 'error')!;
-    expect(err.message).toMatch(/checksum mismatch/);
+    expect(err.message).toContain(`bytes ${w.chunkOffsets[2]}–${w.chunkOffsets[3]} of test.nvtxc`);
+    expect(err.message).toMatch(/checksum mismatch.*resumes with the intact chunk at byte/);
     expect(err.offset).toBe(w.chunkOffsets[2]);
   });
 

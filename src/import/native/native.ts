@@ -14,7 +14,11 @@ export const nativeImporter: Importer = {
     const frames = readFrames(
       input.chunks(),
       ({ major, minor }) => builder.setProperty('format version', `${major}.${minor}`),
-      ({ message, offset }) => builder.report('error', `${message}; everything before byte ${offset} is kept`, { offset }),
+      (problem) => {
+        builder.report(problem.severity, problem.message, { offset: problem.offset });
+        if (problem.resumedAt !== undefined) decoder.damage(problem.offset, problem.resumedAt);
+      },
+      input.name,
     );
     for await (const frame of frames) {
       if (signal?.aborted) return;
