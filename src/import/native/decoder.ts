@@ -5,7 +5,7 @@
  * a capture of any size decodes in one pass; only open start/end ranges and sync-object events
  * wait for the end.
  */
-import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
+import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { Frame } from './chunks.ts';
@@ -25,7 +25,12 @@ import {
   StringFlag,
   SyncOp,
 } from './format.ts';
-import { ExtensionRecords, type ExtensionHost } from './extensions.ts';
+import { CaptureClock } from './captureClock.ts';
+import { CaptureDomains } from './captureDomains.ts';
+import { ExtensionRecords } from './extensions.ts';
+import { OnceNotes } from './onceNotes.ts';
+import { PushNesting } from './pushNesting.ts';
+import { StartEndPairing } from './rangePairing.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
 import { recordTickSpan } from './streamTicks.ts';
@@ -48,8 +53,6 @@ interface StreamState {
   /** The stream lost bytes (a gap, or a chunk whose records did not parse): the next chunk resumes it. */
   resumeNeeded: boolean;
   reportedMissingString: boolean;
-  /** Open pushes per builder domain index, to close them cleanly at a gap. */
-  openPushes: number[];
   /**
    * After a gap, string ids defined in the lost bytes are unknown, so new STRING records cannot be
    * numbered yet: they wait here until a record uses one (the collector writes a STRING right before
@@ -82,29 +85,20 @@ export class NativeDecoder {
   private pid = 0;
   private process = -1;
   private haveProcess = false;
-  private t0 = 0n;
-  private n0 = 0n;
-  private defaultRate = 1;
-  /** ns per tick for the chunk being decoded. */
-  private rate = 1;
   private captureStartRel = 0;
   private endNs: number | undefined;
-  private lastNs = 0;
 
+  private readonly clock = new CaptureClock();
+  private readonly notes: OnceNotes;
+  private readonly domains: CaptureDomains;
+  private readonly pairing: StartEndPairing;
+  private readonly nesting = new PushNesting();
   private readonly streams = new Map<number, StreamState>();
-  private readonly domains = new Map<number, number>();
-  private readonly domainNames = new Map<number, string>();
   private readonly registered = new Map<number, number>();
   private readonly syncs = new Map<number, SyncObject>();
   private readonly nvtxNamedThreads = new Set<number>();
-  private readonly openRanges = new Set<number>();
-  private readonly earlyEnds = new Map<number, { thread: number; t: number; offset: number; payload?: PayloadValue; rename?: RangeRename }>();
   /** The payload and counters extensions (format 1.1); created with the PROCESS chunk. */
   private ext: ExtensionRecords | undefined;
-  /** The latest clock pair (tick, ns): the tick rate for timestamps placed at the end. */
-  private pairTick = 0n;
-  private pairNs = 0n;
-  private readonly warnedOps = new Set<string>();
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
   private readonly attrs: EventAttrs = {};
@@ -112,15 +106,17 @@ export class NativeDecoder {
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
   private eventsDecoded = 0;
-  /** Seal tick (minus T0) of the chunk being decoded. */
-  private sealRel = 0;
   /** Bytes skipped as damaged: definitions there (strings, domains...) appear as placeholders. */
   private damagedBytes = 0;
+
   private incompleteExtBlobs = 0;
   private truncatedStrings = 0;
 
   constructor(private readonly b: ModelBuilder) {
     this.emptyName = b.intern('');
+    this.notes = new OnceNotes(b);
+    this.domains = new CaptureDomains(b, this.notes);
+    this.pairing = new StartEndPairing(b);
   }
 
   /** Applies one verified chunk. Problems inside it are reported; the next chunk is independent. */
@@ -128,7 +124,7 @@ export class NativeDecoder {
     const bodyOffset = frame.offset + 12;
     const r = new ByteReader(frame.body, 0, frame.body.length, bodyOffset);
     if (frame.kind !== Chunk.Process && !this.haveProcess) {
-      this.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
+      this.notes.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
       return;
     }
     try {
@@ -160,6 +156,7 @@ export class NativeDecoder {
   /** Bytes [from, to) of the file were skipped as damaged; later gaps and unknown ids are explained by it. */
   damage(from: number, to: number): void {
     this.damagedBytes += to - from;
+    this.domains.damaged = true;
   }
 
   /** Closes what only the whole capture can close; call after the last chunk. */
@@ -171,14 +168,15 @@ export class NativeDecoder {
         { offset: first },
       );
     }
-    for (const [id, end] of this.earlyEnds) {
-      this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
-    }
+    this.pairing.finish();
+    this.nesting.report(this.b);
     this.finishSyncObjects();
     this.ext?.finish();
+    this.clock.report(this.b);
     if (this.haveProcess) {
-      const start = Math.round(this.captureStartRel * this.defaultRate);
-      this.b.setCaptureSpan(Math.min(start, this.lastNs), Math.max(this.endNs ?? this.lastNs, this.lastNs));
+      const { firstNs, lastNs } = this.clock;
+      const start = Math.round(this.captureStartRel * this.clock.defaultRate);
+      this.b.setCaptureSpan(Math.min(start, firstNs, lastNs), Math.max(this.endNs ?? lastNs, lastNs));
     }
     if (this.incompleteExtBlobs > 0) {
       this.b.report(
@@ -197,13 +195,15 @@ export class NativeDecoder {
 
   private processChunk(r: ByteReader, offset: number): void {
     if (this.haveProcess) {
-      this.warnOnce('two-process', 'a second PROCESS chunk; ignored', offset);
+      this.notes.warnOnce('two-process', 'a second PROCESS chunk; ignored', offset);
       return;
     }
     let name = '';
     let clockKind = 0;
     let tickRate = 0;
     let havePair = false;
+    let t0 = 0n;
+    let n0 = 0n;
     while (!r.done) {
       const tag = r.varint();
       const value = r.bytesOf(r.varint());
@@ -231,8 +231,8 @@ export class NativeDecoder {
           clockKind = v.varint();
           break;
         case ProcessTag.StartPair:
-          this.t0 = v.varintBig();
-          this.n0 = v.varintBig();
+          t0 = v.varintBig();
+          n0 = v.varintBig();
           havePair = true;
           break;
         case ProcessTag.TickRate:
@@ -262,13 +262,16 @@ export class NativeDecoder {
     }
     if (!havePair) r.fail('the PROCESS chunk has no start clock pair');
     this.haveProcess = true;
-    this.defaultRate = clockKind === ClockKind.MonotonicRaw || tickRate <= 0 ? 1 : 1e9 / tickRate;
-    this.rate = this.defaultRate;
+    this.clock.start(t0, n0, clockKind === ClockKind.MonotonicRaw || tickRate <= 0 ? 1 : 1e9 / tickRate);
     this.process = this.b.process(this.pid, name);
+    this.domains.pid = this.pid;
     this.b.setProperty('pid', String(this.pid));
     if (name) this.b.setDisplayName(name);
-    this.b.setClock('CLOCK_MONOTONIC_RAW', this.n0);
-    this.ext = new ExtensionRecords(this.extensionHost(), (tick) => Number(tick - this.t0) * this.finalRate(), this.n0, clockKind === ClockKind.Tsc);
+    this.b.setClock('CLOCK_MONOTONIC_RAW', n0);
+    this.ext = new ExtensionRecords(
+      { b: this.b, pid: this.pid, process: this.process, clock: this.clock, domains: this.domains, pairing: this.pairing, nesting: this.nesting, notes: this.notes },
+      clockKind === ClockKind.Tsc,
+    );
     const clockName =
       clockKind === ClockKind.Tsc ? 'CPU TSC' : clockKind === ClockKind.Cntvct ? 'Arm generic timer' : 'CLOCK_MONOTONIC_RAW';
     this.b.setProperty(
@@ -286,8 +289,12 @@ export class NativeDecoder {
         case EndTag.Pair: {
           const tick = v.varintBig();
           const ns = v.varintBig();
-          this.endNs = Number(ns - this.n0);
-          this.seePair(tick, ns);
+          if (this.clock.plausiblePair(tick, ns)) {
+            this.endNs = Number(ns - this.clock.n0);
+            this.clock.seePair(tick, ns);
+          } else {
+            this.b.report('warning', `the END chunk's clock pair disagrees with the start pair and tick rate (damage); the capture ends with its last event`, { offset: v.offset });
+          }
           break;
         }
         case EndTag.Reason: {
@@ -319,50 +326,22 @@ export class NativeDecoder {
 
   // ---------------------------------------------------------------- time
 
-  /** ns per tick for a chunk sealed at pair (tc, nc): the line through the start pair and it. */
+  /** The pair a META or EVENTS chunk was sealed with: the tick rate and time bound of its records. */
   private setRate(r: ByteReader): void {
+    const at = r.offset;
     const tc = r.varintBig();
-    const nc = r.varintBig();
-    this.rate = tc > this.t0 && nc >= this.n0 ? Number(nc - this.n0) / Number(tc - this.t0) : this.defaultRate;
-    this.sealRel = Number(tc - this.t0);
-    this.seePair(tc, nc);
+    this.clock.seal(tc, r.varintBig(), at);
   }
 
-  private seePair(tick: bigint, ns: bigint): void {
-    if (tick > this.pairTick && ns >= this.n0) {
-      this.pairTick = tick;
-      this.pairNs = ns;
-    }
-  }
-
-  /** ns per tick over the whole capture (start pair to the latest pair). */
-  private finalRate(): number {
-    return this.pairTick > this.t0 ? Number(this.pairNs - this.n0) / Number(this.pairTick - this.t0) : this.defaultRate;
-  }
-
-  private extensionHost(): ExtensionHost {
-    return {
-      b: this.b,
-      pid: this.pid,
-      process: this.process,
-      domainIndex: (id, offset) => this.domainIndex(id, offset),
-      tickNs: (rel) => {
-        const t = Math.round(rel * this.rate);
-        if (t > this.lastNs) this.lastNs = t;
-        return t;
-      },
-      start: (id, thread, t, attrs, offset) => this.start(id, thread, t, attrs, offset),
-      end: (id, thread, t, offset, payload, rename) => this.end(id, thread, t, offset, payload, rename),
-      warnOnce: (key, message, offset) => this.warnOnce(key, message, offset),
-    };
-  }
-
-  private time(st: StreamState, dt: number): number {
+  /** The time of a stream record `dt` ticks after the previous one (times of a stream never go back). */
+  private time(st: StreamState, dt: number, at: number): number {
+    const clock = this.clock;
     st.prevRel += dt;
-    let t = Math.round(st.prevRel * this.rate);
+    if (!(st.prevRel >= 0 && st.prevRel <= clock.sealRel)) st.prevRel = clock.bounded(st.prevRel, at);
+    let t = Math.round(st.prevRel * clock.rate);
     if (t < st.lastNs) t = st.lastNs;
     st.lastNs = t;
-    if (t > this.lastNs) this.lastNs = t;
+    clock.see(t);
     return t;
   }
 
@@ -396,8 +375,7 @@ export class NativeDecoder {
       case MetaOp.DomainCreate: {
         const id = m.varint();
         const name = m.str();
-        this.domainNames.set(id, name);
-        this.domains.set(id, this.b.domain(this.pid, name));
+        this.domains.create(id, name);
         break;
       }
       case MetaOp.DomainDestroy:
@@ -408,11 +386,11 @@ export class NativeDecoder {
         const text = m.str();
         this.registered.set(id, this.b.intern(text));
         // Format 1.1: the handle value, which payload entries of type REGISTERED_STRING_HANDLE hold.
-        if (!m.done) this.ext?.registeredString(this.domainIndex(domain, recordOffset), m.varint(), text);
+        if (!m.done) this.ext?.registeredString(this.domains.indexOf(domain, recordOffset), m.varint(), text);
         break;
       }
       case MetaOp.CategoryName: {
-        const domain = this.domainIndex(m.varint(), recordOffset);
+        const domain = this.domains.indexOf(m.varint(), recordOffset);
         const category = m.varint();
         this.b.nameCategory(domain, category, m.str(), { offset: recordOffset });
         break;
@@ -431,7 +409,7 @@ export class NativeDecoder {
         break;
       }
       case MetaOp.ResourceCreate: {
-        const domain = this.domainIndex(m.varint(), recordOffset);
+        const domain = this.domains.indexOf(m.varint(), recordOffset);
         m.varint(); // resource id
         const type = m.varint();
         const identifier = m.varintBig();
@@ -452,22 +430,9 @@ export class NativeDecoder {
       case MetaOp.SyncDestroy:
         break;
       default:
-        if (this.ext?.meta(op, m, dt, recordOffset, this.t0)) break;
-        this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
+        if (this.ext?.meta(op, m, dt, recordOffset)) break;
+        this.notes.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
     }
-  }
-
-  private domainIndex(id: number, offset: number): number {
-    if (id === 0) return 0;
-    let d = this.domains.get(id);
-    if (d === undefined) {
-      const why = this.damagedBytes > 0 ? ' (its creation may be in the damaged bytes)' : '';
-      this.warnOnce(`domain:${id}`, `domain ${id} is used but was never created in this capture${why}`, offset);
-      d = this.b.domain(this.pid, `domain ${id}`);
-      this.domains.set(id, d);
-      this.domainNames.set(id, `domain ${id}`);
-    }
-    return d;
   }
 
   private syncObject(id: number): SyncObject {
@@ -501,7 +466,6 @@ export class NativeDecoder {
         resumeNeeded: false,
         reportedMissingString: false,
         styles: [],
-        openPushes: [],
         unnumberedStrings: undefined,
       };
       this.streams.set(streamId, st);
@@ -534,18 +498,18 @@ export class NativeDecoder {
     const lostBytes = resumeAt - st.decodedTo;
     let closed = 0;
     if (st.thread >= 0) {
-      for (let domain = 0; domain < st.openPushes.length; domain++) {
-        for (let k = st.openPushes[domain] ?? 0; k > 0; k--, closed++) this.b.pop(st.thread, st.lastNs, domain, { offset: chunkOffset });
+      const open = this.nesting.takeOpen(st.thread);
+      for (let domain = 0; domain < open.length; domain++) {
+        for (let k = open[domain] ?? 0; k > 0; k--, closed++) this.b.pop(st.thread, st.lastNs, domain, { offset: chunkOffset });
       }
     }
-    st.openPushes = [];
     if (st.thread < 0 && st.decodedTo === 0) {
       // Its THREAD record was in the lost bytes: a thread of its own, named after the stream.
       st.tid = -st.id;
       st.thread = this.b.thread(this.pid, st.tid, `stream ${st.id} (thread record lost)`);
     }
     const span = recordTickSpan(bytes, recordsAt, recordsEnd);
-    st.prevRel = Math.max(st.prevRel, this.sealRel - span);
+    st.prevRel = Math.max(st.prevRel, this.clock.sealRel - span);
     st.unnumberedStrings = [];
     st.resumeNeeded = false;
     const lost = lostBytes > 0 ? `misses stream bytes ${st.decodedTo}..${resumeAt}` : `lost the rest of a chunk that did not parse`;
@@ -560,7 +524,7 @@ export class NativeDecoder {
 
   private threadOf(st: StreamState, r: ByteReader): number {
     if (st.thread < 0) {
-      this.warnOnce(`nothread:${st.id}`, `thread stream ${st.id} has events before its THREAD record`, r.offset);
+      this.notes.warnOnce(`nothread:${st.id}`, `thread stream ${st.id} has events before its THREAD record`, r.offset);
       st.thread = this.b.thread(this.pid, 0);
     }
     return st.thread;
@@ -642,79 +606,80 @@ export class NativeDecoder {
           break;
         }
         case Op.Push: {
-          const t = this.time(st, r.svarint());
-          b.push(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), { offset: at });
-          st.openPushes[0] = (st.openPushes[0] ?? 0) + 1;
+          const t = this.time(st, r.svarint(), at);
+          const attrs = this.plainAttrs(st, r.varint(), r);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.push(thread, 0, at)) b.push(thread, t, attrs, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.Pop: {
-          const t = this.time(st, r.svarint());
-          b.pop(this.threadOf(st, r), t, 0, { offset: at });
-          if (st.openPushes[0] > 0) st.openPushes[0]--;
+          const t = this.time(st, r.svarint(), at);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.pop(thread, 0)) b.pop(thread, t, 0, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.Mark: {
-          const t = this.time(st, r.svarint());
+          const t = this.time(st, r.svarint(), at);
           b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
           this.eventsDecoded++;
           break;
         }
         case Op.Start: {
-          const t = this.time(st, r.svarint());
+          const t = this.time(st, r.svarint(), at);
           const id = r.varint();
-          this.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
+          this.pairing.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
           this.eventsDecoded++;
           break;
         }
         case Op.End: {
-          const t = this.time(st, r.svarint());
-          this.end(r.varint(), this.threadOf(st, r), t, at);
+          const t = this.time(st, r.svarint(), at);
+          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
           this.eventsDecoded++;
           break;
         }
         case Op.EndDomain: {
-          const t = this.time(st, r.svarint());
-          this.domainIndex(r.varint(), at);
-          this.end(r.varint(), this.threadOf(st, r), t, at);
+          const t = this.time(st, r.svarint(), at);
+          this.domains.indexOf(r.varint(), at);
+          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
           this.eventsDecoded++;
           break;
         }
         case Op.PushEx: {
-          const t = this.time(st, r.svarint());
-          const domain = this.domainIndex(r.varint(), at);
+          const t = this.time(st, r.svarint(), at);
+          const domain = this.domains.indexOf(r.varint(), at);
           const attrs = this.readAttrs(r, st, domain);
-          b.push(this.threadOf(st, r), t, attrs, { offset: at });
-          st.openPushes[domain] = (st.openPushes[domain] ?? 0) + 1;
+          const thread = this.threadOf(st, r);
+          if (this.nesting.push(thread, domain, at)) b.push(thread, t, attrs, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.PopDomain: {
-          const t = this.time(st, r.svarint());
-          const domain = this.domainIndex(r.varint(), at);
-          b.pop(this.threadOf(st, r), t, domain, { offset: at });
-          if (st.openPushes[domain] > 0) st.openPushes[domain]--;
+          const t = this.time(st, r.svarint(), at);
+          const domain = this.domains.indexOf(r.varint(), at);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.pop(thread, domain)) b.pop(thread, t, domain, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.MarkEx: {
-          const t = this.time(st, r.svarint());
-          const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
+          const t = this.time(st, r.svarint(), at);
+          const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
           b.mark(this.threadOf(st, r), t, attrs);
           this.eventsDecoded++;
           break;
         }
         case Op.StartEx: {
-          const t = this.time(st, r.svarint());
-          const domain = this.domainIndex(r.varint(), at);
+          const t = this.time(st, r.svarint(), at);
+          const domain = this.domains.indexOf(r.varint(), at);
           const id = r.varint();
-          this.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
+          this.pairing.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
           this.eventsDecoded++;
           break;
         }
         case Op.Sync: {
-          const t = this.time(st, r.svarint());
+          const t = this.time(st, r.svarint(), at);
           const syncOp = r.u8();
           const s = this.syncObject(r.varint());
           s.t.push(t);
@@ -729,7 +694,7 @@ export class NativeDecoder {
           const bodyOffset = r.offset;
           const body = r.bytesOf(n);
           if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
-          this.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
+          this.notes.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
         }
       }
     }
@@ -796,7 +761,7 @@ export class NativeDecoder {
     const s = this.registered.get(id);
     if (s !== undefined) return s;
     const why = this.damagedBytes > 0 ? ' (its registration may be in the damaged bytes)' : '';
-    this.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture${why}`, r.offset);
+    this.notes.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture${why}`, r.offset);
     return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
   }
 
@@ -822,40 +787,9 @@ export class NativeDecoder {
         this.scratch.setUint32(0, lo, true);
         return { type: PayloadType.F32, value: this.scratch.getFloat32(0, true) };
       default:
-        this.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
+        this.notes.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;
     }
-  }
-
-  // ---------------------------------------------------------------- start/end ranges
-
-  /* Chunks of different threads arrive in flush order, so an end may come before its start. */
-  private start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
-    const early = this.earlyEnds.get(id);
-    if (early) {
-      this.earlyEnds.delete(id);
-      if (early.payload || early.rename) {
-        this.b.rangeStart(id, thread, t, attrs, { offset });
-        this.b.rangeEnd(id, early.thread, early.t, { offset: early.offset }, early.payload, early.rename);
-      } else {
-        this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
-      }
-      return;
-    }
-    this.openRanges.add(id);
-    this.b.rangeStart(id, thread, t, attrs, { offset });
-  }
-
-  private end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void {
-    if (this.openRanges.delete(id)) {
-      this.b.rangeEnd(id, thread, t, { offset }, payload, rename);
-      return;
-    }
-    if (this.earlyEnds.has(id)) {
-      this.b.report('warning', `range id ${id} ended twice; the second end is ignored`, { offset });
-      return;
-    }
-    this.earlyEnds.set(id, { thread, t, offset, payload, rename });
   }
 
   // ---------------------------------------------------------------- sync objects
@@ -867,11 +801,11 @@ export class NativeDecoder {
    */
   private finishSyncObjects(): void {
     const b = this.b;
-    const end = Math.max(this.endNs ?? this.lastNs, this.lastNs);
+    const end = Math.max(this.endNs ?? this.clock.lastNs, this.clock.lastNs);
     for (const [id, s] of this.syncs) {
       if (s.t.length === 0) continue;
-      const domainName = s.domain === 0 ? '' : (this.domainNames.get(s.domain) ?? `domain ${s.domain}`);
-      const domain = s.domain === 0 ? 0 : this.domainIndex(s.domain, 0);
+      const domainName = this.domains.nameOf(s.domain);
+      const domain = s.domain === 0 ? 0 : this.domains.indexOf(s.domain, 0);
       const row = b.customRow({
         kind: 'api',
         label: s.name || `sync object ${id}`,
@@ -918,7 +852,7 @@ export class NativeDecoder {
             break;
           }
           default:
-            this.warnOnce(`syncop:${s.op[i]}`, `sync operation ${s.op[i]} is unknown; ignored`);
+            this.notes.warnOnce(`syncop:${s.op[i]}`, `sync operation ${s.op[i]} is unknown; ignored`);
         }
       }
       const label = s.name ? `"${s.name}"` : `sync object ${id}`;
@@ -929,12 +863,6 @@ export class NativeDecoder {
         b.report('warning', `${label} was still being acquired or held at the end of the capture; drawn to the end`);
       }
     }
-  }
-
-  private warnOnce(key: string, message: string, offset?: number, severity: 'error' | 'warning' = 'warning'): void {
-    if (this.warnedOps.has(key)) return;
-    this.warnedOps.add(key);
-    this.b.report(severity, message, offset === undefined ? undefined : { offset });
   }
 }
 
