@@ -197,7 +197,7 @@ describe('damage in a hand-made capture', () => {
     const cut2 = rec.bytes().length;
     rec.push(70, 'a').pop(80).push(90, 'after').pop(100).push(110, 'lost-2').pop(120);
     const all = rec.bytes();
-    const w = new CaptureWriter().process({ pid: 7, t0: T0, n0: N0, tickRate: 2_000_000_000 });
+    const w = new CaptureWriter().process({ pid: 7, t0: T0, n0: N0, tickRate: 2_000_000_000 }).exitNormally();
     w.events(1, SEAL, all, 0, cut1).events(1, SEAL, all, cut2, all.length);
     const model = await loadBytes(w.bytes());
     expect(rangeRows(model).map((r) => r.name)).toEqual(['a', 'a', 'after', '<string 3 lost to damage>']);
@@ -230,5 +230,19 @@ describe('damage in a hand-made capture', () => {
       `bytes ${spans[4].offset}–${spans[4].offset + junk.length} of test.nvtxc`,
     );
     expect(seconds).toBeLessThan(10);
+  });
+});
+
+describe('a capture without its END chunk', () => {
+  it('says the process did not exit normally, with what was kept', async () => {
+    const rec = new StreamRecords().thread(5, 'w').push(1_000_000, 'a').pop(1_500_000).mark(1_800_000, 'm');
+    const killed = new CaptureWriter().process({ pid: 7, t0: T0, n0: N0, tickRate: 2_000_000_000, wallStartNs: 1_700_000_000_123_000_000n });
+    const model = await loadBytes(killed.events(1, SEAL, rec.bytes()).bytes());
+    expect(model.issues.map((i) => `${i.severity}: ${i.message}`)).toEqual([
+      'warning: capture has no END chunk: the process did not exit normally (killed, e.g. by kill -9 or the OOM killer, or still running); 3 event records up to 22:13:20.123 UTC (0.900 ms into the capture) were kept',
+    ]);
+    expect(model.capture.properties['capture end']).toBe('no END chunk: the process did not exit normally');
+    const exited = await loadBytes(killed.exitNormally().bytes());
+    expect(exited.issues).toEqual([]);
   });
 });

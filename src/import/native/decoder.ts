@@ -87,6 +87,9 @@ export class NativeDecoder {
   private haveProcess = false;
   private captureStartRel = 0;
   private endNs: number | undefined;
+  private sawEnd = false;
+  /** CLOCK_REALTIME ns read with the start pair, when the capture has it. */
+  private wallStartNs: bigint | undefined;
 
   private readonly clock = new CaptureClock();
   private readonly notes: OnceNotes;
@@ -161,6 +164,7 @@ export class NativeDecoder {
 
   /** Closes what only the whole capture can close; call after the last chunk. */
   finish(): void {
+    if (this.haveProcess && !this.sawEnd) this.reportNoEnd();
     for (const [kind, { count, first }] of this.skippedChunkKinds) {
       this.b.report(
         'warning',
@@ -239,7 +243,8 @@ export class NativeDecoder {
           tickRate = v.varint();
           break;
         case ProcessTag.WallStart:
-          this.b.setProperty('started', wallClock(v.varintBig()));
+          this.wallStartNs = v.varintBig();
+          this.b.setProperty('started', wallClock(this.wallStartNs));
           break;
         case ProcessTag.Host:
           this.b.setProperty('host', utf8Text(value));
@@ -280,7 +285,23 @@ export class NativeDecoder {
     );
   }
 
+  /** Said first among what the end of the file tells: without it a killed run looks complete. */
+  private reportNoEnd(): void {
+    const last = this.clock.lastNs;
+    const start = Math.round(this.captureStartRel * this.clock.defaultRate);
+    const elapsed = last - Math.min(start, last);
+    const into = `${elapsed < 1e9 ? `${(elapsed / 1e6).toFixed(3)} ms` : `${(elapsed / 1e9).toFixed(3)} s`} into the capture`;
+    const wall = this.wallStartNs === undefined ? into : `${wallTime(this.wallStartNs + BigInt(Math.round(last)))} (${into})`;
+    const events = this.eventsDecoded.toLocaleString('en-US');
+    this.b.setProperty('capture end', 'no END chunk: the process did not exit normally');
+    this.b.report(
+      'warning',
+      `capture has no END chunk: the process did not exit normally (killed, e.g. by kill -9 or the OOM killer, or still running); ${events} event records up to ${wall} were kept`,
+    );
+  }
+
   private endChunk(r: ByteReader): void {
+    this.sawEnd = true;
     while (!r.done) {
       const tag = r.varint();
       const value = r.bytesOf(r.varint());
@@ -871,6 +892,11 @@ function commandLine(bytes: Uint8Array): string {
   const args = utf8Text(bytes).split('\u0000');
   if (args.length > 0 && args[args.length - 1] === '') args.pop();
   return args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** CLOCK_REALTIME ns as a UTC time of day (ms precision), e.g. "14:03:12.345 UTC". */
+function wallTime(ns: bigint): string {
+  return `${new Date(Number(ns / 1_000_000n)).toISOString().slice(11, 23)} UTC`;
 }
 
 /** CLOCK_REALTIME ns as an ISO date (ms precision). */

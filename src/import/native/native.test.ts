@@ -13,7 +13,7 @@ const SEAL: [bigint, bigint] = [T0 + 2_000_000n, N0 + 1_000_000n];
 const PID = 4242;
 
 function capture(): CaptureWriter {
-  return new CaptureWriter().process({ pid: PID, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000, commandLine: ['./app', 'x y'] });
+  return new CaptureWriter().process({ pid: PID, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000, commandLine: ['./app', 'x y'] }).exitNormally();
 }
 
 function f64(v: number): Uint8Array {
@@ -265,6 +265,7 @@ describe('native importer', () => {
     const s = new StreamRecords().thread(1, 'a').push(10, 'before').unknown(0x5a, Uint8Array.of(9, 9, 9)).pop(20);
     const w = new CaptureWriter()
       .process({ pid: 1, t0: T0, n0: N0, extra: [{ tag: 99, value: Uint8Array.of(1, 2) }] })
+      .exitNormally()
       .chunk(77, Uint8Array.of(1, 2, 3))
       .events(1, SEAL, s.bytes());
     const model = await loadBytes(w.bytes());
@@ -323,7 +324,7 @@ describe('native importer', () => {
   });
 
   it('survives a cut at every byte offset and keeps exactly the complete chunks', async () => {
-    const w = capture();
+    const w = new CaptureWriter().process({ pid: PID, t0: T0, n0: N0, tickRate: 2_000_000_000 });
     const expected: number[] = [0, 0]; // by complete chunks: none, PROCESS only, then 3 ranges per EVENTS chunk
     let total = 0;
     for (let k = 0; k < 4; k++) {
