@@ -8,7 +8,7 @@
 import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
-import type { Frame } from './chunks.ts';
+import type { Frame, FrameProblem } from './chunks.ts';
 import {
   Attr,
   Chunk,
@@ -119,7 +119,7 @@ export class NativeDecoder {
     this.emptyName = b.intern('');
     this.notes = new OnceNotes(b);
     this.domains = new CaptureDomains(b, this.notes);
-    this.pairing = new StartEndPairing(b);
+    this.pairing = new StartEndPairing(b, this.notes);
   }
 
   /** Applies one verified chunk. Problems inside it are reported; the next chunk is independent. */
@@ -152,8 +152,14 @@ export class NativeDecoder {
       }
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      this.b.report('error', `${e.message}; the rest of this chunk is skipped`, { offset: e.offset });
+      this.notes.limited('chunk format', 'chunks whose records do not parse', 'error', `${e.message}; the rest of this chunk is skipped`, e.offset);
     }
+  }
+
+  /** A byte range the chunk reader skipped or could not read (chunks.ts), for the load report. */
+  skipped(problem: FrameProblem): void {
+    this.notes.limited(`frames ${problem.severity}`, `damaged or unreadable byte ranges`, problem.severity, problem.message, problem.offset);
+    if (problem.resumedAt !== undefined) this.damage(problem.offset, problem.resumedAt);
   }
 
   /** Bytes [from, to) of the file were skipped as damaged; later gaps and unknown ids are explained by it. */
@@ -174,6 +180,7 @@ export class NativeDecoder {
     }
     this.pairing.finish();
     this.nesting.report(this.b);
+    this.notes.finish();
     this.finishSyncObjects();
     this.ext?.finish();
     this.clock.report(this.b);
@@ -381,7 +388,7 @@ export class NativeDecoder {
       } catch (e) {
         // The length prefix delimits the record: report it and go on with the next one.
         if (!(e instanceof FormatError)) throw e;
-        this.b.report('error', `${e.message} (metadata record of kind ${op})`, { offset: e.offset });
+        this.notes.limited('meta format', 'metadata records that do not parse', 'error', `${e.message} (metadata record of kind ${op})`, e.offset);
       }
     }
   }
@@ -536,10 +543,12 @@ export class NativeDecoder {
     const lost = lostBytes > 0 ? `misses stream bytes ${st.decodedTo}..${resumeAt}` : `lost the rest of a chunk that did not parse`;
     const why = this.damagedBytes > 0 ? ' (lost with the damaged bytes)' : ' (an earlier chunk of it is lost)';
     const pops = closed > 0 ? `; ${closed} range${closed === 1 ? '' : 's'} still open were closed at the gap, their ends being lost` : '';
-    this.b.report(
+    this.notes.limited(
+      'stream gap',
+      'gaps in thread streams',
       'error',
       `thread stream ${st.id} ${lost}${why}; its later events are kept, timed from the chunk's flush time (they may be placed a little late)${pops}`,
-      { offset: chunkOffset },
+      chunkOffset,
     );
   }
 
@@ -558,7 +567,7 @@ export class NativeDecoder {
     if (!st.reportedMissingString) {
       st.reportedMissingString = true;
       const why = st.unnumberedStrings !== undefined ? ', defined in the lost bytes' : ', which it never defined';
-      this.b.report('error', `thread stream ${st.id} refers to string ${sid}${why}; shown as a placeholder`, { offset: r.offset });
+      this.notes.limited('missing string', 'streams referring to undefined strings', 'error', `thread stream ${st.id} refers to string ${sid}${why}; shown as a placeholder`, r.offset);
     }
     return this.b.intern(st.unnumberedStrings !== undefined ? `<string ${sid} lost to damage>` : `<missing string ${sid}>`);
   }
@@ -570,7 +579,7 @@ export class NativeDecoder {
     if (first < st.strings.length || first - st.strings.length > 1 << 20) return false;
     if (first > st.strings.length) {
       const ids = first - 1 > st.strings.length ? `ids ${st.strings.length}–${first - 1}` : `id ${st.strings.length}`;
-      this.b.report('warning', `thread stream ${st.id}: string ${ids} were defined in the lost bytes; events that use them show "<string N lost to damage>"`);
+      this.notes.limited('lost strings', 'streams with strings lost to damage', 'warning', `thread stream ${st.id}: string ${ids} were defined in the lost bytes; events that use them show "<string N lost to damage>"`);
     }
     for (let id = st.strings.length; id < first; id++) st.strings.push(this.b.intern(`<string ${id} lost to damage>`));
     for (const s of pending) st.strings.push(s);
@@ -728,7 +737,7 @@ export class NativeDecoder {
       if (!this.ext.record(op, body, { thread: this.threadOf(st, body) }, at)) return false;
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      this.b.report('error', `${e.message} (thread record of kind 0x${op.toString(16)}); the record is skipped`, { offset: e.offset });
+      this.notes.limited('ext format', 'extension records that do not parse', 'error', `${e.message} (thread record of kind 0x${op.toString(16)}); the record is skipped`, e.offset);
       return true;
     }
     this.eventsDecoded++;

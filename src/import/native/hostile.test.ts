@@ -215,3 +215,15 @@ describe('seeded mutations of native captures', () => {
     }
   }, 600_000);
 });
+
+describe('issue counts', () => {
+  it('reports the first 20 issues of a kind one by one, then how many more', async () => {
+    const rec = new StreamRecords().thread(1, 'a');
+    for (let i = 0; i < 1000; i++) rec.end(10 + i, 500 + i); // ends of ranges that never started
+    const w = new CaptureWriter().process({ pid: 9, t0: T0, n0: N0, tickRate: 2_000_000_000 }).exitNormally();
+    const model = await loadBytes(w.events(1, [T0 + 5000n, N0 + 2500n], rec.bytes()).bytes());
+    const messages = model.issues.map((i) => i.message);
+    expect(messages.filter((m) => /^range id \d+ ended but never started/.test(m))).toHaveLength(20);
+    expect(messages).toContain('and 980 more of this kind: start/end ranges ended but never started');
+  });
+});

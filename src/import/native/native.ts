@@ -14,10 +14,7 @@ export const nativeImporter: Importer = {
     const frames = readFrames(
       input.chunks(),
       ({ major, minor }) => builder.setProperty('format version', `${major}.${minor}`),
-      (problem) => {
-        builder.report(problem.severity, problem.message, { offset: problem.offset });
-        if (problem.resumedAt !== undefined) decoder.damage(problem.offset, problem.resumedAt);
-      },
+      (problem) => decoder.skipped(problem),
       input.name,
     );
     for await (const frame of frames) {

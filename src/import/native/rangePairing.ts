@@ -3,6 +3,7 @@
  * different threads arrive in flush order, so an end may come before its start: it waits here.
  */
 import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
+import type { OnceNotes } from './onceNotes.ts';
 
 interface EarlyEnd {
   thread: number;
@@ -16,7 +17,10 @@ export class StartEndPairing {
   private readonly open = new Set<number>();
   private readonly earlyEnds = new Map<number, EarlyEnd>();
 
-  constructor(private readonly b: ModelBuilder) {}
+  constructor(
+    private readonly b: ModelBuilder,
+    private readonly notes: OnceNotes,
+  ) {}
 
   start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
     const early = this.earlyEnds.get(id);
@@ -40,7 +44,7 @@ export class StartEndPairing {
       return;
     }
     if (this.earlyEnds.has(id)) {
-      this.b.report('warning', `range id ${id} ended twice; the second end is ignored`, { offset });
+      this.notes.limited('ended twice', 'start/end ranges ended twice', 'warning', `range id ${id} ended twice; the second end is ignored`, offset);
       return;
     }
     this.earlyEnds.set(id, { thread, t, offset, payload, rename });
@@ -49,7 +53,7 @@ export class StartEndPairing {
   /** Reports ends whose start never came (still-open starts are closed by the builder). */
   finish(): void {
     for (const [id, end] of this.earlyEnds) {
-      this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
+      this.notes.limited('never started', 'start/end ranges ended but never started', 'warning', `range id ${id} ended but never started in this capture`, end.offset);
     }
   }
 }
