@@ -5,7 +5,8 @@
  * (src/model/invariants.ts); every issue that names an offset names one inside the file.
  *
  * The CI run is small; `NVTXC_FUZZ_CASES=20000 npx vitest run src/import/native/hostile.test.ts`
- * runs a long one (the generic harness of every format lives in testkit/fuzz/).
+ * runs a long one, `NVTXC_FUZZ_REPRODUCERS=1` adds the reproducers as inputs to mutate (the generic
+ * harness of every format lives in testkit/fuzz/).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -192,6 +193,10 @@ describe('seeded mutations of native captures', () => {
     ['rich', richCapture()],
     ['generated', generatedCapture()],
   ];
+  // Long runs also mutate the reproducers (captures full of extension records), about 1 s a case.
+  if (process.env.NVTXC_FUZZ_REPRODUCERS) {
+    for (const name of ['nvtxc-2008-invalid-model.nvtxc', 'nvtxc-4326-hang.nvtxc']) bases.push([name, new Uint8Array(readFileSync(`${FIXTURES}/${name}`))]);
+  }
   const names = Object.keys(MUTATIONS);
 
   it(`load within a bound with valid models (${cases} cases per capture)`, async () => {
