@@ -52,6 +52,8 @@ export class ChunkResync {
   private lastNonZero: number;
   /** Last non-zero byte offset before pos - 12, i.e. before the newest candidate header. */
   private lastNonZeroBeforeHeader: number;
+  /** Last non-zero byte offset before the intact chunk that was found. */
+  private lastNonZeroBeforeFound: number;
 
   // Candidates in the order they were found (= by header offset); `head` is the first unresolved one.
   private readonly cOffset: number[] = [];
@@ -78,6 +80,7 @@ export class ChunkResync {
     this.pos = from;
     this.lastNonZero = from - 1;
     this.lastNonZeroBeforeHeader = from - 1;
+    this.lastNonZeroBeforeFound = from - 1;
   }
 
   append(bytes: Uint8Array): void {
@@ -114,7 +117,7 @@ export class ChunkResync {
   region(resumedAt: number | undefined): SkippedRegion {
     const from = this.from;
     const to = resumedAt ?? this.base + this.length;
-    const lastNonZero = resumedAt === undefined ? this.lastNonZero : this.lastNonZeroFor(resumedAt);
+    const lastNonZero = resumedAt === undefined ? this.lastNonZero : this.lastNonZeroBeforeFound;
     const size = to - from;
     const written = lastNonZero + 1 - from;
     // A zero run at least a chunk header long is space that was never written (a file mapping).
@@ -183,12 +186,6 @@ export class ChunkResync {
     }
   }
 
-  /** Last non-zero byte before `offset`, for a candidate found at `offset`. */
-  private lastNonZeroFor(offset: number): number {
-    for (let i = this.head; i < this.cOffset.length; i++) if (this.cOffset[i] === offset) return this.cNonZero[i];
-    return this.lastNonZero;
-  }
-
   /** Registers the candidate header at `at` (its 12 bytes are in the buffer) if it looks like one. */
   private consider(at: number): void {
     const buf = this.buf;
@@ -220,6 +217,7 @@ export class ChunkResync {
     if (crc !== this.cCrc[c]) return undefined;
     const offset = this.cOffset[c];
     const end = this.cEnd[c];
+    this.lastNonZeroBeforeFound = this.cNonZero[c];
     const header = this.cHeader[c];
     const frame: Frame = {
       kind: header & 0xffff,

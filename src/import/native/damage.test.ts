@@ -119,6 +119,16 @@ describe('damage in a generated capture', () => {
     expect(errorsAbout(model, last)[0]).toMatch(
       new RegExp(`chunk at bytes ${last.offset}–${mapped.length} of test.nvtxc is incomplete: ${half - last.offset} bytes were written, then \\d+ zero bytes`),
     );
+    // A zero-filled hole between two chunks (a writer's reserved space): a warning, nothing lost.
+    const hole = spans[4].offset;
+    const holed = new Uint8Array(bytes.length + 8192);
+    holed.set(bytes.subarray(0, hole));
+    holed.set(bytes.subarray(hole), hole + 8192);
+    const withHole = await loadBytes(holed);
+    expect(withHole.ranges.startNs.length).toBe(whole.ranges.startNs.length);
+    expect(withHole.issues.map((i) => `${i.severity}: ${i.message}`)).toEqual([
+      `warning: bytes ${hole}–${hole + 8192} of test.nvtxc (8192 bytes) are zero-filled: never written (space the collector reserved, or a hole left by a crash); reading resumes with the intact chunk at byte ${hole + 8192}`,
+    ]);
     // Only zeros after the last whole chunk: a warning, nothing lost.
     const reserved = new Uint8Array(bytes.length + 4096);
     reserved.set(bytes);
