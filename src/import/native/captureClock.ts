@@ -36,10 +36,44 @@ export class CaptureClock {
   }
 
   /**
+   * The start pair is lost (a damaged PROCESS chunk). Ticks still count from the real T0, so times
+   * keep their differences if each chunk's rate comes from two real pairs: the first pair seen and
+   * the chunk's own. Nothing bounds a tick then, and the origin is the first event.
+   */
+  private startUnknown = false;
+  private firstPair: [bigint, bigint] | undefined;
+
+  startWithoutPair(): void {
+    this.startUnknown = true;
+  }
+
+  /**
+   * Without a start pair: true once a pair later than the first one seen gives the tick rate
+   * (chunks sealed at the first pair wait for it).
+   */
+  learnsRate(tick: bigint, ns: bigint): boolean {
+    if (!this.firstPair) {
+      this.firstPair = [tick, ns];
+      return false;
+    }
+    const [t1, n1] = this.firstPair;
+    if (!(tick > t1 && ns > n1)) return false;
+    this.defaultRate = Number(ns - n1) / Number(tick - t1);
+    return true;
+  }
+
+  /**
    * The clock pair a META or EVENTS chunk was sealed with: the rate and bound for its records. A
    * pair that disagrees with the start pair and tick rate (damage) is reported and not used.
    */
   seal(tick: bigint, ns: bigint, offset: number): void {
+    if (this.startUnknown) {
+      this.firstPair ??= [tick, ns];
+      const [t1, n1] = this.firstPair;
+      this.rate = tick > t1 && ns >= n1 ? Number(ns - n1) / Number(tick - t1) : this.defaultRate;
+      this.sealRel = Infinity;
+      return;
+    }
     if (!this.plausiblePair(tick, ns)) {
       if (this.badPairs++ === 0) this.firstBadPair = offset;
       this.rate = this.defaultRate;
@@ -56,6 +90,7 @@ export class CaptureClock {
    * tick rate within 5% (the rate is measured over a short interval) plus 10 ms.
    */
   plausiblePair(tick: bigint, ns: bigint): boolean {
+    if (this.startUnknown) return false;
     const elapsed = Number(ns - this.n0);
     const expected = Number(tick - this.t0) * this.defaultRate;
     return elapsed >= 0 && Math.abs(elapsed - expected) <= 0.05 * elapsed + 1e7;

@@ -108,6 +108,8 @@ export class NativeDecoder {
   /** Reinterprets payload bits as floats. */
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
+  /** While the PROCESS chunk is lost and only one clock pair is known: chunks waiting for a tick rate. */
+  private heldFrames: Frame[] | undefined;
   private eventsDecoded = 0;
   /** Bytes skipped as damaged: definitions there (strings, domains...) appear as placeholders. */
   private damagedBytes = 0;
@@ -124,12 +126,35 @@ export class NativeDecoder {
 
   /** Applies one verified chunk. Problems inside it are reported; the next chunk is independent. */
   chunk(frame: Frame): void {
+    if (frame.kind !== Chunk.Process && !this.haveProcess) {
+      if (this.damagedBytes === 0) {
+        this.notes.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
+        return;
+      }
+      this.processLost(frame.offset);
+      this.heldFrames = [];
+    }
+    if (this.heldFrames) {
+      const pair = sealPair(frame);
+      if (!pair || !this.clock.learnsRate(pair[0], pair[1])) {
+        this.heldFrames.push(frame);
+        return;
+      }
+      this.releaseHeldFrames();
+    }
+    this.apply(frame);
+  }
+
+  /** Chunks that waited for a tick rate (the PROCESS chunk being lost), in file order. */
+  private releaseHeldFrames(): void {
+    const held = this.heldFrames ?? [];
+    this.heldFrames = undefined;
+    for (const frame of held) this.apply(frame);
+  }
+
+  private apply(frame: Frame): void {
     const bodyOffset = frame.offset + 12;
     const r = new ByteReader(frame.body, 0, frame.body.length, bodyOffset);
-    if (frame.kind !== Chunk.Process && !this.haveProcess) {
-      this.notes.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
-      return;
-    }
     try {
       switch (frame.kind) {
         case Chunk.Process:
@@ -170,6 +195,7 @@ export class NativeDecoder {
 
   /** Closes what only the whole capture can close; call after the last chunk. */
   finish(): void {
+    this.releaseHeldFrames();
     if (this.haveProcess && !this.sawEnd) this.reportNoEnd();
     for (const [kind, { count, first }] of this.skippedChunkKinds) {
       this.b.report(
@@ -304,6 +330,22 @@ export class NativeDecoder {
     this.b.report(
       'warning',
       `capture has no END chunk: the process did not exit normally (killed, e.g. by kill -9 or the OOM killer, or still running); ${events} event records up to ${wall} were kept`,
+    );
+  }
+
+  /** The PROCESS chunk was among the damaged bytes: decode the rest with what the chunks tell. */
+  private processLost(offset: number): void {
+    this.haveProcess = true;
+    this.clock.startWithoutPair();
+    this.process = this.b.process(0, 'process (PROCESS chunk lost)');
+    this.ext = new ExtensionRecords(
+      { b: this.b, pid: 0, process: this.process, clock: this.clock, domains: this.domains, pairing: this.pairing, nesting: this.nesting, notes: this.notes },
+      false,
+    );
+    this.b.report(
+      'error',
+      'the PROCESS chunk is among the damaged bytes: the pid, the process facts and the capture start are unknown; events are kept, timed at the rate of the chunks\' clock pairs from the capture start (the absolute clock origin is unknown)',
+      { offset },
     );
   }
 
@@ -537,7 +579,8 @@ export class NativeDecoder {
       st.thread = this.b.thread(this.pid, st.tid, `stream ${st.id} (thread record lost)`);
     }
     const span = recordTickSpan(bytes, recordsAt, recordsEnd);
-    st.prevRel = Math.max(st.prevRel, this.clock.sealRel - span);
+    // Unbounded seals (a pair that did not read as plausible, or no start pair) cannot place it.
+    if (Number.isFinite(this.clock.sealRel)) st.prevRel = Math.max(st.prevRel, this.clock.sealRel - span);
     st.unnumberedStrings = [];
     st.resumeNeeded = false;
     const lost = lostBytes > 0 ? `misses stream bytes ${st.decodedTo}..${resumeAt}` : `lost the rest of a chunk that did not parse`;
@@ -893,6 +936,22 @@ export class NativeDecoder {
         b.report('warning', `${label} was still being acquired or held at the end of the capture; drawn to the end`);
       }
     }
+  }
+}
+
+/** The clock pair a META or EVENTS chunk was sealed with, if it has one that reads. */
+function sealPair(frame: Frame): [bigint, bigint] | undefined {
+  if (frame.kind !== Chunk.Meta && frame.kind !== Chunk.Events) return undefined;
+  const r = new ByteReader(frame.body, 0, frame.body.length, frame.offset + 12);
+  try {
+    if (frame.kind === Chunk.Events) {
+      r.varint(); // stream id
+      r.varint(); // stream offset
+    }
+    return [r.varintBig(), r.varintBig()];
+  } catch (e) {
+    if (e instanceof FormatError) return undefined;
+    throw e;
   }
 }
 
