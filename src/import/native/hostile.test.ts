@@ -215,7 +215,6 @@ describe('seeded mutations of native captures', () => {
           applied.push(name);
           bytes = MUTATIONS[name](bytes, rnd);
         }
-        if (process.env.NVTXC_FUZZ_SAVE === String(seed)) (await import('node:fs')).writeFileSync(`/tmp/nat/case-${baseName}-${seed}.nvtxc`, bytes);
         await loadChecked(bytes, `${baseName} seed ${seed} (${applied.join(', ')})`, Math.max(3000, 20 * validMs));
       }
     }
