@@ -81,7 +81,10 @@ export function modelViolations(model: Model, limit = 20): string[] {
           if (p !== -1 && fail(`${where}: lane range ${i} has parent ${p}`)) return out;
           continue;
         }
-        if ((p === -1) !== (d === 0) && fail(`${where}: range ${i} at depth ${d} has parent ${p}`)) return out;
+        // Top-level ranges have no parent; below the top, push/pop rows always have one (ranges packed
+        // in lanes on an 'api' row, e.g. sync objects, have none).
+        const parentWrong = d === 0 ? p !== -1 : p === -1 && track.kind === 'pushpop';
+        if (parentWrong && fail(`${where}: range ${i} at depth ${d} has parent ${p}`)) return out;
         if (p < 0) continue;
         if ((p < lb[d - 1] || p >= lb[d]) && fail(`${where}: range ${i} at depth ${d} has parent ${p} outside level ${d - 1}`)) return out;
         if (r.startNs[p] > r.startNs[i] && fail(`${where}: range ${i} starts before its parent ${p}`)) return out;

@@ -542,6 +542,8 @@ export class CaptureWriter {
   /** File offset of each chunk written, in order. */
   readonly chunkOffsets: number[] = [];
   private size = 0;
+  /** An END chunk (normal exit) that `bytes()` appends after every chunk written. */
+  private exitEnd: Uint8Array | undefined;
 
   constructor(major = MAJOR_VERSION, minor = MINOR_VERSION) {
     this.add(fileHeader(major, minor));
@@ -580,13 +582,26 @@ export class CaptureWriter {
     return this.chunk(Chunk.End, endBody(fields));
   }
 
+  /**
+   * Ends the capture like a process that exited normally: `bytes()` appends an END chunk after the
+   * chunks written so far (it is not in `chunkOffsets`). Without it the capture reads as killed.
+   */
+  exitNormally(): this {
+    const body = new ByteWriter().varint(EndTag.Reason).sized((v) => v.varint(1).varint(0)).done();
+    const head = new ByteWriter().u32(body.length).u16(Chunk.End).u16(0).done();
+    this.exitEnd = new ByteWriter().bytes(head).u32(crc32c(body, crc32c(head))).bytes(body).done();
+    return this;
+  }
+
   bytes(): Uint8Array {
-    const out = new Uint8Array(this.size);
+    const tail = this.exitEnd ?? new Uint8Array(0);
+    const out = new Uint8Array(this.size + tail.length);
     let at = 0;
     for (const p of this.parts) {
       out.set(p, at);
       at += p.length;
     }
+    out.set(tail, at);
     return out;
   }
 }

@@ -1,23 +1,25 @@
 /**
  * Splits the byte stream of a `.nvtxc` file into verified chunks, incrementally: input arrives in
  * slices of any size, a chunk may straddle slices, and only the chunk being assembled is copied.
- * Stops at the first damaged or incomplete chunk and says where.
+ *
+ * After damage (a CRC mismatch, an implausible length, a cut chunk, a zero-filled region) it
+ * resynchronises (chunkResync.ts): it finds the next intact chunk, reports the skipped byte range
+ * and goes on, so one bad byte costs one chunk, not the rest of the file.
  */
 import { crc32c } from './crc32c.ts';
+import { ChunkResync, type DamageCause, type Frame, type SkippedRegion } from './chunkResync.ts';
 import { CHUNK_HEADER_SIZE, Chunk, FILE_HEADER_SIZE, MAGIC, MAJOR_VERSION, MAX_CHUNK_BODY } from './format.ts';
 
-export interface Frame {
-  kind: number;
-  flags: number;
-  /** File offset of the chunk header. */
-  offset: number;
-  body: Uint8Array;
-}
+export type { Frame };
 
-/** Why reading stopped early: a message and the byte offset it is about. */
+/** Bytes that could not be read as chunks: a message and the byte range it is about. */
 export interface FrameProblem {
+  severity: 'error' | 'warning';
   message: string;
+  /** File offset where the problem starts. */
   offset: number;
+  /** File offset where reading resumed (end of the skipped range); undefined when nothing followed. */
+  resumedAt?: number;
 }
 
 export interface FileHeader {
@@ -67,6 +69,15 @@ class ByteQueue {
     this.length -= n;
     return out;
   }
+
+  /** Everything left, as slices (views). */
+  drain(): Uint8Array[] {
+    const out = this.parts.map((p, i) => (i === 0 ? p.subarray(this.first) : p));
+    this.parts = [];
+    this.first = 0;
+    this.length = 0;
+    return out;
+  }
 }
 
 export function hasMagic(head: Uint8Array): boolean {
@@ -75,83 +86,166 @@ export function hasMagic(head: Uint8Array): boolean {
   return true;
 }
 
+/** Reads chunks from slices pushed in file order; `next()` gives each intact chunk once it is whole. */
+export class ChunkSplitter {
+  private queue = new ByteQueue();
+  /** File offset of the queue's first byte. */
+  private offset = 0;
+  private headerDone = false;
+  private stopped = false;
+  private eof = false;
+  /** Header of a chunk whose body is not complete yet. */
+  private pendingHeader: Uint8Array | null = null;
+  private pendingBody = -1;
+  private resync: ChunkResync | null = null;
+
+  constructor(
+    private readonly fileName: string,
+    private readonly onHeader: (header: FileHeader) => void,
+    private readonly onProblem: (problem: FrameProblem) => void,
+  ) {}
+
+  feed(slice: Uint8Array): void {
+    if (this.stopped || slice.length === 0) return;
+    if (this.resync) this.resync.append(slice);
+    else this.queue.push(slice);
+  }
+
+  /** Marks the end of the input: `next()` then also resolves what the last bytes hold. */
+  end(): void {
+    this.eof = true;
+  }
+
+  /** The next intact chunk, or undefined when more input is needed (or, after `end()`, none is left). */
+  next(): Frame | undefined {
+    while (!this.stopped) {
+      if (this.resync) {
+        const found = this.resync.scan();
+        if (found) {
+          this.report(this.resync.region(found.offset));
+          this.resync = null;
+          this.queue = new ByteQueue();
+          this.queue.push(found.rest);
+          this.offset = found.end;
+          return found.frame;
+        }
+        if (!this.eof) return undefined;
+        this.report(this.resync.region(undefined));
+        this.resync = null;
+        this.stopped = true;
+        return undefined;
+      }
+      if (!this.headerDone) {
+        if (!this.readFileHeader()) return undefined;
+        continue;
+      }
+      if (this.pendingBody < 0) {
+        if (this.queue.length < CHUNK_HEADER_SIZE) {
+          if (this.eof && this.queue.length > 0) this.startResync('cut-header', []);
+          else if (this.eof) this.stopped = true;
+          if (!this.resync) return undefined;
+          continue;
+        }
+        const header = this.queue.take(CHUNK_HEADER_SIZE).slice();
+        const length = new DataView(header.buffer).getUint32(0, true);
+        if (length > MAX_CHUNK_BODY) {
+          this.startResync('length', [header]);
+          continue;
+        }
+        this.pendingHeader = header;
+        this.pendingBody = length;
+      }
+      const header = this.pendingHeader!;
+      if (this.queue.length < this.pendingBody) {
+        if (!this.eof) return undefined;
+        this.startResync('cut', [header]);
+        continue;
+      }
+      const body = this.queue.take(this.pendingBody);
+      const view = new DataView(header.buffer);
+      // An OPEN chunk is written in place by a live process and has no checksum (format section 2.2).
+      const checked = view.getUint16(4, true) !== Chunk.Open;
+      if (checked && crc32c(body, crc32c(header.subarray(0, 8))) !== view.getUint32(8, true)) {
+        this.startResync('crc', [header, body]);
+        continue;
+      }
+      const frame: Frame = { kind: view.getUint16(4, true), flags: view.getUint16(6, true), offset: this.offset, body };
+      this.offset += CHUNK_HEADER_SIZE + this.pendingBody;
+      this.pendingBody = -1;
+      this.pendingHeader = null;
+      return frame;
+    }
+    return undefined;
+  }
+
+  /** Problems that only the end of the input can tell (a file too short for its header). */
+  finish(): void {
+    if (!this.headerDone && !this.stopped) {
+      this.stopped = true;
+      this.onProblem({
+        severity: 'error',
+        message: `the capture is only ${this.queue.length} bytes long: no complete file header`,
+        offset: 0,
+      });
+    }
+  }
+
+  private readFileHeader(): boolean {
+    if (this.queue.length < FILE_HEADER_SIZE) return false;
+    const h = this.queue.take(FILE_HEADER_SIZE);
+    if (!hasMagic(h)) {
+      this.stop('not an .nvtxc capture (bad magic bytes)', 0);
+      return false;
+    }
+    const view = new DataView(h.buffer, h.byteOffset, h.byteLength);
+    const major = view.getUint16(8, true);
+    const minor = view.getUint16(10, true);
+    if (major !== MAJOR_VERSION) {
+      this.stop(`capture format version ${major}.${minor} is not supported (this reader knows version ${MAJOR_VERSION}.x)`, 8);
+      return false;
+    }
+    this.onHeader({ major, minor });
+    this.offset = FILE_HEADER_SIZE;
+    this.headerDone = true;
+    return true;
+  }
+
+  /** The chunk at `this.offset` is damaged: scan from the byte after its start for the next intact one. */
+  private startResync(cause: DamageCause, consumed: Uint8Array[]): void {
+    const declaredBody = this.pendingBody >= 0 ? this.pendingBody : undefined;
+    this.resync = new ChunkResync(this.fileName, this.offset, cause, declaredBody);
+    for (const part of consumed) this.resync.append(part);
+    for (const part of this.queue.drain()) this.resync.append(part);
+    this.pendingBody = -1;
+    this.pendingHeader = null;
+  }
+
+  private stop(message: string, offset: number): void {
+    this.stopped = true;
+    this.onProblem({ severity: 'error', message, offset });
+  }
+
+  private report(region: SkippedRegion): void {
+    this.onProblem({ severity: region.severity, message: region.message, offset: region.from, resumedAt: region.to });
+  }
+}
+
 /**
  * Reads the file header, then yields each intact chunk. `onHeader` receives the version;
- * `onProblem` is called once if reading stops early (bad header, damage, truncation).
+ * `onProblem` is called for each damaged or skipped byte range and for a bad file header.
  */
 export async function* readFrames(
   source: AsyncIterable<Uint8Array>,
   onHeader: (header: FileHeader) => void,
   onProblem: (problem: FrameProblem) => void,
+  fileName = 'the capture',
 ): AsyncGenerator<Frame> {
-  const queue = new ByteQueue();
-  let offset = 0; // file offset of the queue's first byte
-  let headerDone = false;
-  let pendingBody = -1; // body length of a chunk whose header is parsed but whose body is incomplete
-  let pendingHeader: DataView | null = null;
-  let pendingHeaderBytes: Uint8Array | null = null;
-
+  const splitter = new ChunkSplitter(fileName, onHeader, onProblem);
   for await (const slice of source) {
-    queue.push(slice);
-    if (!headerDone) {
-      if (queue.length < FILE_HEADER_SIZE) continue;
-      const h = queue.take(FILE_HEADER_SIZE);
-      if (!hasMagic(h)) {
-        onProblem({ message: 'not an .nvtxc capture (bad magic bytes)', offset: 0 });
-        return;
-      }
-      const view = new DataView(h.buffer, h.byteOffset, h.byteLength);
-      const major = view.getUint16(8, true);
-      const minor = view.getUint16(10, true);
-      if (major !== MAJOR_VERSION) {
-        onProblem({
-          message: `capture format version ${major}.${minor} is not supported (this reader knows version ${MAJOR_VERSION}.x)`,
-          offset: 8,
-        });
-        return;
-      }
-      onHeader({ major, minor });
-      offset = FILE_HEADER_SIZE;
-      headerDone = true;
-    }
-    for (;;) {
-      if (pendingBody < 0) {
-        if (queue.length < CHUNK_HEADER_SIZE) break;
-        pendingHeaderBytes = queue.take(CHUNK_HEADER_SIZE).slice();
-        pendingHeader = new DataView(pendingHeaderBytes.buffer);
-        pendingBody = pendingHeader.getUint32(0, true);
-        if (pendingBody > MAX_CHUNK_BODY) {
-          onProblem({ message: `chunk length ${pendingBody} is implausible: the capture is damaged here`, offset });
-          return;
-        }
-      }
-      if (queue.length < pendingBody) break;
-      const body = queue.take(pendingBody);
-      const header = pendingHeader!;
-      const expected = header.getUint32(8, true);
-      // An OPEN chunk is written in place by a live process and has no checksum (format section 2.2).
-      const checked = header.getUint16(4, true) !== Chunk.Open;
-      if (checked && crc32c(body, crc32c(pendingHeaderBytes!.subarray(0, 8))) !== expected) {
-        onProblem({ message: 'chunk checksum mismatch: the capture is damaged here', offset });
-        return;
-      }
-      const frame: Frame = { kind: header.getUint16(4, true), flags: header.getUint16(6, true), offset, body };
-      offset += CHUNK_HEADER_SIZE + pendingBody;
-      pendingBody = -1;
-      yield frame;
-    }
+    splitter.feed(slice);
+    for (let frame = splitter.next(); frame; frame = splitter.next()) yield frame;
   }
-  if (!headerDone) {
-    onProblem({ message: `the capture is only ${queue.length} bytes long: no complete file header`, offset: 0 });
-  } else if (pendingBody >= 0) {
-    onProblem({
-      message: `the capture ends inside a chunk (${queue.length} of ${pendingBody} body bytes present): it was cut short, e.g. by kill -9 or a full disk`,
-      offset,
-    });
-  } else if (queue.length > 0) {
-    onProblem({
-      message: `the capture ends inside a chunk header (${queue.length} of ${CHUNK_HEADER_SIZE} bytes present): it was cut short`,
-      offset,
-    });
-  }
+  splitter.end();
+  for (let frame = splitter.next(); frame; frame = splitter.next()) yield frame;
+  splitter.finish();
 }

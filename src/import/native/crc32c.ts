@@ -35,3 +35,46 @@ export function crc32c(bytes: Uint8Array, crc = 0): number {
   for (; i < n; i++) c = t[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return ~c >>> 0;
 }
+
+/** One byte through the bare CRC register (no initial value, no final XOR): what a scan keeps per byte. */
+export function crc32cRegisterStep(register: number, byte: number): number {
+  return TABLE[(register ^ byte) & 0xff] ^ (register >>> 8);
+}
+
+/** a * b modulo the Castagnoli polynomial, both in the reflected bit order of the register. */
+function multiplyModP(a: number, b: number): number {
+  let product = 0;
+  for (let m = 0x80000000; m !== 0 && a !== 0; m >>>= 1) {
+    if (a & m) {
+      product ^= b;
+      a ^= m;
+    }
+    b = b & 1 ? (b >>> 1) ^ 0x82f63b78 : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** x^(8 * 2^k) mod P for k = 0..63: shifting by n bytes multiplies by one power per set bit of n. */
+const BYTE_SHIFT_POWERS = (() => {
+  const powers = new Uint32Array(64);
+  let p = 0x00800000; // x^8 in reflected order
+  for (let k = 0; k < 64; k++) {
+    powers[k] = p;
+    p = multiplyModP(p, p);
+  }
+  return powers;
+})();
+
+/**
+ * The register after feeding `n` zero bytes to `register`. CRCs are linear, so for any bytes D
+ * the register after D from state s is `crc32cShift(s, |D|) ^ (register after D from 0)`: this
+ * lets a scan check a candidate chunk's CRC from two saved register values in O(log n) steps,
+ * without reading its body again.
+ */
+export function crc32cShift(register: number, n: number): number {
+  let r = register >>> 0;
+  for (let k = 0; n > 0 && r !== 0; k++, n = Math.floor(n / 2)) {
+    if (n % 2 === 1) r = multiplyModP(BYTE_SHIFT_POWERS[k], r);
+  }
+  return r;
+}

@@ -5,10 +5,10 @@
  * a capture of any size decodes in one pass; only open start/end ranges and sync-object events
  * wait for the end.
  */
-import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
+import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
-import type { Frame } from './chunks.ts';
+import type { Frame, FrameProblem } from './chunks.ts';
 import { openChunkEvents, type OpenEvents } from './openChunk.ts';
 import {
   Attr,
@@ -26,9 +26,15 @@ import {
   StringFlag,
   SyncOp,
 } from './format.ts';
-import { ExtensionRecords, type ExtensionHost } from './extensions.ts';
+import { CaptureClock } from './captureClock.ts';
+import { CaptureDomains } from './captureDomains.ts';
+import { ExtensionRecords } from './extensions.ts';
+import { OnceNotes } from './onceNotes.ts';
+import { PushNesting } from './pushNesting.ts';
+import { StartEndPairing } from './rangePairing.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
+import { recordTickSpan } from './streamTicks.ts';
 
 interface StreamState {
   id: number;
@@ -45,8 +51,15 @@ interface StreamState {
   strings: number[];
   /** Stream string id -> builder style of a plain message in the default domain (hot records). */
   styles: number[];
-  broken: boolean;
+  /** The stream lost bytes (a gap, or a chunk whose records did not parse): the next chunk resumes it. */
+  resumeNeeded: boolean;
   reportedMissingString: boolean;
+  /**
+   * After a gap, string ids defined in the lost bytes are unknown, so new STRING records cannot be
+   * numbered yet: they wait here until a record uses one (the collector writes a STRING right before
+   * its first use), which tells how many ids were lost.
+   */
+  unnumberedStrings: number[] | undefined;
 }
 
 interface SyncObject {
@@ -73,29 +86,23 @@ export class NativeDecoder {
   private pid = 0;
   private process = -1;
   private haveProcess = false;
-  private t0 = 0n;
-  private n0 = 0n;
-  private defaultRate = 1;
-  /** ns per tick for the chunk being decoded. */
-  private rate = 1;
   private captureStartRel = 0;
   private endNs: number | undefined;
-  private lastNs = 0;
+  private sawEnd = false;
+  /** CLOCK_REALTIME ns read with the start pair, when the capture has it. */
+  private wallStartNs: bigint | undefined;
 
+  private readonly clock = new CaptureClock();
+  private readonly notes: OnceNotes;
+  private readonly domains: CaptureDomains;
+  private readonly pairing: StartEndPairing;
+  private readonly nesting = new PushNesting();
   private readonly streams = new Map<number, StreamState>();
-  private readonly domains = new Map<number, number>();
-  private readonly domainNames = new Map<number, string>();
   private readonly registered = new Map<number, number>();
   private readonly syncs = new Map<number, SyncObject>();
   private readonly nvtxNamedThreads = new Set<number>();
-  private readonly openRanges = new Set<number>();
-  private readonly earlyEnds = new Map<number, { thread: number; t: number; offset: number; payload?: PayloadValue; rename?: RangeRename }>();
   /** The payload and counters extensions (format 1.1); created with the PROCESS chunk. */
   private ext: ExtensionRecords | undefined;
-  /** The latest clock pair (tick, ns): the tick rate for timestamps placed at the end. */
-  private pairTick = 0n;
-  private pairNs = 0n;
-  private readonly warnedOps = new Set<string>();
   /** NOTE records by kind: what the collector refused or cut of the program's input. */
   private readonly collectorNotes = new Map<number, { text: string; count: number; offset: number }>();
   /** OPEN chunks (buffers the process left in the file), decoded by finish(). */
@@ -106,22 +113,53 @@ export class NativeDecoder {
   /** Reinterprets payload bits as floats. */
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
+  /** While the PROCESS chunk is lost and only one clock pair is known: chunks waiting for a tick rate. */
+  private heldFrames: Frame[] | undefined;
   private eventsDecoded = 0;
+  /** Bytes skipped as damaged: definitions there (strings, domains...) appear as placeholders. */
+  private damagedBytes = 0;
+
   private incompleteExtBlobs = 0;
   private truncatedStrings = 0;
 
   constructor(private readonly b: ModelBuilder) {
     this.emptyName = b.intern('');
+    this.notes = new OnceNotes(b);
+    this.domains = new CaptureDomains(b, this.notes);
+    this.pairing = new StartEndPairing(b, this.notes);
   }
 
   /** Applies one verified chunk. Problems inside it are reported; the next chunk is independent. */
   chunk(frame: Frame): void {
+    if (frame.kind !== Chunk.Process && !this.haveProcess) {
+      if (this.damagedBytes === 0) {
+        this.notes.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
+        return;
+      }
+      this.processLost(frame.offset);
+      this.heldFrames = [];
+    }
+    if (this.heldFrames) {
+      const pair = sealPair(frame);
+      if (!pair || !this.clock.learnsRate(pair[0], pair[1])) {
+        this.heldFrames.push(frame);
+        return;
+      }
+      this.releaseHeldFrames();
+    }
+    this.apply(frame);
+  }
+
+  /** Chunks that waited for a tick rate (the PROCESS chunk being lost), in file order. */
+  private releaseHeldFrames(): void {
+    const held = this.heldFrames ?? [];
+    this.heldFrames = undefined;
+    for (const frame of held) this.apply(frame);
+  }
+
+  private apply(frame: Frame): void {
     const bodyOffset = frame.offset + 12;
     const r = new ByteReader(frame.body, 0, frame.body.length, bodyOffset);
-    if (frame.kind !== Chunk.Process && !this.haveProcess) {
-      this.warnOnce('no-process', `chunk of kind ${frame.kind} before the PROCESS chunk; ignored`, frame.offset, 'error');
-      return;
-    }
     try {
       switch (frame.kind) {
         case Chunk.Process:
@@ -153,16 +191,30 @@ export class NativeDecoder {
       }
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      this.b.report('error', `${e.message}; the rest of this chunk is skipped`, { offset: e.offset });
+      this.notes.limited('chunk format', 'chunks whose records do not parse', 'error', `${e.message}; the rest of this chunk is skipped`, e.offset);
     }
+  }
+
+  /** A byte range the chunk reader skipped or could not read (chunks.ts), for the load report. */
+  skipped(problem: FrameProblem): void {
+    this.notes.limited(`frames ${problem.severity}`, `damaged or unreadable byte ranges`, problem.severity, problem.message, problem.offset);
+    if (problem.resumedAt !== undefined) this.damage(problem.offset, problem.resumedAt);
+  }
+
+  /** Bytes [from, to) of the file were skipped as damaged; later gaps and unknown ids are explained by it. */
+  damage(from: number, to: number): void {
+    this.damagedBytes += to - from;
+    this.domains.damaged = true;
   }
 
   /** Closes what only the whole capture can close; call after the last chunk. */
   finish(): void {
+    this.releaseHeldFrames();
     this.decodeOpenChunks();
     for (const { text, count, offset } of this.collectorNotes.values()) {
       this.b.report('warning', `the collector noted bad input from the program: ${text}${count > 1 ? ` (${count} times)` : ''}`, { offset });
     }
+    if (this.haveProcess && !this.sawEnd) this.reportNoEnd();
     for (const [kind, { count, first }] of this.skippedChunkKinds) {
       this.b.report(
         'warning',
@@ -170,14 +222,16 @@ export class NativeDecoder {
         { offset: first },
       );
     }
-    for (const [id, end] of this.earlyEnds) {
-      this.b.report('warning', `range id ${id} ended but never started in this capture`, { offset: end.offset });
-    }
+    this.pairing.finish();
+    this.nesting.report(this.b);
+    this.notes.finish();
     this.finishSyncObjects();
     this.ext?.finish();
+    this.clock.report(this.b);
     if (this.haveProcess) {
-      const start = Math.round(this.captureStartRel * this.defaultRate);
-      this.b.setCaptureSpan(Math.min(start, this.lastNs), Math.max(this.endNs ?? this.lastNs, this.lastNs));
+      const { firstNs, lastNs } = this.clock;
+      const start = Math.round(this.captureStartRel * this.clock.defaultRate);
+      this.b.setCaptureSpan(Math.min(start, firstNs, lastNs), Math.max(this.endNs ?? lastNs, lastNs));
     }
     if (this.incompleteExtBlobs > 0) {
       this.b.report(
@@ -196,13 +250,15 @@ export class NativeDecoder {
 
   private processChunk(r: ByteReader, offset: number): void {
     if (this.haveProcess) {
-      this.warnOnce('two-process', 'a second PROCESS chunk; ignored', offset);
+      this.notes.warnOnce('two-process', 'a second PROCESS chunk; ignored', offset);
       return;
     }
     let name = '';
     let clockKind = 0;
     let tickRate = 0;
     let havePair = false;
+    let t0 = 0n;
+    let n0 = 0n;
     while (!r.done) {
       const tag = r.varint();
       const value = r.bytesOf(r.varint());
@@ -230,15 +286,16 @@ export class NativeDecoder {
           clockKind = v.varint();
           break;
         case ProcessTag.StartPair:
-          this.t0 = v.varintBig();
-          this.n0 = v.varintBig();
+          t0 = v.varintBig();
+          n0 = v.varintBig();
           havePair = true;
           break;
         case ProcessTag.TickRate:
           tickRate = v.varint();
           break;
         case ProcessTag.WallStart:
-          this.b.setProperty('started', wallClock(v.varintBig()));
+          this.wallStartNs = v.varintBig();
+          this.b.setProperty('started', wallClock(this.wallStartNs));
           break;
         case ProcessTag.Host:
           this.b.setProperty('host', utf8Text(value));
@@ -261,13 +318,16 @@ export class NativeDecoder {
     }
     if (!havePair) r.fail('the PROCESS chunk has no start clock pair');
     this.haveProcess = true;
-    this.defaultRate = clockKind === ClockKind.MonotonicRaw || tickRate <= 0 ? 1 : 1e9 / tickRate;
-    this.rate = this.defaultRate;
+    this.clock.start(t0, n0, clockKind === ClockKind.MonotonicRaw || tickRate <= 0 ? 1 : 1e9 / tickRate);
     this.process = this.b.process(this.pid, name);
+    this.domains.pid = this.pid;
     this.b.setProperty('pid', String(this.pid));
     if (name) this.b.setDisplayName(name);
-    this.b.setClock('CLOCK_MONOTONIC_RAW', this.n0);
-    this.ext = new ExtensionRecords(this.extensionHost(), (tick) => Number(tick - this.t0) * this.finalRate(), this.n0, clockKind === ClockKind.Tsc);
+    this.b.setClock('CLOCK_MONOTONIC_RAW', n0);
+    this.ext = new ExtensionRecords(
+      { b: this.b, pid: this.pid, process: this.process, clock: this.clock, domains: this.domains, pairing: this.pairing, nesting: this.nesting, notes: this.notes },
+      clockKind === ClockKind.Tsc,
+    );
     const clockName =
       clockKind === ClockKind.Tsc ? 'CPU TSC' : clockKind === ClockKind.Cntvct ? 'Arm generic timer' : 'CLOCK_MONOTONIC_RAW';
     this.b.setProperty(
@@ -276,7 +336,39 @@ export class NativeDecoder {
     );
   }
 
+  /** Said first among what the end of the file tells: without it a killed run looks complete. */
+  private reportNoEnd(): void {
+    const last = this.clock.lastNs;
+    const start = Math.round(this.captureStartRel * this.clock.defaultRate);
+    const elapsed = last - Math.min(start, last);
+    const into = `${elapsed < 1e9 ? `${(elapsed / 1e6).toFixed(3)} ms` : `${(elapsed / 1e9).toFixed(3)} s`} into the capture`;
+    const wall = this.wallStartNs === undefined ? into : `${wallTime(this.wallStartNs + BigInt(Math.round(last)))} (${into})`;
+    const events = this.eventsDecoded.toLocaleString('en-US');
+    this.b.setProperty('capture end', 'no END chunk: the process did not exit normally');
+    this.b.report(
+      'warning',
+      `capture has no END chunk: the process did not exit normally (killed, e.g. by kill -9 or the OOM killer, left by _exit, or still running); ${events} event records up to ${wall} were kept`,
+    );
+  }
+
+  /** The PROCESS chunk was among the damaged bytes: decode the rest with what the chunks tell. */
+  private processLost(offset: number): void {
+    this.haveProcess = true;
+    this.clock.startWithoutPair();
+    this.process = this.b.process(0, 'process (PROCESS chunk lost)');
+    this.ext = new ExtensionRecords(
+      { b: this.b, pid: 0, process: this.process, clock: this.clock, domains: this.domains, pairing: this.pairing, nesting: this.nesting, notes: this.notes },
+      false,
+    );
+    this.b.report(
+      'error',
+      'the PROCESS chunk is among the damaged bytes: the pid, the process facts and the capture start are unknown; events are kept, timed at the rate of the chunks\' clock pairs from the capture start (the absolute clock origin is unknown)',
+      { offset },
+    );
+  }
+
   private endChunk(r: ByteReader): void {
+    this.sawEnd = true;
     while (!r.done) {
       const tag = r.varint();
       const value = r.bytesOf(r.varint());
@@ -285,8 +377,12 @@ export class NativeDecoder {
         case EndTag.Pair: {
           const tick = v.varintBig();
           const ns = v.varintBig();
-          this.endNs = Number(ns - this.n0);
-          this.seePair(tick, ns);
+          if (this.clock.plausiblePair(tick, ns)) {
+            this.endNs = Number(ns - this.clock.n0);
+            this.clock.seePair(tick, ns);
+          } else {
+            this.b.report('warning', `the END chunk's clock pair disagrees with the start pair and tick rate (damage); the capture ends with its last event`, { offset: v.offset });
+          }
           break;
         }
         case EndTag.Reason: {
@@ -318,49 +414,22 @@ export class NativeDecoder {
 
   // ---------------------------------------------------------------- time
 
-  /** ns per tick for a chunk sealed at pair (tc, nc): the line through the start pair and it. */
+  /** The pair a META or EVENTS chunk was sealed with: the tick rate and time bound of its records. */
   private setRate(r: ByteReader): void {
+    const at = r.offset;
     const tc = r.varintBig();
-    const nc = r.varintBig();
-    this.rate = tc > this.t0 && nc >= this.n0 ? Number(nc - this.n0) / Number(tc - this.t0) : this.defaultRate;
-    this.seePair(tc, nc);
+    this.clock.seal(tc, r.varintBig(), at);
   }
 
-  private seePair(tick: bigint, ns: bigint): void {
-    if (tick > this.pairTick && ns >= this.n0) {
-      this.pairTick = tick;
-      this.pairNs = ns;
-    }
-  }
-
-  /** ns per tick over the whole capture (start pair to the latest pair). */
-  private finalRate(): number {
-    return this.pairTick > this.t0 ? Number(this.pairNs - this.n0) / Number(this.pairTick - this.t0) : this.defaultRate;
-  }
-
-  private extensionHost(): ExtensionHost {
-    return {
-      b: this.b,
-      pid: this.pid,
-      process: this.process,
-      domainIndex: (id, offset) => this.domainIndex(id, offset),
-      tickNs: (rel) => {
-        const t = Math.round(rel * this.rate);
-        if (t > this.lastNs) this.lastNs = t;
-        return t;
-      },
-      start: (id, thread, t, attrs, offset) => this.start(id, thread, t, attrs, offset),
-      end: (id, thread, t, offset, payload, rename) => this.end(id, thread, t, offset, payload, rename),
-      warnOnce: (key, message, offset) => this.warnOnce(key, message, offset),
-    };
-  }
-
-  private time(st: StreamState, dt: number): number {
+  /** The time of a stream record `dt` ticks after the previous one (times of a stream never go back). */
+  private time(st: StreamState, dt: number, at: number): number {
+    const clock = this.clock;
     st.prevRel += dt;
-    let t = Math.round(st.prevRel * this.rate);
+    if (!(st.prevRel >= 0 && st.prevRel <= clock.sealRel)) st.prevRel = clock.bounded(st.prevRel, at);
+    let t = Math.round(st.prevRel * clock.rate);
     if (t < st.lastNs) t = st.lastNs;
     st.lastNs = t;
-    if (t > this.lastNs) this.lastNs = t;
+    clock.see(t);
     return t;
   }
 
@@ -379,7 +448,7 @@ export class NativeDecoder {
       } catch (e) {
         // The length prefix delimits the record: report it and go on with the next one.
         if (!(e instanceof FormatError)) throw e;
-        this.b.report('error', `${e.message} (metadata record of kind ${op})`, { offset: e.offset });
+        this.notes.limited('meta format', 'metadata records that do not parse', 'error', `${e.message} (metadata record of kind ${op})`, e.offset);
       }
     }
   }
@@ -394,8 +463,7 @@ export class NativeDecoder {
       case MetaOp.DomainCreate: {
         const id = m.varint();
         const name = m.str();
-        this.domainNames.set(id, name);
-        this.domains.set(id, this.b.domain(this.pid, name));
+        this.domains.create(id, name);
         break;
       }
       case MetaOp.DomainDestroy:
@@ -406,11 +474,11 @@ export class NativeDecoder {
         const text = m.str();
         this.registered.set(id, this.b.intern(text));
         // Format 1.1: the handle value, which payload entries of type REGISTERED_STRING_HANDLE hold.
-        if (!m.done) this.ext?.registeredString(this.domainIndex(domain, recordOffset), m.varint(), text);
+        if (!m.done) this.ext?.registeredString(this.domains.indexOf(domain, recordOffset), m.varint(), text);
         break;
       }
       case MetaOp.CategoryName: {
-        const domain = this.domainIndex(m.varint(), recordOffset);
+        const domain = this.domains.indexOf(m.varint(), recordOffset);
         const category = m.varint();
         this.b.nameCategory(domain, category, m.str(), { offset: recordOffset });
         break;
@@ -429,7 +497,7 @@ export class NativeDecoder {
         break;
       }
       case MetaOp.ResourceCreate: {
-        const domain = this.domainIndex(m.varint(), recordOffset);
+        const domain = this.domains.indexOf(m.varint(), recordOffset);
         m.varint(); // resource id
         const type = m.varint();
         const identifier = m.varintBig();
@@ -459,21 +527,9 @@ export class NativeDecoder {
         break;
       }
       default:
-        if (this.ext?.meta(op, m, dt, recordOffset, this.t0)) break;
-        this.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
+        if (this.ext?.meta(op, m, dt, recordOffset)) break;
+        this.notes.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
     }
-  }
-
-  private domainIndex(id: number, offset: number): number {
-    if (id === 0) return 0;
-    let d = this.domains.get(id);
-    if (d === undefined) {
-      this.warnOnce(`domain:${id}`, `domain ${id} is used but was never created in this capture`, offset);
-      d = this.b.domain(this.pid, `domain ${id}`);
-      this.domains.set(id, d);
-      this.domainNames.set(id, `domain ${id}`);
-    }
-    return d;
   }
 
   private syncObject(id: number): SyncObject {
@@ -515,13 +571,13 @@ export class NativeDecoder {
 
   /** `open`: the EVENTS body of an OPEN chunk, whose clock pair is not kept (the capture's latest pair is used). */
   private eventsChunk(r: ByteReader, open = false): void {
+    const chunkOffset = r.offset - 12;
     const streamId = r.varint();
     const streamOffset = r.varint();
     if (open) {
       r.varintBig();
       r.varintBig();
-      // The latest pair, unless it is too close to the start to beat the rate measured at start (200 µs).
-      this.rate = Number(this.pairNs - this.n0) > 2e6 ? this.finalRate() : this.defaultRate;
+      this.clock.openBuffer();
     } else {
       this.setRate(r);
     }
@@ -537,37 +593,71 @@ export class NativeDecoder {
         prevRel: 0,
         lastNs: 0,
         strings: [this.emptyName],
-        broken: false,
+        resumeNeeded: false,
         reportedMissingString: false,
         styles: [],
+        unnumberedStrings: undefined,
       };
       this.streams.set(streamId, st);
     }
-    if (st.broken) return;
     if (streamOffset + recordsLength <= st.decodedTo) return; // already decoded (a flush copied it twice)
-    if (streamOffset > st.decodedTo) {
-      st.broken = true;
-      this.b.report(
-        'error',
-        `thread stream ${streamId} misses bytes ${st.decodedTo}..${streamOffset} (an earlier chunk of it is lost); its later events are skipped`,
-        { offset: r.offset },
-      );
-      return;
+    if (streamOffset > st.decodedTo || st.resumeNeeded) {
+      const overlap = Math.max(0, st.decodedTo - streamOffset);
+      this.resumeAfterGap(st, r.bytes, r.pos + overlap, r.end, Math.max(st.decodedTo, streamOffset), chunkOffset);
+      r.pos += overlap;
+    } else {
+      r.pos += st.decodedTo - streamOffset;
     }
-    r.pos += st.decodedTo - streamOffset;
     try {
       this.records(r, st);
     } catch (e) {
-      st.broken = true;
+      st.resumeNeeded = true;
       throw e;
     } finally {
       st.decodedTo = streamOffset + recordsLength;
     }
   }
 
+  /**
+   * A chunk of a stream after lost bytes: decode it with what is known. Pushes still open are
+   * closed at the stream's last known time (their pops may be among the lost bytes); the chunk's
+   * times are placed so its last event falls at its seal tick (the previous tick is lost), never
+   * before the stream's last time; string ids the lost bytes defined become placeholders.
+   */
+  private resumeAfterGap(st: StreamState, bytes: Uint8Array, recordsAt: number, recordsEnd: number, resumeAt: number, chunkOffset: number): void {
+    const lostBytes = resumeAt - st.decodedTo;
+    let closed = 0;
+    if (st.thread >= 0) {
+      const open = this.nesting.takeOpen(st.thread);
+      for (let domain = 0; domain < open.length; domain++) {
+        for (let k = open[domain] ?? 0; k > 0; k--, closed++) this.b.pop(st.thread, st.lastNs, domain, { offset: chunkOffset });
+      }
+    }
+    if (st.thread < 0 && st.decodedTo === 0) {
+      // Its THREAD record was in the lost bytes: a thread of its own, named after the stream.
+      st.tid = -st.id;
+      st.thread = this.b.thread(this.pid, st.tid, `stream ${st.id} (thread record lost)`);
+    }
+    const span = recordTickSpan(bytes, recordsAt, recordsEnd);
+    // Unbounded seals (a pair that did not read as plausible, or no start pair) cannot place it.
+    if (Number.isFinite(this.clock.sealRel)) st.prevRel = Math.max(st.prevRel, this.clock.sealRel - span);
+    st.unnumberedStrings = [];
+    st.resumeNeeded = false;
+    const lost = lostBytes > 0 ? `misses stream bytes ${st.decodedTo}..${resumeAt}` : `lost the rest of a chunk that did not parse`;
+    const why = this.damagedBytes > 0 ? ' (lost with the damaged bytes)' : ' (an earlier chunk of it is lost)';
+    const pops = closed > 0 ? `; ${closed} range${closed === 1 ? '' : 's'} still open were closed at the gap, their ends being lost` : '';
+    this.notes.limited(
+      'stream gap',
+      'gaps in thread streams',
+      'error',
+      `thread stream ${st.id} ${lost}${why}; its later events are kept, timed from the chunk's flush time (they may be placed a little late)${pops}`,
+      chunkOffset,
+    );
+  }
+
   private threadOf(st: StreamState, r: ByteReader): number {
     if (st.thread < 0) {
-      this.warnOnce(`nothread:${st.id}`, `thread stream ${st.id} has events before its THREAD record`, r.offset);
+      this.notes.warnOnce(`nothread:${st.id}`, `thread stream ${st.id} has events before its THREAD record`, r.offset);
       st.thread = this.b.thread(this.pid, 0);
     }
     return st.thread;
@@ -576,11 +666,28 @@ export class NativeDecoder {
   private stringOf(st: StreamState, sid: number, r: ByteReader): number {
     const s = st.strings[sid];
     if (s !== undefined) return s;
+    if (st.unnumberedStrings !== undefined && st.unnumberedStrings.length > 0 && this.numberStrings(st, sid)) return st.strings[sid];
     if (!st.reportedMissingString) {
       st.reportedMissingString = true;
-      this.b.report('error', `thread stream ${st.id} refers to string ${sid}, which it never defined`, { offset: r.offset });
+      const why = st.unnumberedStrings !== undefined ? ', defined in the lost bytes' : ', which it never defined';
+      this.notes.limited('missing string', 'streams referring to undefined strings', 'error', `thread stream ${st.id} refers to string ${sid}${why}; shown as a placeholder`, r.offset);
     }
-    return this.b.intern(`<missing string ${sid}>`);
+    return this.b.intern(st.unnumberedStrings !== undefined ? `<string ${sid} lost to damage>` : `<missing string ${sid}>`);
+  }
+
+  /** The first use of a string defined after a gap: it is the last one defined, which numbers them all. */
+  private numberStrings(st: StreamState, sid: number): boolean {
+    const pending = st.unnumberedStrings!;
+    const first = sid - (pending.length - 1);
+    if (first < st.strings.length || first - st.strings.length > 1 << 20) return false;
+    if (first > st.strings.length) {
+      const ids = first - 1 > st.strings.length ? `ids ${st.strings.length}–${first - 1}` : `id ${st.strings.length}`;
+      this.notes.limited('lost strings', 'streams with strings lost to damage', 'warning', `thread stream ${st.id}: string ${ids} were defined in the lost bytes; events that use them show "<string N lost to damage>"`);
+    }
+    for (let id = st.strings.length; id < first; id++) st.strings.push(this.b.intern(`<string ${id} lost to damage>`));
+    for (const s of pending) st.strings.push(s);
+    st.unnumberedStrings = undefined;
+    return true;
   }
 
   private resetAttrs(nameId: number, domain: number): EventAttrs {
@@ -615,7 +722,8 @@ export class NativeDecoder {
       switch (op) {
         case Op.String: {
           const flags = r.varint();
-          st.strings.push(b.intern(r.str()));
+          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str()));
+          else st.strings.push(b.intern(r.str()));
           if (flags & StringFlag.Truncated) this.truncatedStrings++;
           break;
         }
@@ -631,73 +739,80 @@ export class NativeDecoder {
           break;
         }
         case Op.Push: {
-          const t = this.time(st, r.svarint());
-          b.push(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), { offset: at });
+          const t = this.time(st, r.svarint(), at);
+          const attrs = this.plainAttrs(st, r.varint(), r);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.push(thread, 0, at)) b.push(thread, t, attrs, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.Pop: {
-          const t = this.time(st, r.svarint());
-          b.pop(this.threadOf(st, r), t, 0, { offset: at });
+          const t = this.time(st, r.svarint(), at);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.pop(thread, 0)) b.pop(thread, t, 0, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.Mark: {
-          const t = this.time(st, r.svarint());
+          const t = this.time(st, r.svarint(), at);
           b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
           this.eventsDecoded++;
           break;
         }
         case Op.Start: {
-          const t = this.time(st, r.svarint());
+          const t = this.time(st, r.svarint(), at);
           const id = r.varint();
-          this.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
+          this.pairing.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
           this.eventsDecoded++;
           break;
         }
         case Op.End: {
-          const t = this.time(st, r.svarint());
-          this.end(r.varint(), this.threadOf(st, r), t, at);
+          const t = this.time(st, r.svarint(), at);
+          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
           this.eventsDecoded++;
           break;
         }
         case Op.EndDomain: {
-          const t = this.time(st, r.svarint());
-          this.domainIndex(r.varint(), at);
-          this.end(r.varint(), this.threadOf(st, r), t, at);
+          const t = this.time(st, r.svarint(), at);
+          this.domains.indexOf(r.varint(), at);
+          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
           this.eventsDecoded++;
           break;
         }
         case Op.PushEx: {
-          const t = this.time(st, r.svarint());
-          const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
-          b.push(this.threadOf(st, r), t, attrs, { offset: at });
+          const t = this.time(st, r.svarint(), at);
+          const domain = this.domains.indexOf(r.varint(), at);
+          const attrs = this.readAttrs(r, st, domain);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.push(thread, domain, at)) b.push(thread, t, attrs, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.PopDomain: {
-          const t = this.time(st, r.svarint());
-          b.pop(this.threadOf(st, r), t, this.domainIndex(r.varint(), at), { offset: at });
+          const t = this.time(st, r.svarint(), at);
+          const domain = this.domains.indexOf(r.varint(), at);
+          const thread = this.threadOf(st, r);
+          if (this.nesting.pop(thread, domain)) b.pop(thread, t, domain, { offset: at });
           this.eventsDecoded++;
           break;
         }
         case Op.MarkEx: {
-          const t = this.time(st, r.svarint());
-          const attrs = this.readAttrs(r, st, this.domainIndex(r.varint(), at));
+          const t = this.time(st, r.svarint(), at);
+          const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
           b.mark(this.threadOf(st, r), t, attrs);
           this.eventsDecoded++;
           break;
         }
         case Op.StartEx: {
-          const t = this.time(st, r.svarint());
-          const domain = this.domainIndex(r.varint(), at);
+          const t = this.time(st, r.svarint(), at);
+          const domain = this.domains.indexOf(r.varint(), at);
           const id = r.varint();
-          this.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
+          this.pairing.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
           this.eventsDecoded++;
           break;
         }
         case Op.Sync: {
-          const t = this.time(st, r.svarint());
+          const t = this.time(st, r.svarint(), at);
           const syncOp = r.u8();
           const s = this.syncObject(r.varint());
           s.t.push(t);
@@ -712,7 +827,7 @@ export class NativeDecoder {
           const bodyOffset = r.offset;
           const body = r.bytesOf(n);
           if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
-          this.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
+          this.notes.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
         }
       }
     }
@@ -725,7 +840,7 @@ export class NativeDecoder {
       if (!this.ext.record(op, body, { thread: this.threadOf(st, body) }, at)) return false;
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
-      this.b.report('error', `${e.message} (thread record of kind 0x${op.toString(16)}); the record is skipped`, { offset: e.offset });
+      this.notes.limited('ext format', 'extension records that do not parse', 'error', `${e.message} (thread record of kind 0x${op.toString(16)}); the record is skipped`, e.offset);
       return true;
     }
     this.eventsDecoded++;
@@ -778,7 +893,8 @@ export class NativeDecoder {
   private registeredString(id: number, r: ByteReader): number {
     const s = this.registered.get(id);
     if (s !== undefined) return s;
-    this.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture`, r.offset);
+    const why = this.damagedBytes > 0 ? ' (its registration may be in the damaged bytes)' : '';
+    this.notes.warnOnce(`registered:${id}`, `registered string ${id} is used but was never registered in this capture${why}`, r.offset);
     return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
   }
 
@@ -804,40 +920,9 @@ export class NativeDecoder {
         this.scratch.setUint32(0, lo, true);
         return { type: PayloadType.F32, value: this.scratch.getFloat32(0, true) };
       default:
-        this.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
+        this.notes.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;
     }
-  }
-
-  // ---------------------------------------------------------------- start/end ranges
-
-  /* Chunks of different threads arrive in flush order, so an end may come before its start. */
-  private start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
-    const early = this.earlyEnds.get(id);
-    if (early) {
-      this.earlyEnds.delete(id);
-      if (early.payload || early.rename) {
-        this.b.rangeStart(id, thread, t, attrs, { offset });
-        this.b.rangeEnd(id, early.thread, early.t, { offset: early.offset }, early.payload, early.rename);
-      } else {
-        this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
-      }
-      return;
-    }
-    this.openRanges.add(id);
-    this.b.rangeStart(id, thread, t, attrs, { offset });
-  }
-
-  private end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void {
-    if (this.openRanges.delete(id)) {
-      this.b.rangeEnd(id, thread, t, { offset }, payload, rename);
-      return;
-    }
-    if (this.earlyEnds.has(id)) {
-      this.b.report('warning', `range id ${id} ended twice; the second end is ignored`, { offset });
-      return;
-    }
-    this.earlyEnds.set(id, { thread, t, offset, payload, rename });
   }
 
   // ---------------------------------------------------------------- sync objects
@@ -849,11 +934,11 @@ export class NativeDecoder {
    */
   private finishSyncObjects(): void {
     const b = this.b;
-    const end = Math.max(this.endNs ?? this.lastNs, this.lastNs);
+    const end = Math.max(this.endNs ?? this.clock.lastNs, this.clock.lastNs);
     for (const [id, s] of this.syncs) {
       if (s.t.length === 0) continue;
-      const domainName = s.domain === 0 ? '' : (this.domainNames.get(s.domain) ?? `domain ${s.domain}`);
-      const domain = s.domain === 0 ? 0 : this.domainIndex(s.domain, 0);
+      const domainName = this.domains.nameOf(s.domain);
+      const domain = s.domain === 0 ? 0 : this.domains.indexOf(s.domain, 0);
       const row = b.customRow({
         kind: 'api',
         label: s.name || `sync object ${id}`,
@@ -900,7 +985,7 @@ export class NativeDecoder {
             break;
           }
           default:
-            this.warnOnce(`syncop:${s.op[i]}`, `sync operation ${s.op[i]} is unknown; ignored`);
+            this.notes.warnOnce(`syncop:${s.op[i]}`, `sync operation ${s.op[i]} is unknown; ignored`);
         }
       }
       const label = s.name ? `"${s.name}"` : `sync object ${id}`;
@@ -912,11 +997,21 @@ export class NativeDecoder {
       }
     }
   }
+}
 
-  private warnOnce(key: string, message: string, offset?: number, severity: 'error' | 'warning' = 'warning'): void {
-    if (this.warnedOps.has(key)) return;
-    this.warnedOps.add(key);
-    this.b.report(severity, message, offset === undefined ? undefined : { offset });
+/** The clock pair a META or EVENTS chunk was sealed with, if it has one that reads. */
+function sealPair(frame: Frame): [bigint, bigint] | undefined {
+  if (frame.kind !== Chunk.Meta && frame.kind !== Chunk.Events) return undefined;
+  const r = new ByteReader(frame.body, 0, frame.body.length, frame.offset + 12);
+  try {
+    if (frame.kind === Chunk.Events) {
+      r.varint(); // stream id
+      r.varint(); // stream offset
+    }
+    return [r.varintBig(), r.varintBig()];
+  } catch (e) {
+    if (e instanceof FormatError) return undefined;
+    throw e;
   }
 }
 
@@ -925,6 +1020,11 @@ function commandLine(bytes: Uint8Array): string {
   const args = utf8Text(bytes).split('\u0000');
   if (args.length > 0 && args[args.length - 1] === '') args.pop();
   return args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/** CLOCK_REALTIME ns as a UTC time of day (ms precision), e.g. "14:03:12.345 UTC". */
+function wallTime(ns: bigint): string {
+  return `${new Date(Number(ns / 1_000_000n)).toISOString().slice(11, 23)} UTC`;
 }
 
 /** CLOCK_REALTIME ns as an ISO date (ms precision). */

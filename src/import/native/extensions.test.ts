@@ -16,7 +16,7 @@ const S = 2 ** 24;
 const MSG = S + 1;
 
 function capture(): CaptureWriter {
-  return new CaptureWriter().process({ pid: 7, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000 });
+  return new CaptureWriter().process({ pid: 7, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000 }).exitNormally();
 }
 
 type Kind = 'u8' | 'i32' | 'u32' | 'u64' | 'i64' | 'f64';
@@ -157,7 +157,7 @@ describe('format versions', () => {
     const meta = new MetaRecords().record(MetaOp.RegisteredString, (w) => w.varint(0).varint(1).str('old text'));
     const s = new StreamRecords().thread(10, 'main');
     s.ex(Op.MarkEx, 100, 0, { message: { type: 3, id: 1 } });
-    const v10 = new CaptureWriter(1, 0).process({ pid: 7, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000 });
+    const v10 = new CaptureWriter(1, 0).process({ pid: 7, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000 }).exitNormally();
     const model = await loadBytes(v10.meta(SEAL, meta).events(1, SEAL, s.bytes()).bytes());
     expect(model.issues).toEqual([]);
     expect(model.capture.properties['format version']).toBe('1.0');

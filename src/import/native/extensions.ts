@@ -33,23 +33,27 @@ import {
 } from '../../payload/schema.ts';
 import { AttributeReader, type PayloadAttributesRead } from './attributeReader.ts';
 import { MetaOp, NoValueReason, Op, PayloadEventKind, SampleKind } from './format.ts';
+import type { CaptureClock } from './captureClock.ts';
+import type { CaptureDomains } from './captureDomains.ts';
+import type { OnceNotes } from './onceNotes.ts';
+import type { PushNesting } from './pushNesting.ts';
+import type { StartEndPairing } from './rangePairing.ts';
 import type { ByteReader } from './reader.ts';
 import { TimeDomains, TimestampType } from './timeDomains.ts';
 
-/** What the extension records need from the capture decoder. */
-export interface ExtensionHost {
+/** The capture-wide state the extension records share with the core decoder (decoder.ts). */
+export interface CaptureContext {
   readonly b: ModelBuilder;
   readonly pid: number;
   /** Builder index of the captured process. */
   readonly process: number;
-  /** Builder domain index of an NVTX domain id of the capture. */
-  domainIndex(id: number, offset: number): number;
-  /** ns from the capture origin of a tick given relative to T0 (rate of the chunk being read). */
-  tickNs(rel: number): number;
+  readonly clock: CaptureClock;
+  readonly domains: CaptureDomains;
   /** Start/end ranges share the id space (and the early-end handling) of START/END records. */
-  start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void;
-  end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void;
-  warnOnce(key: string, message: string, offset?: number): void;
+  readonly pairing: StartEndPairing;
+  /** Push/pop nesting per thread: payload events push and pop on the same stacks as PUSH/POP records. */
+  readonly nesting: PushNesting;
+  readonly notes: OnceNotes;
 }
 
 /** The thread a stream record came from. */
@@ -123,21 +127,20 @@ export class ExtensionRecords {
   private readonly runningTotals = new Map<number, RunningTotal>();
   private unavailableSamples = 0;
   private unknownCounterSamples = 0;
+  private infiniteSamples = 0;
 
   constructor(
-    private readonly host: ExtensionHost,
-    ticksToNs: (tick: bigint) => number,
-    n0: bigint,
+    private readonly capture: CaptureContext,
     tscTicks: boolean,
   ) {
-    this.time = new TimeDomains(ticksToNs, n0, tscTicks);
+    this.time = new TimeDomains((tick) => capture.clock.ticksToNs(tick), capture.clock.n0, tscTicks);
     this.attributeReader = new AttributeReader(this.registry);
   }
 
   private attachRegistry(): void {
     if (this.registryAttached) return;
     this.registryAttached = true;
-    this.host.b.setPayloadRegistry(this.registry);
+    this.capture.b.setPayloadRegistry(this.registry);
   }
 
   /** A registered string (META op 4) with the handle the program received (format 1.1). */
@@ -149,7 +152,7 @@ export class ExtensionRecords {
   // ---------------------------------------------------------------- metadata (section 6.1)
 
   /** Applies a metadata record of ops 12–21; false for other ops. `dt` is the record's tick minus T0. */
-  meta(op: number, m: ByteReader, dt: number, offset: number, t0: bigint): boolean {
+  meta(op: number, m: ByteReader, dt: number, offset: number): boolean {
     switch (op) {
       case MetaOp.PayloadTypes: {
         const count = m.varint();
@@ -163,7 +166,7 @@ export class ExtensionRecords {
         this.schema(m, offset);
         return true;
       case MetaOp.Enum: {
-        const domain = this.host.domainIndex(m.varint(), offset);
+        const domain = this.capture.domains.indexOf(m.varint(), offset);
         const id = m.varint();
         m.varint(); // field mask
         const name = m.str();
@@ -182,7 +185,7 @@ export class ExtensionRecords {
         return true;
       }
       case MetaOp.Scope: {
-        const domain = this.host.domainIndex(m.varint(), offset);
+        const domain = this.capture.domains.indexOf(m.varint(), offset);
         const id = m.varint();
         const parent = m.varint();
         this.attachRegistry();
@@ -190,7 +193,7 @@ export class ExtensionRecords {
         return true;
       }
       case MetaOp.TimeDomain: {
-        const domain = this.host.domainIndex(m.varint(), offset);
+        const domain = this.capture.domains.indexOf(m.varint(), offset);
         const id = m.varint();
         m.varint(); // scope
         const timestampType = m.varint();
@@ -203,7 +206,7 @@ export class ExtensionRecords {
         // Its readings arrive as SYNC_POINTS records.
         return true;
       case MetaOp.SyncPoints: {
-        const domain = this.host.domainIndex(m.varint(), offset);
+        const domain = this.capture.domains.indexOf(m.varint(), offset);
         const src = m.varint();
         const dst = m.varint();
         const count = m.varint();
@@ -213,7 +216,7 @@ export class ExtensionRecords {
         return true;
       }
       case MetaOp.ConversionFactor: {
-        const domain = this.host.domainIndex(m.varint(), offset);
+        const domain = this.capture.domains.indexOf(m.varint(), offset);
         const src = m.varint();
         const dst = m.varint();
         const slope = m.raw8().getFloat64(0, true);
@@ -221,7 +224,7 @@ export class ExtensionRecords {
         return true;
       }
       case MetaOp.Counter: {
-        const domain = this.host.domainIndex(m.varint(), offset);
+        const domain = this.capture.domains.indexOf(m.varint(), offset);
         const id = m.varint();
         const schemaId = m.varint();
         const scope = m.varint();
@@ -235,7 +238,7 @@ export class ExtensionRecords {
         const count = m.varint();
         const readings: [number, bigint][] = [];
         for (let i = 0; i < count; i++) readings.push([m.varint(), svarintBig(m)]);
-        this.time.addClockReading(t0 + BigInt(dt), readings);
+        this.time.addClockReading(this.capture.clock.t0 + BigInt(dt), readings);
         return true;
       }
       default:
@@ -255,7 +258,7 @@ export class ExtensionRecords {
   }
 
   private schema(m: ByteReader, offset: number): void {
-    const domain = this.host.domainIndex(m.varint(), offset);
+    const domain = this.capture.domains.indexOf(m.varint(), offset);
     const id = m.varint();
     m.varint(); // field mask: absent fields were written as 0
     const name = m.str();
@@ -335,10 +338,10 @@ export class ExtensionRecords {
   }
 
   private payloadEvent(r: ByteReader, st: StreamThread, offset: number): void {
-    const { b } = this.host;
-    const t = this.host.tickNs(r.svarint());
+    const { b } = this.capture;
+    const t = this.capture.clock.tickNs(r.svarint(), offset);
     const kind = r.u8();
-    const domain = this.host.domainIndex(r.varint(), offset);
+    const domain = this.capture.domains.indexOf(r.varint(), offset);
     const range = r.varint();
     const blobs = ExtensionRecords.readPayloads(r);
     const memory = ExtensionRecords.readMemory(r);
@@ -347,17 +350,19 @@ export class ExtensionRecords {
       case PayloadEventKind.Mark:
         b.mark(st.thread, t, this.attributes(domain, blobs, memory, payload, {}));
         break;
-      case PayloadEventKind.Push:
-        b.push(st.thread, t, this.attributes(domain, blobs, memory, payload, {}), { offset });
+      case PayloadEventKind.Push: {
+        const attrs = this.attributes(domain, blobs, memory, payload, {});
+        if (this.capture.nesting.push(st.thread, domain, offset)) b.push(st.thread, t, attrs, { offset });
         break;
+      }
       case PayloadEventKind.Pop:
-        b.pop(st.thread, t, domain, { offset }, payload, this.rename(domain, blobs, memory));
+        if (this.capture.nesting.pop(st.thread, domain)) b.pop(st.thread, t, domain, { offset }, payload, this.rename(domain, blobs, memory));
         break;
       case PayloadEventKind.Start:
-        this.host.start(range, st.thread, t, this.attributes(domain, blobs, memory, payload, {}), offset);
+        this.capture.pairing.start(range, st.thread, t, this.attributes(domain, blobs, memory, payload, {}), offset);
         break;
       case PayloadEventKind.End:
-        this.host.end(range, st.thread, t, offset, payload, this.rename(domain, blobs, memory));
+        this.capture.pairing.end(range, st.thread, t, offset, payload, this.rename(domain, blobs, memory));
         break;
       case PayloadEventKind.Submit:
         this.deferred.push({
@@ -371,7 +376,7 @@ export class ExtensionRecords {
         });
         break;
       default:
-        this.host.warnOnce(`pev:${kind}`, `payload event of unknown kind ${kind}; skipped`, offset);
+        this.capture.notes.warnOnce(`pev:${kind}`, `payload event of unknown kind ${kind}; skipped`, offset);
     }
   }
 
@@ -458,13 +463,13 @@ export class ExtensionRecords {
     const c = this.counters.get(`${domain}:${id}`);
     if (!c) {
       this.unknownCounterSamples++;
-      this.host.warnOnce(`counter:${domain}:${id}`, `samples of counter ${id}, which was never registered in this capture, are skipped`, offset);
+      this.capture.notes.warnOnce(`counter:${domain}:${id}`, `samples of counter ${id}, which was never registered in this capture, are skipped`, offset);
       return undefined;
     }
     if (c.reader === undefined) {
       c.reader = counterReader(this.registry, c.domain, c.schemaId, c.semantics);
       if (typeof c.reader === 'string') {
-        this.host.warnOnce(`counterlayout:${domain}:${id}`, `counter "${c.name || id}" cannot be read: ${c.reader}; its samples are skipped`, offset);
+        this.capture.notes.warnOnce(`counterlayout:${domain}:${id}`, `counter "${c.name || id}" cannot be read: ${c.reader}; its samples are skipped`, offset);
       }
     }
     return typeof c.reader === 'string' ? undefined : c;
@@ -485,11 +490,11 @@ export class ExtensionRecords {
     const rows = reader.fields.map((f) => {
       const label = group ? f.name : name;
       const counter = trackInfo(f.semantics, counterScaling(f.semantics, f.type), c.description);
-      const options = { label, process: this.host.process, thread: perThread ? thread : undefined, unit: f.unit, path };
-      const row = this.host.b.counterRow({ ...options, counter });
+      const options = { label, process: this.capture.process, thread: perThread ? thread : undefined, unit: f.unit, path };
+      const row = this.capture.b.counterRow({ ...options, counter });
       if (counter?.valueType === 'delta') {
         // Changes since the previous sample: a second row shows what they add up to.
-        const total = this.host.b.counterRow({
+        const total = this.capture.b.counterRow({
           ...options,
           label: `${label} (running total)`,
           counter: {
@@ -511,7 +516,12 @@ export class ExtensionRecords {
 
   /** One sample of a counter row (NaN: no value), kept aside too for rows whose running total is derived. */
   private sample(row: number, t: number, value: number): void {
-    this.host.b.counter(row, t, value);
+    if (value === Infinity || value === -Infinity) {
+      // Not a value a model can hold (drawing and statistics would break): a gap, reported.
+      this.infiniteSamples++;
+      value = NaN;
+    }
+    this.capture.b.counter(row, t, value);
     const totals = this.runningTotals.get(row);
     if (totals) {
       totals.t.push(t);
@@ -531,17 +541,17 @@ export class ExtensionRecords {
     for (const i of order) {
       const v = totals.v[i];
       if (Number.isNaN(v)) {
-        this.host.b.counter(totals.total, totals.t[i], NaN);
+        this.capture.b.counter(totals.total, totals.t[i], NaN);
         continue;
       }
       sum += v;
-      this.host.b.counter(totals.total, totals.t[i], sum);
+      this.capture.b.counter(totals.total, totals.t[i], sum);
     }
   }
 
   private counterSample(r: ByteReader, st: StreamThread, offset: number): void {
-    const t = this.host.tickNs(r.svarint());
-    const domain = this.host.domainIndex(r.varint(), offset);
+    const t = this.capture.clock.tickNs(r.svarint(), offset);
+    const domain = this.capture.domains.indexOf(r.varint(), offset);
     const id = r.varint();
     const kind = r.u8();
     // Read the value first: the record is consumed whatever happens to it.
@@ -554,7 +564,7 @@ export class ExtensionRecords {
     else if (kind === SampleKind.Bytes) bytes = r.bytesOf(r.varint());
     else if (kind === SampleKind.NoValue) reason = r.u8();
     else {
-      this.host.warnOnce(`samplekind:${kind}`, `counter sample of unknown kind ${kind}; skipped`, offset);
+      this.capture.notes.warnOnce(`samplekind:${kind}`, `counter sample of unknown kind ${kind}; skipped`, offset);
       return;
     }
     const c = this.counterOf(domain, id, offset);
@@ -570,7 +580,7 @@ export class ExtensionRecords {
     }
     if (bytes) {
       if (bytes.length < reader.stride) {
-        this.host.warnOnce(`sampleshort:${domain}:${id}`, `a sample of counter "${c.name || id}" has ${bytes.length} bytes, its layout needs ${reader.stride}; skipped`, offset);
+        this.capture.notes.warnOnce(`sampleshort:${domain}:${id}`, `a sample of counter "${c.name || id}" has ${bytes.length} bytes, its layout needs ${reader.stride}; skipped`, offset);
         return;
       }
       reader.read(bytes, 0, placed.last);
@@ -590,14 +600,14 @@ export class ExtensionRecords {
   }
 
   private counterBatch(r: ByteReader, st: StreamThread, offset: number): void {
-    const t = this.host.tickNs(r.svarint());
-    const domain = this.host.domainIndex(r.varint(), offset);
+    const t = this.capture.clock.tickNs(r.svarint(), offset);
+    const domain = this.capture.domains.indexOf(r.varint(), offset);
     const id = r.varint();
     const flags = r.varint();
     const cut = r.varint();
     const samples = r.bytesOf(r.varint());
     const stamps = r.bytesOf(r.varint());
-    if (cut) this.host.warnOnce(`batchcut:${domain}:${id}`, `a counter batch was cut to 16 MiB by the collector`, offset);
+    if (cut) this.capture.notes.warnOnce(`batchcut:${domain}:${id}`, `a counter batch was cut to 16 MiB by the collector`, offset);
     const c = this.counterOf(domain, id, offset);
     if (!c) return;
     const copy = new Uint8Array(stamps.length - (stamps.length % 8));
@@ -637,19 +647,20 @@ export class ExtensionRecords {
         continue;
       }
       const t = Math.round(convert(raw));
+      if (!this.capture.clock.placeable(t)) continue;
       reader.read(batch.samples, i * reader.stride, values);
       for (let k = 0; k < placed.rows.length; k++) this.sample(placed.rows[k], t, values[k]);
     }
     if (missing > 0) {
-      this.host.b.report('warning', `${missing} sample(s) of a batch of counter "${c.name || c.id}" have no timestamp; skipped`, { offset: batch.offset });
+      this.capture.b.report('warning', `${missing} sample(s) of a batch of counter "${c.name || c.id}" have no timestamp; skipped`, { offset: batch.offset });
     }
   }
 
   // ---------------------------------------------------------------- deferred events
 
   private eventBatch(r: ByteReader, st: StreamThread, offset: number): void {
-    const t = this.host.tickNs(r.svarint());
-    const domain = this.host.domainIndex(r.varint(), offset);
+    const t = this.capture.clock.tickNs(r.svarint(), offset);
+    const domain = this.capture.domains.indexOf(r.varint(), offset);
     const schemaId = r.varint();
     const scope = r.varint();
     r.varint(); // ordering flags: the builder sorts whatever the order
@@ -659,10 +670,10 @@ export class ExtensionRecords {
     const flexAddress = r.varintBig();
     r.varint(); // flexDataOffset: offsets count from flexData
     const flex = r.bytesOf(r.varint());
-    if (cut) this.host.warnOnce(`eventbatchcut`, `an event batch was cut to 16 MiB by the collector`, offset);
+    if (cut) this.capture.notes.warnOnce(`eventbatchcut`, `an event batch was cut to 16 MiB by the collector`, offset);
     const memory: ExtMemoryInput[] = flex.length > 0 && flexAddress !== 0n ? [{ address: flexAddress, bytes: flex }] : [];
     const stride = payloadStride(this.registry, domain, schemaId);
-    const { b } = this.host;
+    const { b } = this.capture;
     // The flex data is stored once and shared by the batch's events (whatever its size), so offsets
     // and pointers into it resolve in the panel.
     let flexBase: number | undefined;
@@ -728,19 +739,21 @@ export class ExtensionRecords {
       if (s0 === null) return;
       start = s0;
     }
+    const { clock } = this.capture;
+    if (!clock.placeable(start) || (stop !== undefined && !clock.placeable(stop))) return;
     const attrs: EventAttrs = { domain: ev.domain === 0 ? undefined : ev.domain, payload: ev.payload };
     this.applyAttributes(attrs, a);
     if (attrs.name === undefined) attrs.name = ev.decoded.find((p) => p.schemaName)?.schemaName ?? '';
-    const { b } = this.host;
+    const { b } = this.capture;
     const target = this.deferredTarget(ev, a, begin ?? mark ?? end);
     if (stop !== undefined) {
       const layout = role === 'startend' ? 'lanes' : 'stack';
       if (target.thread >= 0) {
-        const row = b.customRow({ kind: 'api', label: 'Deferred', process: this.host.process, thread: target.thread, layout });
+        const row = b.customRow({ kind: 'api', label: 'Deferred', process: this.capture.process, thread: target.thread, layout });
         b.rowRange(row, start, stop, attrs, target.thread);
       } else {
         const path = target.path.length > 0 ? target.path : ['Deferred'];
-        const row = b.customRow({ kind: 'api', label: 'Ranges', process: this.host.process, path, layout });
+        const row = b.customRow({ kind: 'api', label: 'Ranges', process: this.capture.process, path, layout });
         b.rowRange(row, start, stop, attrs);
       }
       return;
@@ -749,7 +762,7 @@ export class ExtensionRecords {
     if (target.thread >= 0) b.mark(target.thread, t, attrs);
     else {
       const path = target.path.length > 0 ? target.path : ['Deferred'];
-      b.rowMark(b.markRow({ label: 'Marks', process: this.host.process, path }), t, attrs);
+      b.rowMark(b.markRow({ label: 'Marks', process: this.capture.process, path }), t, attrs);
     }
   }
 
@@ -761,8 +774,8 @@ export class ExtensionRecords {
    */
   private deferredTarget(ev: DeferredEvent, a: EffectiveAttributes, ref: TimestampRef | undefined): { thread: number; path: string[] } {
     if (a.tid !== undefined) {
-      const pid = a.pid !== undefined ? Number(a.pid) : this.host.pid;
-      return { thread: this.host.b.thread(pid, Number(a.tid)), path: [] };
+      const pid = a.pid !== undefined ? Number(a.pid) : this.capture.pid;
+      return { thread: this.capture.b.thread(pid, Number(a.tid)), path: [] };
     }
     const scope = Number(a.scope ?? ref?.scope ?? ev.scope ?? 0);
     if (scope === SCOPE.Thread || scope === SCOPE.SwInnermost) return { thread: ev.thread, path: [] };
@@ -790,13 +803,16 @@ export class ExtensionRecords {
     for (const ev of this.deferred) this.placeDeferred(ev);
     for (const batch of this.counterBatches) this.placeCounterBatch(batch);
     for (const totals of this.runningTotals.values()) this.placeRunningTotal(totals);
-    const { b } = this.host;
+    const { b } = this.capture;
     for (const [key, { count, reason }] of this.unplaced) {
       const [what, label] = key.split('\u0000');
       b.report('warning', `${count} ${what} with timestamps in ${label} are not shown: ${reason}`);
     }
     if (this.unavailableSamples > 0) {
       b.report('info', `${this.unavailableSamples} counter sample(s) were marked unavailable by the program (nvtxCounterSampleNoValue); the counters have no value from each of them to their next sample`);
+    }
+    if (this.infiniteSamples > 0) {
+      b.report('warning', `${this.infiniteSamples} counter sample(s) are infinite; shown as gaps (no value)`);
     }
     if (this.unknownCounterSamples > 0 && this.unknownCounterSamples > 1) {
       b.report('warning', `${this.unknownCounterSamples} samples of unregistered counters were skipped`);

@@ -13,7 +13,7 @@ const SEAL: [bigint, bigint] = [T0 + 2_000_000n, N0 + 1_000_000n];
 const PID = 4242;
 
 function capture(): CaptureWriter {
-  return new CaptureWriter().process({ pid: PID, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000, commandLine: ['./app', 'x y'] });
+  return new CaptureWriter().process({ pid: PID, name: 'app', t0: T0, n0: N0, tickRate: 2_000_000_000, commandLine: ['./app', 'x y'] }).exitNormally();
 }
 
 function f64(v: number): Uint8Array {
@@ -250,19 +250,22 @@ describe('native importer', () => {
     const ok = await loadBytes(overlapped);
     expect(ok.issues).toEqual([]);
     expect(ok.ranges.startNs.length).toBe(6);
-    // A missing middle chunk: the stream stops at the gap, with an error at that chunk.
+    // A missing middle chunk: the stream goes on after the gap, with an error at the chunk after it.
     const gap = capture().events(1, SEAL, rec, 0, cuts[1]).events(1, SEAL, rec, cuts[3]);
     const model = await loadBytes(gap.bytes());
-    expect(model.ranges.startNs.length).toBe(2);
+    const rows = rangeRows(model);
+    expect(rows.length).toBe(4);
+    expect(rows[2].start).toBeGreaterThanOrEqual(rows[1].end);
     const issue = model.issues.find((i) => i.severity === 'error')!;
-    expect(issue.message).toMatch(/misses bytes/);
-    expect(issue.offset).toBeGreaterThan(gap.chunkOffsets[1]);
+    expect(issue.message).toMatch(new RegExp(`misses stream bytes ${cuts[1]}\\.\\.${cuts[3]}.*later events are kept`));
+    expect(issue.offset).toBe(gap.chunkOffsets[2]);
   });
 
   it('skips unknown chunk kinds, TLV tags and length-prefixed records with a warning', async () => {
     const s = new StreamRecords().thread(1, 'a').push(10, 'before').unknown(0x5a, Uint8Array.of(9, 9, 9)).pop(20);
     const w = new CaptureWriter()
       .process({ pid: 1, t0: T0, n0: N0, extra: [{ tag: 99, value: Uint8Array.of(1, 2) }] })
+      .exitNormally()
       .chunk(77, Uint8Array.of(1, 2, 3))
       .events(1, SEAL, s.bytes());
     const model = await loadBytes(w.bytes());
@@ -300,7 +303,7 @@ describe('native importer', () => {
     expect(err.offset).toBe(recordsAt + before);
   });
 
-  it('stops at a damaged chunk, names its offset and keeps the chunks before it', async () => {
+  it('skips a damaged chunk, names its byte range and keeps the chunks around it', async () => {
     const a = new StreamRecords().thread(1, 'a').push(10, 'x').pop(20);
     const b = new StreamRecords().thread(2, 'b').push(10, 'y').pop(20);
     const c = new StreamRecords().thread(3, 'c').push(10, 'z').pop(20);
@@ -308,9 +311,10 @@ describe('native importer', () => {
     w.chunk(Chunk.Events, new ByteWriter().varint(2).varint(0).varint(SEAL[0]).varint(SEAL[1]).varint(2).bytes(b.bytes()).done(), true);
     w.events(3, SEAL, c.bytes());
     const model = await loadBytes(w.bytes());
-    expect(rangeRows(model).map((r) => r.name)).toEqual(['x']);
+    expect(rangeRows(model).map((r) => r.name)).toEqual(['x', 'z']);
     const err = model.issues.find((i) => i.severity === 'error')!;
-    expect(err.message).toMatch(/checksum mismatch/);
+    expect(err.message).toContain(`bytes ${w.chunkOffsets[2]}–${w.chunkOffsets[3]} of test.nvtxc`);
+    expect(err.message).toMatch(/checksum mismatch.*resumes with the intact chunk at byte/);
     expect(err.offset).toBe(w.chunkOffsets[2]);
   });
 
@@ -320,7 +324,7 @@ describe('native importer', () => {
   });
 
   it('survives a cut at every byte offset and keeps exactly the complete chunks', async () => {
-    const w = capture();
+    const w = new CaptureWriter().process({ pid: PID, t0: T0, n0: N0, tickRate: 2_000_000_000 });
     const expected: number[] = [0, 0]; // by complete chunks: none, PROCESS only, then 3 ranges per EVENTS chunk
     let total = 0;
     for (let k = 0; k < 4; k++) {

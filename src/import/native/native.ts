@@ -14,7 +14,8 @@ export const nativeImporter: Importer = {
     const frames = readFrames(
       input.chunks(),
       ({ major, minor }) => builder.setProperty('format version', `${major}.${minor}`),
-      ({ message, offset }) => builder.report('error', `${message}; everything before byte ${offset} is kept`, { offset }),
+      (problem) => decoder.skipped(problem),
+      input.name,
     );
     for await (const frame of frames) {
       if (signal?.aborted) return;

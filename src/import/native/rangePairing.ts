@@ -1,0 +1,59 @@
+/**
+ * Start/end ranges by id (START/END records and payload events share one id space). Chunks of
+ * different threads arrive in flush order, so an end may come before its start: it waits here.
+ */
+import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
+import type { OnceNotes } from './onceNotes.ts';
+
+interface EarlyEnd {
+  thread: number;
+  t: number;
+  offset: number;
+  payload?: PayloadValue;
+  rename?: RangeRename;
+}
+
+export class StartEndPairing {
+  private readonly open = new Set<number>();
+  private readonly earlyEnds = new Map<number, EarlyEnd>();
+
+  constructor(
+    private readonly b: ModelBuilder,
+    private readonly notes: OnceNotes,
+  ) {}
+
+  start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
+    const early = this.earlyEnds.get(id);
+    if (early) {
+      this.earlyEnds.delete(id);
+      if (early.payload || early.rename) {
+        this.b.rangeStart(id, thread, t, attrs, { offset });
+        this.b.rangeEnd(id, early.thread, early.t, { offset: early.offset }, early.payload, early.rename);
+      } else {
+        this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
+      }
+      return;
+    }
+    this.open.add(id);
+    this.b.rangeStart(id, thread, t, attrs, { offset });
+  }
+
+  end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void {
+    if (this.open.delete(id)) {
+      this.b.rangeEnd(id, thread, t, { offset }, payload, rename);
+      return;
+    }
+    if (this.earlyEnds.has(id)) {
+      this.notes.limited('ended twice', 'start/end ranges ended twice', 'warning', `range id ${id} ended twice; the second end is ignored`, offset);
+      return;
+    }
+    this.earlyEnds.set(id, { thread, t, offset, payload, rename });
+  }
+
+  /** Reports ends whose start never came (still-open starts are closed by the builder). */
+  finish(): void {
+    for (const [id, end] of this.earlyEnds) {
+      this.notes.limited('never started', 'start/end ranges ended but never started', 'warning', `range id ${id} ended but never started in this capture`, end.offset);
+    }
+  }
+}
