@@ -7,7 +7,7 @@ import type { ViewerStore } from '../state/viewerStore.ts';
 import type { Frame } from './frame.ts';
 import { hitTestFrame, RULER_HEIGHT_CSS } from './frame.ts';
 import { navKeyOf, type HeldKeys } from './keyboard.ts';
-import { panBy, viewAround, wheelPixels, wheelZoomFactor, zoomAt, type ViewLimits } from './navigation.ts';
+import { panBy, viewAround, wheelAction, wheelPixels, zoomAt, type ViewLimits } from './navigation.ts';
 import type { CssPx } from './units.ts';
 
 /** Movement (CSS px) before a press becomes a drag rather than a click. */
@@ -130,16 +130,17 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     const dx = wheelPixels(e.deltaX, e.deltaMode, frame.widthCss);
     const dy = wheelPixels(e.deltaY, e.deltaMode, frame.heightCss);
     const limits = host.limits();
-    let next;
-    if (e.ctrlKey || e.metaKey) {
-      // Trackpad pinch arrives as ctrl+wheel.
-      next = zoomAt(view, frame.scale.toNs(local(e).xCss), wheelZoomFactor(dy, true), limits);
-    } else if (e.shiftKey || Math.abs(dx) > Math.abs(dy)) {
-      next = panBy(view, (e.shiftKey && dx === 0 ? dy : dx) * frame.scale.nsPerPx, limits);
+    const action = wheelAction(dx, dy, { ctrl: e.ctrlKey || e.metaKey, shift: e.shiftKey });
+    let next = view;
+    if (action.kind === 'zoom') {
+      next = zoomAt(view, frame.scale.toNs(local(e).xCss), action.factor, limits);
+    } else if (action.kind === 'pan') {
+      next = panBy(view, action.deltaCss * frame.scale.nsPerPx, limits);
     } else {
-      next = zoomAt(view, frame.scale.toNs(local(e).xCss), wheelZoomFactor(dy, false), limits);
+      if (action.deltaCss !== 0) host.scroller.scrollTop += action.deltaCss;
+      if (action.panCss !== 0) next = panBy(view, action.panCss * frame.scale.nsPerPx, limits);
     }
-    s.setView(next.startNs, next.endNs);
+    if (next !== view) s.setView(next.startNs, next.endNs);
   };
 
   const onKeyDown = (e: KeyboardEvent) => {

@@ -1,0 +1,25 @@
+/** Generated NVTXT captures for the timeline's end-to-end tests (many threads, deep stacks). */
+import type { TextFile } from './support.ts';
+
+/** `threads` threads of process 7, each with `perThread` sequential 1 ms ranges named "work". */
+export function manyThreads(threads: number, perThread = 4, name = 'threads.nvtxt'): TextFile {
+  const lines = ['SetFileDisplayName, "Many threads"', 'NameProcess, 7, server'];
+  for (let t = 0; t < threads; t++) {
+    const tid = 51300 + t;
+    lines.push(`NameOsThread, 7, ${tid}, worker${t}`);
+    for (let i = 0; i < perThread; i++) {
+      lines.push(`RangePush, ${(i * 2 + 1) * 1_000_000}, ns, 7, ${tid}, 0, Blue, "work", 0`);
+      lines.push(`RangePop, ${(i * 2 + 2) * 1_000_000}, ns, 7, ${tid}`);
+    }
+  }
+  return { name, text: lines.join('\n') + '\n' };
+}
+
+/** One thread with a push/pop stack `depth` levels deep, named "level 0" .. "level depth-1". */
+export function deepStack(depth: number, name = 'deep.nvtxt'): TextFile {
+  const lines = ['SetFileDisplayName, "Deep recursion"', 'NameProcess, 9, solver', 'NameOsThread, 9, 16730, main'];
+  for (let d = 0; d < depth; d++) lines.push(`RangePush, ${1_000_000 + d * 10_000}, ns, 9, 16730, 0, Green, "level ${d}", 0`);
+  for (let d = depth - 1; d >= 0; d--) lines.push(`RangePop, ${9_000_000 - d * 10_000}, ns, 9, 16730`);
+  lines.push('RangePush, 9500000, ns, 9, 16730, 0, Blue, "after", 0', 'RangePop, 9900000, ns, 9, 16730');
+  return { name, text: lines.join('\n') + '\n' };
+}
