@@ -1,12 +1,15 @@
 /** Generated NVTXT captures for the timeline's end-to-end tests (many threads, deep stacks). */
 import type { TextFile } from './support.ts';
 
-/** `threads` threads of process 7, each with `perThread` sequential 1 ms ranges named "work". */
+/**
+ * `threads` threads of process 7 (tids from 51300; even ones named "worker<n>", odd ones unnamed),
+ * each with `perThread` sequential 1 ms ranges named "work".
+ */
 export function manyThreads(threads: number, perThread = 4, name = 'threads.nvtxt'): TextFile {
   const lines = ['SetFileDisplayName, "Many threads"', 'NameProcess, 7, server'];
   for (let t = 0; t < threads; t++) {
     const tid = 51300 + t;
-    lines.push(`NameOsThread, 7, ${tid}, worker${t}`);
+    if (t % 2 === 0) lines.push(`NameOsThread, 7, ${tid}, worker${t}`);
     for (let i = 0; i < perThread; i++) {
       lines.push(`RangePush, ${(i * 2 + 1) * 1_000_000}, ns, 7, ${tid}, 0, Blue, "work", 0`);
       lines.push(`RangePop, ${(i * 2 + 2) * 1_000_000}, ns, 7, ${tid}`);

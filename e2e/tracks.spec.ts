@@ -4,7 +4,8 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
-import { manyThreads } from './timelineFiles.ts';
+import { GOOD_NVTXT } from './support.ts';
+import { deepStack, manyThreads } from './timelineFiles.ts';
 
 test.describe('wheel, as in Nsight Systems and Perfetto', () => {
   test.beforeEach(async ({ page }) => {
@@ -84,3 +85,85 @@ test.describe('wheel, as in Nsight Systems and Perfetto', () => {
     expect(out.end).toBeLessThanOrEqual(extent.end + margin + 1);
   });
 });
+
+test('track labels: a narrow tree elides names in the middle, never the thread id; no tid twice; categories do not repeat the file', async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, [manyThreads(3), GOOD_NVTXT]);
+  await waitForCaptures(page, 2);
+  const tree = page.getByRole('tree', { name: 'Tracks' });
+  // Narrow the tree to its minimum width.
+  const splitter = page.getByRole('separator', { name: 'Resize the track tree' });
+  const box = (await splitter.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x - 300, box.y + 100, { steps: 4 });
+  await page.mouse.up();
+  await idle(page);
+  const thread = tree.getByRole('treeitem', { name: 'Thread 51301' });
+  await expect(thread).toBeVisible();
+  // The tail holding the id shows whole, and only once in the row.
+  const tail = thread.locator('.tl-label-tail');
+  await expect(tail).toHaveText(' 51301');
+  const tailBox = (await tail.boundingBox())!;
+  const rowBox = (await thread.boundingBox())!;
+  expect(tailBox.x + tailBox.width).toBeLessThanOrEqual(rowBox.x + rowBox.width);
+  expect(await tail.evaluate((el) => el.scrollWidth <= el.clientWidth + 0.5)).toBe(true);
+  expect((await thread.innerText()).match(/51301/g)).toHaveLength(1);
+  await expect(thread).toHaveAttribute('title', /Thread 51301/);
+  const named = tree.getByRole('treeitem', { name: 'worker2 (51302)' });
+  await expect(named.locator('.tl-label-tail')).toHaveText(' (51302)');
+  // The name gave way, with an ellipsis, before the id did.
+  expect(await named.locator('.tl-label-head').evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  const main = tree.getByRole('treeitem', { name: 'main (4880)' });
+  expect((await main.innerText()).match(/4880/g)).toHaveLength(1);
+  // A long name is elided in its head: an ellipsis, then the tail.
+  const process = tree.getByRole('treeitem', { name: 'server (7)' });
+  await expect(process.locator('.tl-label-tail')).toHaveText(' (7)');
+  // NVTXT category rows name the category only; the capture row names the file.
+  const io = tree.getByRole('treeitem', { name: 'IO (2)' });
+  await expect(io).toBeVisible();
+  expect(await io.innerText()).not.toContain('Render loop');
+  await page.screenshot({ path: 'test-results/tracks-labels-narrow.png', clip: { x: 0, y: 40, width: 400, height: 400 } });
+});
+
+test('deep stacks: a row deeper than 24 levels opens to show every level, then folds again', async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, [deepStack(71)]);
+  await waitForCaptures(page, 1);
+  const tree = page.getByRole('tree', { name: 'Tracks' });
+  const row = tree.getByRole('treeitem', { name: 'Push/Pop' });
+  const open = row.getByRole('button', { name: 'Show all 71 levels of Push/Pop' });
+  await expect(open).toHaveText('+48 levels');
+  const folded = (await row.boundingBox())!.height;
+  // The deepest range is folded into the last lane: not its own box.
+  const deepest = await findRangeNamed(page, 'level 70');
+  await open.click();
+  await idle(page);
+  const opened = (await row.boundingBox())!.height;
+  expect(opened).toBeGreaterThan(folded + 40 * 18);
+  // Every level is its own lane now: the deepest range is hit where it is drawn.
+  await page.locator('.tl-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
+  await idle(page);
+  const at = await page.evaluate(
+    ({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index),
+    deepest,
+  );
+  expect(at).not.toBeNull();
+  await page.mouse.click(at!.x, at!.y);
+  await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('level 70');
+  await page.screenshot({ path: 'test-results/tracks-deep-open.png' });
+  await row.getByRole('button', { name: 'Fold Push/Pop to 24 levels' }).click();
+  await idle(page);
+  expect((await row.boundingBox())!.height).toBeCloseTo(folded, 0);
+});
+
+async function findRangeNamed(page: Page, name: string): Promise<{ capture: number; index: number }> {
+  return page.evaluate((wanted) => {
+    const c = (window as unknown as HookedWindow).__nvtxview.store.getState().captures[0] as unknown as {
+      id: number;
+      model: { strings: string[]; styles: { name: Uint32Array }; ranges: { style: Uint32Array } };
+    };
+    const m = c.model;
+    return { capture: c.id, index: Array.from(m.ranges.style).findIndex((s) => m.strings[m.styles.name[s]] === wanted) };
+  }, name);
+}

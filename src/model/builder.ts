@@ -895,11 +895,10 @@ export class ModelBuilder {
       trackTree: [],
       issues: this.issues,
     };
-    // Category rows name their category and, for NVTXT (one file = one annotation source), the file.
+    // Category rows name their category; the file is named once, by the capture's root row.
     for (const t of kept) {
       if (t.kind !== 'category') continue;
       t.label = categoryLabel(model, t.category);
-      if (this.info.format === 'nvtxt') t.label += ` · ${this.info.displayName}`;
     }
     if (this.resources.length > 0) model.resources = this.resources;
     if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());

@@ -56,6 +56,8 @@ export interface ViewerState {
   span: { startNs: Nanoseconds; endNs: Nanoseconds } | null;
   /** Track tree nodes the user collapsed, by node key. */
   collapsed: Record<string, true>;
+  /** Rows deeper than the timeline's fold that the user opened to show every level, by node key. */
+  allLevels: Record<string, true>;
   theme: ThemeChoice;
   showShortcuts: boolean;
   /** The open secondary panel ('report': the load report), or null; kept in the URL hash. */
@@ -95,6 +97,7 @@ export interface ViewerActions {
   select(selection: Selection): void;
   setSpan(span: ViewerState['span']): void;
   toggleCollapsed(key: string): void;
+  toggleAllLevels(key: string): void;
   setTheme(theme: ThemeChoice): void;
   setShowShortcuts(show: boolean): void;
   setPanel(panel: string | null): void;
@@ -122,6 +125,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     selection: null,
     span: null,
     collapsed: {},
+    allLevels: {},
     theme: 'system',
     showShortcuts: false,
     panel: null,
@@ -200,12 +204,10 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       set({ span: span && span.endNs < span.startNs ? { startNs: span.endNs, endNs: span.startNs } : span });
     },
     toggleCollapsed(key) {
-      set((s) => {
-        const collapsed = { ...s.collapsed };
-        if (collapsed[key]) delete collapsed[key];
-        else collapsed[key] = true;
-        return { collapsed };
-      });
+      set((s) => ({ collapsed: toggledKey(s.collapsed, key) }));
+    },
+    toggleAllLevels(key) {
+      set((s) => ({ allLevels: toggledKey(s.allLevels, key) }));
     },
     setTheme(theme) {
       set({ theme });
@@ -234,6 +236,13 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       );
     },
   }));
+}
+
+function toggledKey(keys: Record<string, true>, key: string): Record<string, true> {
+  const next = { ...keys };
+  if (next[key]) delete next[key];
+  else next[key] = true;
+  return next;
 }
 
 /** [start, end] on the shared axis covering every capture. */

@@ -40,7 +40,12 @@ export function Timeline(): JSX.Element {
   const toggleCollapsed = useViewer((s) => s.toggleCollapsed);
   const filters = useViewer((s) => s.filters);
   const search = useViewer((s) => s.search);
-  const layout = useMemo(() => buildTrackLayout(captures, collapsed, { filters, search }), [captures, collapsed, filters, search]);
+  const allLevels = useViewer((s) => s.allLevels);
+  const toggleAllLevels = useViewer((s) => s.toggleAllLevels);
+  const layout = useMemo(
+    () => buildTrackLayout(captures, collapsed, { filters, search, allLevels }),
+    [captures, collapsed, filters, search, allLevels],
+  );
 
   const rootRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -141,7 +146,13 @@ export function Timeline(): JSX.Element {
       </div>
       <div className="tl-scroller" ref={scrollerRef}>
         <div className="tl-content" style={{ height: layout.totalHeightCss + BOTTOM_PAD_CSS }}>
-          <TrackTree layout={layout} scrollTopCss={viewport.top} viewportHeightCss={viewport.height} onToggle={toggleCollapsed} />
+          <TrackTree
+            layout={layout}
+            scrollTopCss={viewport.top}
+            viewportHeightCss={viewport.height}
+            onToggle={toggleCollapsed}
+            onToggleAllLevels={toggleAllLevels}
+          />
         </div>
       </div>
       <div className="tl-canvas-host" ref={hostRef}>

@@ -3,7 +3,9 @@
  * mounted, each at the y of its canvas row, inside the scroller that moves both.
  */
 import { memo } from 'react';
+import { MAX_LEVELS_SHOWN } from './rowGeometry.ts';
 import { visibleRows, type LayoutRow, type TrackLayout } from './trackLayout.ts';
+import { shownDetail, splitLabel } from './treeLabel.ts';
 
 /** Rows mounted beyond the viewport, in CSS px, so fast scrolling shows no gaps. */
 const OVERSCAN_CSS = 400;
@@ -14,26 +16,41 @@ export interface TrackTreeProps {
   scrollTopCss: number;
   viewportHeightCss: number;
   onToggle(key: string): void;
+  /** Opens a row deeper than the fold to every level, or folds it again. */
+  onToggleAllLevels(key: string): void;
 }
 
-export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle }: TrackTreeProps) {
+export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, onToggleAllLevels }: TrackTreeProps) {
   const [first, last] = visibleRows(layout, scrollTopCss - OVERSCAN_CSS, scrollTopCss + viewportHeightCss + OVERSCAN_CSS);
   const rows = layout.rows.slice(first, last);
   return (
     <div className="tl-tree" role="tree" aria-label="Tracks">
       {rows.map((row) => (
-        <TreeRow key={row.key} row={row} onToggle={onToggle} />
+        <TreeRow key={row.key} row={row} onToggle={onToggle} onToggleAllLevels={onToggleAllLevels} />
       ))}
     </div>
   );
 }
 
-const TreeRow = memo(function TreeRow({ row, onToggle }: { row: LayoutRow; onToggle(key: string): void }) {
-  const folded = row.geometry && row.geometry.levelsTotal > row.geometry.levelsShown ? row.geometry : null;
-  const detail = folded ? `${folded.levelsTotal - folded.levelsShown + 1} levels in the last lane` : row.detail;
-  const title = [row.label, row.detail, folded && `${folded.levelsTotal} levels; the deepest ${folded.levelsTotal - folded.levelsShown + 1} share the last lane`]
+interface TreeRowProps {
+  row: LayoutRow;
+  onToggle(key: string): void;
+  onToggleAllLevels(key: string): void;
+}
+
+const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels }: TreeRowProps) {
+  const g = row.geometry;
+  const deep = g !== null && g.levelsTotal > MAX_LEVELS_SHOWN;
+  const folded = deep && g.levelsTotal > g.levelsShown;
+  const detail = shownDetail(row.label, row.detail);
+  const title = [
+    row.label,
+    detail,
+    deep && (folded ? `${g.levelsTotal} levels; the deepest ${g.levelsTotal - g.levelsShown + 1} share the last lane` : `${g.levelsTotal} levels`),
+  ]
     .filter(Boolean)
     .join(' · ');
+  const { head, tail } = splitLabel(row.label);
   const toggle = () => onToggle(row.key);
   return (
     <div
@@ -41,6 +58,7 @@ const TreeRow = memo(function TreeRow({ row, onToggle }: { row: LayoutRow; onTog
       role="treeitem"
       aria-level={row.depth + 1}
       aria-expanded={row.hasChildren ? !row.collapsed : undefined}
+      aria-label={row.label}
       data-key={row.key}
       title={title}
       style={{ top: row.yCss, height: row.heightCss, paddingLeft: 4 + row.depth * INDENT_CSS }}
@@ -61,8 +79,29 @@ const TreeRow = memo(function TreeRow({ row, onToggle }: { row: LayoutRow; onTog
       ) : (
         <span className="tl-twisty-space" />
       )}
-      <span className="tl-label">{row.label}</span>
-      {detail && <span className="tl-detail">{detail}</span>}
+      {/* The detail wraps onto a hidden second line when it does not fit whole: it shows entirely or not at all. */}
+      <span className="tl-line">
+        <span className="tl-label" data-testid="track-label">
+          <span className="tl-label-head">{head}</span>
+          {tail && <span className="tl-label-tail">{tail}</span>}
+        </span>
+        {detail && <span className="tl-detail">{detail}</span>}
+      </span>
+      {deep && (
+        <button
+          type="button"
+          className="tl-depth"
+          aria-pressed={!folded}
+          aria-label={folded ? `Show all ${g.levelsTotal} levels of ${row.label}` : `Fold ${row.label} to ${MAX_LEVELS_SHOWN} levels`}
+          title={folded ? `Show all ${g.levelsTotal} levels (the deepest share the last lane)` : `Fold the levels below ${MAX_LEVELS_SHOWN - 1} into the last lane`}
+          onClick={(e) => {
+            e.stopPropagation();
+            onToggleAllLevels(row.key);
+          }}
+        >
+          {folded ? `+${g.levelsTotal - g.levelsShown + 1} levels` : `${g.levelsTotal} levels`}
+        </button>
+      )}
     </div>
   );
 });

@@ -4,7 +4,8 @@
  *
  * Stacked and lane rows show every level up to `MAX_LEVELS_SHOWN`; deeper levels are folded into
  * the last shown lane (drawn over each other, merged per pixel like the rest) so a pathological
- * 500-deep recursion cannot push every other row off screen. The tree row says how many are folded.
+ * 500-deep recursion cannot push every other row off screen, until the user opens the row from the
+ * tree (its "N levels" button): then the row grows to show every level, as in Nsight and Perfetto.
  */
 import { levelCount } from '../model/query.ts';
 import type { Track } from '../model/types.ts';
@@ -35,7 +36,8 @@ export interface RowGeometry {
   firstLevelTopCss: CssPx;
 }
 
-export function trackGeometry(track: Track): RowGeometry {
+/** `allLevels`: the user opened the row to show every level, however deep. */
+export function trackGeometry(track: Track, allLevels = false): RowGeometry {
   if (track.kind === 'counter') {
     return { heightCss: COUNTER_ROW_CSS, levelsTotal: 0, levelsShown: 0, markStripCss: 0, firstLevelTopCss: 0 };
   }
@@ -43,7 +45,7 @@ export function trackGeometry(track: Track): RowGeometry {
     return { heightCss: MARKS_ROW_CSS, levelsTotal: 0, levelsShown: 0, markStripCss: MARKS_ROW_CSS, firstLevelTopCss: MARKS_ROW_CSS };
   }
   const levelsTotal = levelCount(track);
-  const levelsShown = Math.min(levelsTotal, MAX_LEVELS_SHOWN);
+  const levelsShown = allLevels ? levelsTotal : Math.min(levelsTotal, MAX_LEVELS_SHOWN);
   const markStripCss = track.markRefEnd > track.markRefBegin ? MARK_STRIP_CSS : 0;
   const firstLevelTopCss = markStripCss + ROW_PAD_TOP_CSS;
   const heightCss =

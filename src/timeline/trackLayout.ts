@@ -48,6 +48,8 @@ export interface LayoutRow {
 export interface LayoutView {
   filters?: EventFilters;
   search?: SearchQuery;
+  /** Keys of deep rows opened to show every level (see `trackGeometry`). */
+  allLevels?: Readonly<Record<string, true>>;
 }
 
 export interface TrackLayout {
@@ -188,7 +190,7 @@ export function buildTrackLayout(
         }
         if (node.track >= 0) {
           rowOf[node.track] = rows.length;
-          row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, trackGeometry(model.tracks[node.track]), null);
+          row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, trackGeometry(model.tracks[node.track], view.allLevels?.[key] === true), null);
         } else {
           row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children, hidden) : null);
         }
