@@ -167,3 +167,63 @@ async function findRangeNamed(page: Page, name: string): Promise<{ capture: numb
     return { capture: c.id, index: Array.from(m.ranges.style).findIndex((s) => m.strings[m.styles.name[s]] === wanted) };
   }, name);
 }
+
+test.describe('several captures', () => {
+  const state = (page: Page) =>
+    page.evaluate(() => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+        viewStartNs: number;
+        viewEndNs: number;
+        captures: { id: number; offsetNs: number; model: { durationNs: number; capture: { fileName: string } } }[];
+      };
+      return {
+        start: s.viewStartNs,
+        end: s.viewEndNs,
+        captures: s.captures.map((c) => ({ id: c.id, name: c.model.capture.fileName, offsetNs: c.offsetNs, end: c.offsetNs + c.model.durationNs })),
+      };
+    });
+
+  test('the view fits every loaded capture; a capture is shifted by dragging its row, and the link keeps it', async ({ page }) => {
+    await openApp(page);
+    // The long capture is dropped first and the short one finishes first: the fit must still cover both.
+    await dropFiles(page, [manyThreads(4, 20, 'long.nvtxt'), GOOD_NVTXT]);
+    await waitForCaptures(page, 2);
+    const fitted = await state(page);
+    const end = Math.max(...fitted.captures.map((c) => c.end));
+    expect(fitted.start).toBeLessThanOrEqual(Math.min(...fitted.captures.map((c) => c.offsetNs)));
+    expect(fitted.end).toBeGreaterThanOrEqual(end);
+    expect(fitted.end).toBeLessThan(end * 1.1);
+
+    // Drag the render capture's header row 200 px to the right.
+    const canvas = (await page.getByRole('img', { name: 'Timeline' }).boundingBox())!;
+    const renderRow = page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem', { name: 'Render loop' });
+    const rowBox = (await renderRow.boundingBox())!;
+    const y = rowBox.y + rowBox.height / 2;
+    const before = (await state(page)).captures.find((c) => c.name === 'render.nvtxt')!;
+    const nsPerPx = (fitted.end - fitted.start) / canvas.width;
+    await page.mouse.move(canvas.x + 300, y);
+    await page.mouse.down();
+    await page.mouse.move(canvas.x + 400, y, { steps: 3 });
+    await page.mouse.move(canvas.x + 500, y, { steps: 3 });
+    await page.mouse.up();
+    const after = (await state(page)).captures.find((c) => c.name === 'render.nvtxt')!;
+    expect(Math.abs(after.offsetNs - before.offsetNs - 200 * nsPerPx)).toBeLessThan(2 * nsPerPx);
+    // The view did not pan: the drag moved the capture, not the window.
+    expect((await state(page)).start).toBeCloseTo(fitted.start, 0);
+    await idle(page);
+    await page.screenshot({ path: 'test-results/tracks-two-captures-shifted.png' });
+
+    // The link keeps the placement: reopened with the same files, the capture is where it was put.
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('o=');
+    const url = page.url();
+    const relative = after.offsetNs - (await state(page)).captures.find((c) => c.name === 'long.nvtxt')!.offsetNs;
+    const fresh = await page.context().newPage();
+    await fresh.goto(url);
+    await fresh.waitForFunction(() => (window as unknown as Partial<HookedWindow>).__nvtxview?.idle !== undefined);
+    await dropFiles(fresh, [GOOD_NVTXT, manyThreads(4, 20, 'long.nvtxt')]);
+    await waitForCaptures(fresh, 2);
+    const reopened = await state(fresh);
+    const r = reopened.captures.find((c) => c.name === 'render.nvtxt')!.offsetNs - reopened.captures.find((c) => c.name === 'long.nvtxt')!.offsetNs;
+    expect(Math.abs(r - relative)).toBeLessThanOrEqual(1);
+  });
+});

@@ -6,7 +6,7 @@
 import { trackOfMark, trackOfRange } from '../model/query.ts';
 import { captureExtent, type ViewerState, type ViewerStore } from '../state/viewerStore.ts';
 import { drawStaticSlice, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
-import { attachInput } from './input.ts';
+import { attachInput, captureToShift, type DragMode } from './input.ts';
 import { HeldKeys } from './keyboard.ts';
 import { viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
@@ -48,7 +48,7 @@ export class TimelineController {
   private theme: Theme | null = null;
   private themeDirty = true;
   private pointer: { xCss: CssPx; yCss: CssPx } | null = null;
-  private dragging: 'pan' | 'span' | null = null;
+  private dragging: DragMode | null = null;
   private tooltipKey = '';
   private frameCount = 0;
   /** Next row of a static frame drawn in slices, or -1 when none is under way. */
@@ -315,8 +315,16 @@ export class TimelineController {
     }
     drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight });
     this.updateTooltip(hover);
-    this.el.overlayCanvas.style.cursor =
-      this.dragging === 'pan' ? 'grabbing' : this.pointer && this.pointer.yCss < RULER_HEIGHT_CSS ? 'col-resize' : hover ? 'pointer' : 'default';
+    this.el.overlayCanvas.style.cursor = this.cursor(frame, hover);
+  }
+
+  private cursor(frame: Frame, hover: Hit | null): string {
+    if (this.dragging === 'pan') return 'grabbing';
+    if (this.dragging === 'shift') return 'ew-resize';
+    if (!this.pointer) return 'default';
+    if (this.pointer.yCss < RULER_HEIGHT_CSS) return 'col-resize';
+    if (hover) return 'pointer';
+    return captureToShift(frame, this.pointer.yCss) ? 'ew-resize' : 'default';
   }
 
   private updateTooltip(hover: Hit | null): void {

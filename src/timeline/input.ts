@@ -5,7 +5,7 @@
  */
 import type { ViewerStore } from '../state/viewerStore.ts';
 import type { Frame } from './frame.ts';
-import { hitTestFrame, RULER_HEIGHT_CSS } from './frame.ts';
+import { hitTestFrame, rowAtFrameY, RULER_HEIGHT_CSS } from './frame.ts';
 import { navKeyOf, type HeldKeys } from './keyboard.ts';
 import { panBy, viewAround, wheelAction, wheelPixels, zoomAt, type ViewLimits } from './navigation.ts';
 import type { CssPx } from './units.ts';
@@ -19,15 +19,24 @@ export interface InputHost {
   frame(): Frame;
   limits(): ViewLimits;
   setPointer(pointer: { xCss: CssPx; yCss: CssPx } | null): void;
-  setDragging(mode: 'pan' | 'span' | null): void;
+  setDragging(mode: DragMode | null): void;
   readonly keys: HeldKeys;
   startKeyAnimation(): void;
   readonly scroller: HTMLElement;
 }
 
+/**
+ * What a drag does: pan the view (and scroll the rows), select a span on the time axis, or shift
+ * one capture in time (a drag on its header row when several are loaded, to align unrelated clocks).
+ */
+export type DragMode = 'pan' | 'span' | 'shift';
+
 interface Drag {
   pointerId: number;
-  mode: 'pan' | 'span';
+  mode: DragMode;
+  /** The capture a 'shift' drag moves, and its offset when the drag started. */
+  captureId: number;
+  offset0: number;
   x0: CssPx;
   y0: CssPx;
   startNs: number;
@@ -50,9 +59,12 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     const p = local(e);
     const frame = host.frame();
     const s = host.store.getState();
+    const shifted = captureToShift(frame, p.yCss);
     drag = {
       pointerId: e.pointerId,
-      mode: p.yCss < RULER_HEIGHT_CSS ? 'span' : 'pan',
+      mode: p.yCss < RULER_HEIGHT_CSS ? 'span' : shifted ? 'shift' : 'pan',
+      captureId: shifted?.captureId ?? -1,
+      offset0: shifted?.offsetNs ?? 0,
       x0: p.xCss,
       y0: p.yCss,
       startNs: s.viewStartNs,
@@ -78,6 +90,8 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
       const view = panBy({ startNs: drag.startNs, endNs: drag.endNs }, -dx * drag.nsPerPx, host.limits());
       host.store.getState().setView(view.startNs, view.endNs);
       host.scroller.scrollTop = drag.scrollTop0 - dy;
+    } else if (drag.mode === 'shift') {
+      host.store.getState().setCaptureOffset(drag.captureId, drag.offset0 + dx * drag.nsPerPx);
     } else {
       const width = host.frame().widthCss;
       const t0 = drag.startNs + drag.x0 * drag.nsPerPx;
@@ -206,6 +220,13 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     window.removeEventListener('keyup', onKeyUp);
     window.removeEventListener('blur', onBlur);
   };
+}
+
+/** The capture whose header row is at canvas y, when several captures are loaded (one has nothing to align with). */
+export function captureToShift(frame: Frame, yCss: CssPx): { captureId: number; offsetNs: number } | null {
+  if (frame.layout.captures.length < 2) return null;
+  const row = rowAtFrameY(frame, yCss);
+  return row && row.kind === 'capture' ? { captureId: row.captureId, offsetNs: row.offsetNs } : null;
 }
 
 /** Keys belong to the focused field, to shortcuts with modifiers, and to open dialogs. */

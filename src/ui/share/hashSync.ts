@@ -188,6 +188,7 @@ export class HashSync {
     const view = resolveViewHash(state, s.captures);
     this.applying = true;
     try {
+      for (const o of view.offsets) s.setCaptureOffset(o.capture, o.offsetNs);
       if (view.window) s.setView(view.window.startNs, view.window.endNs);
       s.setSpan(view.span);
       s.select(view.selection);

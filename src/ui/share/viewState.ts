@@ -36,6 +36,10 @@ export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_
   if (s.search.text !== '') state.search = { ...s.search };
   const filter = encodeFilters(s.filters);
   if (filter !== '') state.filter = filter;
+  // Captures placed by hand: every capture's place relative to the first, so the link needs no clock.
+  if (s.captures.some((c) => c.alignedByUser)) {
+    state.offsets = s.captures.slice(1).map((c, i) => ({ capture: i + 1, offsetNs: c.offsetNs - zero }));
+  }
   return state;
 }
 
@@ -96,6 +100,8 @@ export interface ResolvedView {
   panel: string | null;
   filters: EventFilters;
   search: SearchQuery;
+  /** Captures the link places by hand: capture id and offset on the shared axis. */
+  offsets: { capture: number; offsetNs: number }[];
   /** What the link names but the loaded captures do not have, or could not be read, for a notice. */
   missing: string[];
 }
@@ -114,8 +120,13 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     panel: state.panel ?? null,
     filters: NO_FILTERS,
     search: state.search ?? { text: '', regex: false, matchCase: false },
+    offsets: [],
     missing,
   };
+  for (const o of state.offsets ?? []) {
+    const capture = matched[o.capture];
+    if (capture && zero !== undefined) out.offsets.push({ capture: capture.id, offsetNs: zero + o.offsetNs });
+  }
   if (state.filter) {
     const decoded = decodeFilters(state.filter);
     out.filters = decoded.filters;
