@@ -105,6 +105,24 @@ export class TimelineController {
     media.addEventListener('change', onScheme);
     this.cleanups.push(() => media.removeEventListener('change', onScheme));
 
+    // Chromium may drop a 2D canvas's backing store (GPU memory reclaimed, GPU process reset,
+    // a tab in the background) and give it back blank with a 'contextrestored' event: redraw
+    // then, or the rows stay blank until the next pan. A layout drawn before counts as new again.
+    const onRestored = () => {
+      this.layoutDrawn = null;
+      this.scheduler.request('static');
+    };
+    for (const canvas of [el.staticCanvas, el.overlayCanvas]) {
+      canvas.addEventListener('contextrestored', onRestored);
+      this.cleanups.push(() => canvas.removeEventListener('contextrestored', onRestored));
+    }
+    // Coming back to a hidden tab is when a dropped backing store shows: draw once more.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') this.scheduler.request('static');
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    this.cleanups.push(() => document.removeEventListener('visibilitychange', onVisible));
+
     const onScroll = () => this.scheduler.request('static');
     el.scroller.addEventListener('scroll', onScroll, { passive: true });
     this.cleanups.push(() => el.scroller.removeEventListener('scroll', onScroll));
