@@ -227,3 +227,130 @@ test.describe('several captures', () => {
     expect(Math.abs(r - relative)).toBeLessThanOrEqual(1);
   });
 });
+
+test.describe('right-click menu and track list', () => {
+  const rangeAt = (page: Page, name: string) =>
+    findRangeNamed(page, name).then((r) =>
+      page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), r),
+    );
+  const treeLabels = (page: Page) => page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+
+  test('on a range: zoom to it, copy its name, show it in the events table, hide its name', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openApp(page);
+    await dropFiles(page, [GOOD_NVTXT]);
+    await waitForCaptures(page, 1);
+    const at = (await rangeAt(page, 'update'))!;
+    await page.mouse.click(at.x, at.y, { button: 'right' });
+    const menu = page.getByRole('menu', { name: 'update' });
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'Zoom to rangeZ',
+      'Copy name',
+      'Show in events table',
+      'Find this name',
+      'Hide this name',
+      'Pin to top',
+      'Move up',
+      'Move down',
+      'Hide track',
+    ]);
+    await page.screenshot({ path: 'test-results/tracks-menu-range.png' });
+    await menu.getByRole('menuitem', { name: 'Zoom to range' }).click();
+    await expect(menu).toHaveCount(0);
+    await expect.poll(async () => page.evaluate(() => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState();
+      return s.viewEndNs - s.viewStartNs;
+    })).toBeLessThan(2e6 * 1.3);
+
+    await idle(page);
+    const again = (await rangeAt(page, 'update'))!;
+    await page.mouse.click(again.x, again.y, { button: 'right' });
+    await page.getByRole('menuitem', { name: 'Copy name' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('update');
+
+    await page.mouse.click(again.x, again.y, { button: 'right' });
+    await page.getByRole('menuitem', { name: 'Show in events table' }).click();
+    await expect(page.getByTestId('events-panel')).toBeVisible();
+    await expect(page.getByTestId('events-panel').locator('[aria-selected="true"]')).toContainText('update');
+
+    await page.mouse.click(again.x, again.y, { button: 'right' });
+    // Escape closes the menu and keeps the selection.
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+    await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('update');
+    await page.mouse.click(again.x, again.y, { button: 'right' });
+    await page.getByRole('menuitem', { name: 'Hide this name' }).click();
+    await idle(page);
+    expect(await rangeAt(page, 'update')).toBeNull();
+    await expect(page.getByTestId('filter-button')).toContainText('1');
+  });
+
+  test('on rows: hide and show again, pin to top, move down, filter the tree by name', async ({ page }) => {
+    await openApp(page);
+    await dropFiles(page, [GOOD_NVTXT]);
+    await waitForCaptures(page, 1);
+    const tree = page.getByRole('tree', { name: 'Tracks' });
+    const initial = await treeLabels(page);
+    expect(initial).toEqual(['Render loop', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'loader (4881)', 'Marks', 'NVTX', 'IO (2)']);
+
+    await tree.getByRole('treeitem', { name: 'loader (4881)' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Hide group' }).click();
+    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'NVTX', 'IO (2)']);
+    await page.getByRole('button', { name: '1 hidden' }).click();
+    await expect.poll(() => treeLabels(page)).toEqual(initial);
+
+    await tree.getByRole('treeitem', { name: 'IO (2)' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Pin to top' }).click();
+    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844) › NVTX › IO (2)', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'loader (4881)', 'Marks', 'NVTX']);
+    // The pinned row still draws its ranges, now first.
+    await idle(page);
+    expect(await rangeAt(page, 'read assets')).not.toBeNull();
+    await page.screenshot({ path: 'test-results/tracks-pinned.png' });
+    await tree.getByRole('treeitem', { name: 'renderer (1844) › NVTX › IO (2)' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Unpin' }).click();
+    await expect.poll(() => treeLabels(page)).toEqual(initial);
+
+    await tree.getByRole('treeitem', { name: 'main (4880)' }).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Move down' }).click();
+    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844)', 'loader (4881)', 'Marks', 'main (4880)', 'Push/Pop', 'NVTX', 'IO (2)']);
+
+    await page.getByRole('searchbox', { name: 'Filter tracks by name' }).fill('load');
+    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844)', 'loader (4881)', 'Marks']);
+    await page.getByRole('searchbox', { name: 'Filter tracks by name' }).press('Escape');
+    await expect.poll(() => (treeLabels(page))).toHaveLength(8);
+  });
+
+  test('two captures: align the other capture on the N-th instance of a range', async ({ page }) => {
+    await openApp(page);
+    // b's ranges are 0.5 ms later than a's (no shared clock: both start at 0 on the axis).
+    const shifted = (text: string) => text.replace(/(Range(?:Push|Pop)), (\d+)/g, (_, kind: string, t: string) => `${kind}, ${Number(t) + 500_000}`);
+    await dropFiles(page, [manyThreads(1, 6, 'a.nvtxt'), { name: 'b.nvtxt', text: shifted(manyThreads(1, 6).text) }]);
+    await waitForCaptures(page, 2);
+    const third = await page.evaluate(() => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+        captures: { id: number; model: { ranges: { startNs: Float64Array } } }[];
+      };
+      const a = s.captures[0];
+      // The third "work": ranges of a thread's level sit in time order.
+      return { capture: a.id, index: 2 };
+    });
+    const at = await page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), third);
+    await page.mouse.click(at!.x, at!.y, { button: 'right' });
+    const align = page.getByRole('menuitem', { name: 'Align other captures on “work” #3' });
+    await expect(align).toBeEnabled();
+    await align.click();
+    const starts = await page.evaluate(() => {
+      const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+        captures: { offsetNs: number; model: { ranges: { startNs: Float64Array } } }[];
+      };
+      return s.captures.map((c) => c.model.ranges.startNs[2] + c.offsetNs);
+    });
+    expect(starts[1]).toBeCloseTo(starts[0], 0);
+    await expect.poll(() => page.evaluate(() => location.hash)).toContain('o=1_');
+    // The capture row's menu puts it back.
+    await page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem', { name: 'Many threads' }).nth(1).click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Reset placement' }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).not.toContain('o=');
+  });
+});

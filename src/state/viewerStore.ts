@@ -47,6 +47,17 @@ export type Selection =
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
+/** The user's arrangement of the track list, by track tree node key (see src/timeline/trackLayout.ts). */
+export interface TrackArrangementState {
+  hidden: Record<string, true>;
+  pinned: string[];
+  order: Record<string, string[]>;
+  heights: Record<string, number>;
+  nameFilter: string;
+}
+
+export const NO_ARRANGEMENT: TrackArrangementState = { hidden: {}, pinned: [], order: {}, heights: {}, nameFilter: '' };
+
 export interface ViewerState {
   captures: LoadedCapture[];
   loads: PendingLoad[];
@@ -66,6 +77,8 @@ export interface ViewerState {
   collapsed: Record<string, true>;
   /** Rows deeper than the timeline's fold that the user opened to show every level, by node key. */
   allLevels: Record<string, true>;
+  /** The user's arrangement of the track list: hidden, pinned, reordered rows, counter heights, name filter. */
+  tracks: TrackArrangementState;
   theme: ThemeChoice;
   showShortcuts: boolean;
   /** The open secondary panel ('report': the load report), or null; kept in the URL hash. */
@@ -115,6 +128,17 @@ export interface ViewerActions {
   setSpan(span: ViewerState['span']): void;
   toggleCollapsed(key: string): void;
   toggleAllLevels(key: string): void;
+  /** Hides a row of the track list (with its children), or shows it again. */
+  setRowHidden(key: string, hidden: boolean): void;
+  /** Shows every row the user hid. */
+  showHiddenRows(): void;
+  /** Pins a track row first under its capture, or unpins it. */
+  setRowPinned(key: string, pinned: boolean): void;
+  /** Sets the order of a parent's children (their keys, first to last). */
+  setRowOrder(parentKey: string, childKeys: string[]): void;
+  /** Sets a counter row's height (CSS px), or null for the default. */
+  setRowHeight(key: string, heightCss: number | null): void;
+  setTrackNameFilter(text: string): void;
   setTheme(theme: ThemeChoice): void;
   setShowShortcuts(show: boolean): void;
   setPanel(panel: string | null): void;
@@ -148,6 +172,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       span: null,
       collapsed: {},
       allLevels: {},
+      tracks: NO_ARRANGEMENT,
       theme: 'system',
       showShortcuts: false,
       panel: null,
@@ -260,6 +285,37 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       },
       toggleCollapsed(key) {
         set((s) => ({ collapsed: toggledKey(s.collapsed, key) }));
+      },
+      setRowHidden(key, hidden) {
+        set((s) => {
+          const next = { ...s.tracks.hidden };
+          if (hidden) next[key] = true;
+          else delete next[key];
+          return { tracks: { ...s.tracks, hidden: next } };
+        });
+      },
+      showHiddenRows() {
+        set((s) => ({ tracks: { ...s.tracks, hidden: {} } }));
+      },
+      setRowPinned(key, pinned) {
+        set((s) => {
+          const rest = s.tracks.pinned.filter((k) => k !== key);
+          return { tracks: { ...s.tracks, pinned: pinned ? [...rest, key] : rest } };
+        });
+      },
+      setRowOrder(parentKey, childKeys) {
+        set((s) => ({ tracks: { ...s.tracks, order: { ...s.tracks.order, [parentKey]: childKeys } } }));
+      },
+      setRowHeight(key, heightCss) {
+        set((s) => {
+          const heights = { ...s.tracks.heights };
+          if (heightCss === null) delete heights[key];
+          else heights[key] = heightCss;
+          return { tracks: { ...s.tracks, heights } };
+        });
+      },
+      setTrackNameFilter(text) {
+        set((s) => (s.tracks.nameFilter === text ? s : { tracks: { ...s.tracks, nameFilter: text } }));
       },
       toggleAllLevels(key) {
         set((s) => ({ allLevels: toggledKey(s.allLevels, key) }));

@@ -3,6 +3,7 @@
  * mounted, each at the y of its canvas row, inside the scroller that moves both.
  */
 import { memo } from 'react';
+import type { MenuTarget } from './menu/menuItems.ts';
 import { MAX_LEVELS_SHOWN } from './rowGeometry.ts';
 import { visibleRows, type LayoutRow, type TrackLayout } from './trackLayout.ts';
 import { shownDetail, splitLabel } from './treeLabel.ts';
@@ -18,15 +19,17 @@ export interface TrackTreeProps {
   onToggle(key: string): void;
   /** Opens a row deeper than the fold to every level, or folds it again. */
   onToggleAllLevels(key: string): void;
+  /** Right-click on a row: its menu (viewport px). */
+  onMenu(target: MenuTarget, x: number, y: number): void;
 }
 
-export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, onToggleAllLevels }: TrackTreeProps) {
+export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, onToggleAllLevels, onMenu }: TrackTreeProps) {
   const [first, last] = visibleRows(layout, scrollTopCss - OVERSCAN_CSS, scrollTopCss + viewportHeightCss + OVERSCAN_CSS);
   const rows = layout.rows.slice(first, last);
   return (
     <div className="tl-tree" role="tree" aria-label="Tracks">
       {rows.map((row) => (
-        <TreeRow key={row.key} row={row} onToggle={onToggle} onToggleAllLevels={onToggleAllLevels} />
+        <TreeRow key={row.key} row={row} onToggle={onToggle} onToggleAllLevels={onToggleAllLevels} onMenu={onMenu} />
       ))}
     </div>
   );
@@ -36,9 +39,10 @@ interface TreeRowProps {
   row: LayoutRow;
   onToggle(key: string): void;
   onToggleAllLevels(key: string): void;
+  onMenu(target: MenuTarget, x: number, y: number): void;
 }
 
-const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels }: TreeRowProps) {
+const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels, onMenu }: TreeRowProps) {
   const g = row.geometry;
   const deep = g !== null && g.levelsTotal > MAX_LEVELS_SHOWN;
   const folded = deep && g.levelsTotal > g.levelsShown;
@@ -54,7 +58,7 @@ const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels }: Tree
   const toggle = () => onToggle(row.key);
   return (
     <div
-      className={`tl-tree-row tl-${row.kind}`}
+      className={`tl-tree-row tl-${row.kind}${row.pinned ? ' tl-pinned' : ''}`}
       role="treeitem"
       aria-level={row.depth + 1}
       aria-expanded={row.hasChildren ? !row.collapsed : undefined}
@@ -63,6 +67,10 @@ const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels }: Tree
       title={title}
       style={{ top: row.yCss, height: row.heightCss, paddingLeft: 4 + row.depth * INDENT_CSS }}
       onClick={row.kind !== 'track' && row.hasChildren ? toggle : undefined}
+      onContextMenu={(e) => {
+        e.preventDefault();
+        onMenu({ kind: 'row', row }, e.clientX, e.clientY);
+      }}
     >
       {row.hasChildren ? (
         <button

@@ -8,7 +8,8 @@ import { captureExtent, type ViewerState, type ViewerStore } from '../state/view
 import { drawStaticSlice, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
 import { attachInput, captureToShift, type DragMode } from './input.ts';
 import { HeldKeys } from './keyboard.ts';
-import { viewLimits, type ViewLimits } from './navigation.ts';
+import type { MenuTarget } from './menu/menuItems.ts';
+import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay } from './renderers/overlay.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
@@ -63,6 +64,8 @@ export class TimelineController {
   private readonly staticCtx: CanvasRenderingContext2D;
   private readonly overlayCtx: CanvasRenderingContext2D;
   private readonly cleanups: (() => void)[] = [];
+  /** Called on a right-click on the canvas (the React shell shows the menu). */
+  onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
 
   constructor(
     readonly store: ViewerStore,
@@ -143,6 +146,7 @@ export class TimelineController {
         keys: this.keys,
         startKeyAnimation: () => this.scheduler.startAnimation(),
         scroller: el.scroller,
+        openMenu: (target, x, y) => this.onMenu?.(target, x, y),
       }),
     );
     this.updateHighlight(store.getState().highlight);
@@ -198,6 +202,12 @@ export class TimelineController {
   destroy(): void {
     this.scheduler.destroy();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
+  }
+
+  /** Shows [startNs, endNs] (shared axis) with a margin, inside the zoom limits. */
+  zoomTo(startNs: number, endNs: number): void {
+    const view = viewAround(startNs, endNs, this.limits());
+    this.store.getState().setView(view.startNs, view.endNs);
   }
 
   /** Resolves once the current state has been drawn. */

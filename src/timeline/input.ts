@@ -8,6 +8,7 @@ import type { Frame } from './frame.ts';
 import { hitTestFrame, rowAtFrameY, RULER_HEIGHT_CSS } from './frame.ts';
 import { navKeyOf, type HeldKeys } from './keyboard.ts';
 import { panBy, viewAround, wheelAction, wheelPixels, zoomAt, type ViewLimits } from './navigation.ts';
+import type { MenuTarget } from './menu/menuItems.ts';
 import type { CssPx } from './units.ts';
 
 /** Movement (CSS px) before a press becomes a drag rather than a click. */
@@ -23,6 +24,8 @@ export interface InputHost {
   readonly keys: HeldKeys;
   startKeyAnimation(): void;
   readonly scroller: HTMLElement;
+  /** Right-click: open the menu for what is under the pointer (viewport px). */
+  openMenu(target: MenuTarget, clientX: number, clientY: number): void;
 }
 
 /**
@@ -136,6 +139,19 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     host.store.getState().setView(view.startNs, view.endNs);
   };
 
+  const onContextMenu = (e: MouseEvent) => {
+    e.preventDefault();
+    const p = local(e);
+    const frame = host.frame();
+    const hit = hitTestFrame(frame, p.xCss, p.yCss);
+    if (hit && hit !== 'ruler' && (hit.kind === 'range' || hit.kind === 'mark')) {
+      host.openMenu({ kind: hit.kind, row: hit.row, index: hit.index }, e.clientX, e.clientY);
+      return;
+    }
+    const row = rowAtFrameY(frame, p.yCss);
+    if (row) host.openMenu({ kind: 'row', row }, e.clientX, e.clientY);
+  };
+
   const onWheel = (e: WheelEvent) => {
     e.preventDefault();
     const frame = host.frame();
@@ -205,6 +221,7 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
   canvas.addEventListener('pointerleave', onPointerLeave);
   canvas.addEventListener('dblclick', onDoubleClick);
   canvas.addEventListener('wheel', onWheel, { passive: false });
+  canvas.addEventListener('contextmenu', onContextMenu);
   window.addEventListener('keydown', onKeyDown);
   window.addEventListener('keyup', onKeyUp);
   window.addEventListener('blur', onBlur);
@@ -216,6 +233,7 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     canvas.removeEventListener('pointerleave', onPointerLeave);
     canvas.removeEventListener('dblclick', onDoubleClick);
     canvas.removeEventListener('wheel', onWheel);
+    canvas.removeEventListener('contextmenu', onContextMenu);
     window.removeEventListener('keydown', onKeyDown);
     window.removeEventListener('keyup', onKeyUp);
     window.removeEventListener('blur', onBlur);
@@ -237,7 +255,7 @@ function ignoreKey(e: KeyboardEvent, store: ViewerStore): boolean {
   if (!target || !(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   const tag = target.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.closest('[role="dialog"]') !== null;
+  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.closest('[role="dialog"], [role="menu"]') !== null;
 }
 
 /** Z: the selected range (or a mark's neighbourhood), else the selected span. */

@@ -36,10 +36,18 @@ export interface RowGeometry {
   firstLevelTopCss: CssPx;
 }
 
-/** `allLevels`: the user opened the row to show every level, however deep. */
-export function trackGeometry(track: Track, allLevels = false): RowGeometry {
+/** Heights a counter row can be given by dragging its bottom edge. */
+export const COUNTER_ROW_MIN_CSS: CssPx = 24;
+export const COUNTER_ROW_MAX_CSS: CssPx = 400;
+
+/**
+ * `allLevels`: the user opened the row to show every level, however deep. `counterHeightCss`: the
+ * height the user gave a counter row.
+ */
+export function trackGeometry(track: Track, allLevels = false, counterHeightCss?: CssPx): RowGeometry {
   if (track.kind === 'counter') {
-    return { heightCss: COUNTER_ROW_CSS, levelsTotal: 0, levelsShown: 0, markStripCss: 0, firstLevelTopCss: 0 };
+    const heightCss = counterHeightCss === undefined ? COUNTER_ROW_CSS : Math.min(COUNTER_ROW_MAX_CSS, Math.max(COUNTER_ROW_MIN_CSS, counterHeightCss));
+    return { heightCss, levelsTotal: 0, levelsShown: 0, markStripCss: 0, firstLevelTopCss: 0 };
   }
   if (track.kind === 'marks') {
     return { heightCss: MARKS_ROW_CSS, levelsTotal: 0, levelsShown: 0, markStripCss: MARKS_ROW_CSS, firstLevelTopCss: MARKS_ROW_CSS };
