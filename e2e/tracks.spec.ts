@@ -354,3 +354,32 @@ test.describe('right-click menu and track list', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).not.toContain('o=');
   });
 });
+
+test('a counter row is resized by dragging its bottom edge in the tree; the menu resets it', async ({ page }) => {
+  await openApp(page);
+  const events = [
+    { name: 'work', ph: 'X', ts: 0, dur: 10000, pid: 1, tid: 1 },
+    { name: 'queue', ph: 'C', ts: 0, pid: 1, args: { value: 2 } },
+    { name: 'queue', ph: 'C', ts: 2000, pid: 1, args: { value: 6 } },
+    { name: 'queue', ph: 'C', ts: 6000, pid: 1, args: { value: 4 } },
+  ];
+  await dropFiles(page, [{ name: 'counters.json', text: JSON.stringify({ traceEvents: events }) }]);
+  await waitForCaptures(page, 1);
+  const tree = page.getByRole('tree', { name: 'Tracks' });
+  const handle = tree.getByRole('separator', { name: /^Resize / });
+  await expect(handle).toHaveCount(1);
+  const row = tree.getByRole('treeitem').filter({ has: page.getByRole('separator', { name: /^Resize / }) });
+  const before = (await row.boundingBox())!.height;
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + 40, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 40, box.y + 40, { steps: 4 });
+  await page.mouse.move(box.x + 40, box.y + 80, { steps: 4 });
+  await page.mouse.up();
+  await idle(page);
+  await expect.poll(async () => (await row.boundingBox())!.height).toBeGreaterThan(before + 70);
+  await page.screenshot({ path: 'test-results/tracks-counter-resized.png' });
+  await row.click({ button: 'right' });
+  await page.getByRole('menuitem', { name: 'Reset row height' }).click();
+  await expect.poll(async () => (await row.boundingBox())!.height).toBeCloseTo(before, 0);
+});

@@ -84,6 +84,7 @@ export function Timeline(): JSX.Element {
   const hiddenRows = Object.keys(arrangement.hidden).length;
   const setTrackNameFilter = useViewer((s) => s.setTrackNameFilter);
   const showHiddenRows = useViewer((s) => s.showHiddenRows);
+  const setRowHeight = useViewer((s) => s.setRowHeight);
 
   useEffect(() => {
     const controller = new TimelineController(
@@ -199,6 +200,7 @@ export function Timeline(): JSX.Element {
             onToggle={toggleCollapsed}
             onToggleAllLevels={toggleAllLevels}
             onMenu={openMenu}
+            onResize={setRowHeight}
           />
         </div>
       </div>

@@ -21,15 +21,17 @@ export interface TrackTreeProps {
   onToggleAllLevels(key: string): void;
   /** Right-click on a row: its menu (viewport px). */
   onMenu(target: MenuTarget, x: number, y: number): void;
+  /** A counter row's bottom edge dragged to a new height (CSS px). */
+  onResize(key: string, heightCss: number): void;
 }
 
-export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, onToggleAllLevels, onMenu }: TrackTreeProps) {
+export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, onToggleAllLevels, onMenu, onResize }: TrackTreeProps) {
   const [first, last] = visibleRows(layout, scrollTopCss - OVERSCAN_CSS, scrollTopCss + viewportHeightCss + OVERSCAN_CSS);
   const rows = layout.rows.slice(first, last);
   return (
     <div className="tl-tree" role="tree" aria-label="Tracks">
       {rows.map((row) => (
-        <TreeRow key={row.key} row={row} onToggle={onToggle} onToggleAllLevels={onToggleAllLevels} onMenu={onMenu} />
+        <TreeRow key={row.key} row={row} onToggle={onToggle} onToggleAllLevels={onToggleAllLevels} onMenu={onMenu} onResize={onResize} />
       ))}
     </div>
   );
@@ -40,9 +42,11 @@ interface TreeRowProps {
   onToggle(key: string): void;
   onToggleAllLevels(key: string): void;
   onMenu(target: MenuTarget, x: number, y: number): void;
+  onResize(key: string, heightCss: number): void;
 }
 
-const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels, onMenu }: TreeRowProps) {
+const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels, onMenu, onResize }: TreeRowProps) {
+  const resizable = row.track >= 0 && row.model.tracks[row.track].kind === 'counter';
   const g = row.geometry;
   const deep = g !== null && g.levelsTotal > MAX_LEVELS_SHOWN;
   const folded = deep && g.levelsTotal > g.levelsShown;
@@ -109,6 +113,33 @@ const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels, onMenu
         >
           {folded ? `+${g.levelsTotal - g.levelsShown + 1} levels` : `${g.levelsTotal} levels`}
         </button>
+      )}
+      {resizable && (
+        <div
+          className="tl-row-resize"
+          role="separator"
+          aria-orientation="horizontal"
+          aria-label={`Resize ${row.label}`}
+          title="Drag to resize the row"
+          onClick={(e) => e.stopPropagation()}
+          onPointerDown={(e) => {
+            e.preventDefault();
+            e.stopPropagation();
+            const handle = e.currentTarget;
+            handle.setPointerCapture(e.pointerId);
+            const y0 = e.clientY;
+            const h0 = row.heightCss;
+            const move = (ev: PointerEvent) => onResize(row.key, Math.round(h0 + ev.clientY - y0));
+            const up = () => {
+              handle.removeEventListener('pointermove', move);
+              handle.removeEventListener('pointerup', up);
+              handle.removeEventListener('pointercancel', up);
+            };
+            handle.addEventListener('pointermove', move);
+            handle.addEventListener('pointerup', up);
+            handle.addEventListener('pointercancel', up);
+          }}
+        />
       )}
     </div>
   );
