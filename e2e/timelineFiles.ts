@@ -26,3 +26,14 @@ export function deepStack(depth: number, name = 'deep.nvtxt'): TextFile {
   lines.push('RangePush, 9500000, ns, 9, 16730, 0, Blue, "after", 0', 'RangePop, 9900000, ns, 9, 16730');
   return { name, text: lines.join('\n') + '\n' };
 }
+
+/** One thread with `count` ranges of 100 ns, one every 300 ns, then a 1 ms range "long": dense blocks when fitted. */
+export function denseRanges(count: number, name = 'dense.nvtxt'): TextFile {
+  const lines = ['SetFileDisplayName, "Dense"', 'NameProcess, 3, app', 'NameOsThread, 3, 30, main'];
+  for (let k = 0; k < count; k++) {
+    lines.push(`RangePush, ${k * 300}, ns, 3, 30, 0, Blue, "tiny", 0`, `RangePop, ${k * 300 + 100}, ns, 3, 30`);
+  }
+  const end = count * 300;
+  lines.push(`RangePush, ${end + 1000}, ns, 3, 30, 0, Green, "long", 0`, `RangePop, ${end + 1_001_000}, ns, 3, 30`);
+  return { name, text: lines.join('\n') + '\n' };
+}

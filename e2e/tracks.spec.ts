@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 import { GOOD_NVTXT } from './support.ts';
-import { deepStack, manyThreads } from './timelineFiles.ts';
+import { deepStack, denseRanges, manyThreads } from './timelineFiles.ts';
 
 test.describe('wheel, as in Nsight Systems and Perfetto', () => {
   test.beforeEach(async ({ page }) => {
@@ -382,4 +382,30 @@ test('a counter row is resized by dragging its bottom edge in the tree; the menu
   await row.click({ button: 'right' });
   await page.getByRole('menuitem', { name: 'Reset row height' }).click();
   await expect.poll(async () => (await row.boundingBox())!.height).toBeCloseTo(before, 0);
+});
+
+test('the tooltip over a dense merged block says how many ranges are there', async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, [denseRanges(3000)]);
+  await waitForCaptures(page, 1);
+  // 0.45 ms is inside the block of tiny ranges (0 to 0.9 ms).
+  const row = page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem', { name: 'Push/Pop' });
+  const rowBox = (await row.boundingBox())!;
+  const canvas = (await page.getByRole('img', { name: 'Timeline' }).boundingBox())!;
+  const s = await page.evaluate(() => {
+    const st = (window as unknown as HookedWindow).__nvtxview.store.getState();
+    return { start: st.viewStartNs, end: st.viewEndNs };
+  });
+  const x = canvas.x + ((450_000 - s.start) / (s.end - s.start)) * canvas.width;
+  await page.mouse.move(x, rowBox.y + 10);
+  const tooltip = page.getByRole('tooltip');
+  await expect(tooltip).toBeVisible();
+  await expect(tooltip).toContainText(/\d+ ranges here/);
+  await expect(tooltip).toContainText('Nearest');
+  const count = Number((await tooltip.innerText()).match(/(\d+) ranges here/)![1]);
+  // About one pixel's worth: (view width / canvas width) / 300 ns per range.
+  const perPixel = (s.end - s.start) / canvas.width / 300;
+  expect(count).toBeGreaterThanOrEqual(Math.floor(perPixel) - 1);
+  expect(count).toBeLessThanOrEqual(Math.ceil(perPixel) + 1);
+  await page.screenshot({ path: 'test-results/tracks-dense-tooltip.png' });
 });
