@@ -11,4 +11,6 @@ export const TIMELINE_SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Drag', action: 'Pan the view and scroll the tracks' },
   { keys: 'Drag on the time axis', action: 'Select a time span' },
   { keys: 'Click / double-click', action: 'Select a range or mark / zoom to the range' },
+  { keys: 'Right-click', action: 'Menu of a range or row: zoom, copy name, events table, find or hide the name, pin, move, hide' },
+  { keys: 'Drag a capture row', action: 'Shift that capture in time (several captures on unrelated clocks)' },
 ];
