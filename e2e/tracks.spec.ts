@@ -409,3 +409,59 @@ test('the tooltip over a dense merged block says how many ranges are there', asy
   expect(count).toBeLessThanOrEqual(Math.ceil(perPixel) + 1);
   await page.screenshot({ path: 'test-results/tracks-dense-tooltip.png' });
 });
+
+test('flags: double-click the time axis or press M to drop one, annotate it, measure between two, keep them in the link', async ({ page }) => {
+  await openApp(page);
+  await dropFiles(page, [GOOD_NVTXT]);
+  await waitForCaptures(page, 1);
+  const canvas = (await page.getByRole('img', { name: 'Timeline' }).boundingBox())!;
+  const flags = (p: Page) =>
+    p.evaluate(() =>
+      ((window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as { flags: { timeNs: number; note: string }[] }).flags.map((f) => ({
+        timeNs: f.timeNs,
+        note: f.note,
+      })),
+    );
+  const view = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState();
+    return { start: s.viewStartNs, end: s.viewEndNs };
+  });
+  const xOf = (t: number) => canvas.x + ((t - view.start) / (view.end - view.start)) * canvas.width;
+
+  await page.mouse.dblclick(xOf(2e6), canvas.y + 20);
+  const editor = page.getByRole('dialog', { name: /^Flag at/ });
+  await expect(editor).toBeVisible();
+  await editor.getByRole('textbox', { name: 'Note' }).fill('stall_1 starts');
+  await page.keyboard.press('Enter');
+  await expect(editor).toHaveCount(0);
+  await page.mouse.move(xOf(6e6), canvas.y + 150);
+  await page.keyboard.press('m');
+  await expect.poll(() => flags(page).then((f) => f.length)).toBe(2);
+  const [a, b] = await flags(page);
+  const nsPerPx = (view.end - view.start) / canvas.width;
+  expect(Math.abs(a.timeNs - 2e6)).toBeLessThan(2 * nsPerPx);
+  expect(a.note).toBe('stall_1 starts');
+  expect(Math.abs(b.timeNs - 6e6)).toBeLessThan(2 * nsPerPx);
+  await idle(page);
+  await page.screenshot({ path: 'test-results/tracks-flags.png' });
+
+  // The link keeps them; a new page with it shows the same flags.
+  await expect.poll(() => page.evaluate(() => decodeURIComponent(location.hash))).toContain('f=');
+  const fresh = await page.context().newPage();
+  await fresh.goto(page.url());
+  await fresh.waitForFunction(() => (window as unknown as Partial<HookedWindow>).__nvtxview?.idle !== undefined);
+  await dropFiles(fresh, [GOOD_NVTXT]);
+  await waitForCaptures(fresh, 1);
+  await expect.poll(() => flags(fresh)).toEqual([
+    { timeNs: Math.round(a.timeNs), note: a.note },
+    { timeNs: Math.round(b.timeNs), note: '' },
+  ]);
+  await fresh.close();
+
+  // Clicking a flag's head opens its note; Remove deletes it.
+  await page.mouse.click(xOf(a.timeNs) + 3, canvas.y + 5);
+  await expect(editor).toBeVisible();
+  await expect(editor.getByRole('textbox', { name: 'Note' })).toHaveValue('stall_1 starts');
+  await editor.getByRole('button', { name: 'Remove' }).click();
+  await expect.poll(() => flags(page).then((f) => f.length)).toBe(1);
+});

@@ -56,6 +56,13 @@ export interface TrackArrangementState {
   nameFilter: string;
 }
 
+/** A flag on the time axis. */
+export interface TimeFlag {
+  id: number;
+  timeNs: Nanoseconds;
+  note: string;
+}
+
 export const NO_ARRANGEMENT: TrackArrangementState = { hidden: {}, pinned: [], order: {}, heights: {}, nameFilter: '' };
 
 export interface ViewerState {
@@ -79,6 +86,8 @@ export interface ViewerState {
   allLevels: Record<string, true>;
   /** The user's arrangement of the track list: hidden, pinned, reordered rows, counter heights, name filter. */
   tracks: TrackArrangementState;
+  /** Flags on the time axis (Perfetto's markers): a time on the shared axis and a note; kept in the URL hash. */
+  flags: TimeFlag[];
   theme: ThemeChoice;
   showShortcuts: boolean;
   /** The open secondary panel ('report': the load report), or null; kept in the URL hash. */
@@ -139,6 +148,12 @@ export interface ViewerActions {
   /** Sets a counter row's height (CSS px), or null for the default. */
   setRowHeight(key: string, heightCss: number | null): void;
   setTrackNameFilter(text: string): void;
+  /** Drops a flag at a time on the shared axis; returns its id. */
+  addFlag(timeNs: Nanoseconds, note?: string): number;
+  setFlagNote(id: number, note: string): void;
+  removeFlag(id: number): void;
+  /** Replaces every flag (a link's). */
+  setFlags(flags: { timeNs: Nanoseconds; note: string }[]): void;
   setTheme(theme: ThemeChoice): void;
   setShowShortcuts(show: boolean): void;
   setPanel(panel: string | null): void;
@@ -157,6 +172,7 @@ export const MIN_VIEW_NS = 10;
 
 export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerStore {
   let nextCaptureId = 1;
+  let nextFlagId = 1;
   return createStore<ViewerState & ViewerActions>()((set, get) => {
     const refitIfFitted = () => {
       if (get().viewFitted) get().zoomToFit();
@@ -173,6 +189,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       collapsed: {},
       allLevels: {},
       tracks: NO_ARRANGEMENT,
+      flags: [],
       theme: 'system',
       showShortcuts: false,
       panel: null,
@@ -316,6 +333,20 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       },
       setTrackNameFilter(text) {
         set((s) => (s.tracks.nameFilter === text ? s : { tracks: { ...s.tracks, nameFilter: text } }));
+      },
+      addFlag(timeNs, note = '') {
+        const id = nextFlagId++;
+        set((s) => ({ flags: [...s.flags, { id, timeNs, note }].sort((a, b) => a.timeNs - b.timeNs) }));
+        return id;
+      },
+      setFlagNote(id, note) {
+        set((s) => ({ flags: s.flags.map((f) => (f.id === id ? { ...f, note } : f)) }));
+      },
+      removeFlag(id) {
+        set((s) => ({ flags: s.flags.filter((f) => f.id !== id) }));
+      },
+      setFlags(flags) {
+        set({ flags: flags.map((f) => ({ id: nextFlagId++, timeNs: f.timeNs, note: f.note })).sort((a, b) => a.timeNs - b.timeNs) });
       },
       toggleAllLevels(key) {
         set((s) => ({ allLevels: toggledKey(s.allLevels, key) }));

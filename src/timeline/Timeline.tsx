@@ -17,6 +17,7 @@ import {
 import { useViewer, useViewerStore } from '../state/context.tsx';
 import { TimelineController } from './controller.ts';
 import { ContextMenu } from './menu/ContextMenu.tsx';
+import { FlagEditor } from './menu/FlagEditor.tsx';
 import { menuFor, type Menu, type MenuTarget } from './menu/menuItems.ts';
 import { RULER_HEIGHT_CSS } from './frame.ts';
 import { TrackTree } from './TrackTree.tsx';
@@ -81,6 +82,12 @@ export function Timeline(): JSX.Element {
     },
     [store],
   );
+  const [flagEdit, setFlagEdit] = useState<{ id: number; x: number; y: number } | null>(null);
+  const flags = useViewer((s) => s.flags);
+  const editedFlag = flagEdit ? flags.find((f) => f.id === flagEdit.id) : undefined;
+  const closeFlag = useCallback(() => setFlagEdit(null), []);
+  const setFlagNote = useViewer((s) => s.setFlagNote);
+  const removeFlag = useViewer((s) => s.removeFlag);
   const hiddenRows = Object.keys(arrangement.hidden).length;
   const setTrackNameFilter = useViewer((s) => s.setTrackNameFilter);
   const showHiddenRows = useViewer((s) => s.showHiddenRows);
@@ -101,6 +108,7 @@ export function Timeline(): JSX.Element {
     );
     controllerRef.current = controller;
     controller.onMenu = (target, x, y) => openMenuRef.current(target, x, y);
+    controller.onFlag = (id, x, y) => setFlagEdit({ id, x, y });
     const w = window as HookedWindow;
     const hooks = (w.__nvtxview ??= {});
     const mine: TimelineHooks = {
@@ -217,6 +225,17 @@ export function Timeline(): JSX.Element {
       />
       <div className="tl-tooltip" ref={tooltipRef} role="tooltip" hidden />
       {menu && <ContextMenu x={menu.x} y={menu.y} title={menu.title} entries={menu.entries} onClose={closeMenu} />}
+      {flagEdit && editedFlag && (
+        <FlagEditor
+          key={editedFlag.id}
+          flag={editedFlag}
+          x={flagEdit.x}
+          y={flagEdit.y}
+          onNote={(note) => note !== editedFlag.note && setFlagNote(editedFlag.id, note)}
+          onRemove={() => removeFlag(editedFlag.id)}
+          onClose={closeFlag}
+        />
+      )}
     </div>
   );
 }

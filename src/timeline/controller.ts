@@ -66,6 +66,8 @@ export class TimelineController {
   private readonly cleanups: (() => void)[] = [];
   /** Called on a right-click on the canvas (the React shell shows the menu). */
   onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
+  /** Called when a flag is clicked or dropped (the React shell shows its note editor). */
+  onFlag: ((id: number, clientX: number, clientY: number) => void) | null = null;
 
   constructor(
     readonly store: ViewerStore,
@@ -87,7 +89,7 @@ export class TimelineController {
     this.cleanups.push(
       store.subscribe((s, prev) => {
         if (s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs) this.scheduler.request('static');
-        else if (s.selection !== prev.selection || s.span !== prev.span) this.scheduler.request('overlay');
+        else if (s.selection !== prev.selection || s.span !== prev.span || s.flags !== prev.flags) this.scheduler.request('overlay');
         if (s.theme !== prev.theme) this.invalidateTheme();
         if (s.highlight !== prev.highlight || s.captures !== prev.captures) this.updateHighlight(s.highlight);
         if (s.reveal !== prev.reveal && s.reveal) this.reveal(s.reveal);
@@ -147,6 +149,8 @@ export class TimelineController {
         startKeyAnimation: () => this.scheduler.startAnimation(),
         scroller: el.scroller,
         openMenu: (target, x, y) => this.onMenu?.(target, x, y),
+        openFlag: (id, x, y) => this.onFlag?.(id, x, y),
+        pointer: () => this.pointer,
       }),
     );
     this.updateHighlight(store.getState().highlight);
@@ -341,7 +345,7 @@ export class TimelineController {
       const hit = hitTestFrame(frame, this.pointer.xCss, this.pointer.yCss);
       hover = hit === 'ruler' ? null : hit;
     }
-    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight });
+    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags });
     this.updateTooltip(hover);
     this.el.overlayCanvas.style.cursor = this.cursor(frame, hover);
   }

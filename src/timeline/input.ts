@@ -7,6 +7,7 @@ import type { ViewerStore } from '../state/viewerStore.ts';
 import type { Frame } from './frame.ts';
 import { hitTestFrame, rowAtFrameY, RULER_HEIGHT_CSS } from './frame.ts';
 import { navKeyOf, type HeldKeys } from './keyboard.ts';
+import { flagAt } from './renderers/flags.ts';
 import { panBy, viewAround, wheelAction, wheelPixels, zoomAt, type ViewLimits } from './navigation.ts';
 import type { MenuTarget } from './menu/menuItems.ts';
 import type { CssPx } from './units.ts';
@@ -26,6 +27,10 @@ export interface InputHost {
   readonly scroller: HTMLElement;
   /** Right-click: open the menu for what is under the pointer (viewport px). */
   openMenu(target: MenuTarget, clientX: number, clientY: number): void;
+  /** A flag was clicked or dropped: open its note editor (viewport px). */
+  openFlag(id: number, clientX: number, clientY: number): void;
+  /** Where the pointer is over the canvas, or null. */
+  pointer(): { xCss: CssPx; yCss: CssPx } | null;
 }
 
 /**
@@ -114,8 +119,13 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     const frame = host.frame();
     if (p.xCss < 0 || p.yCss < 0 || p.xCss > frame.widthCss || p.yCss > frame.heightCss) host.setPointer(null);
     if (!wasClick) return;
-    const hit = hitTestFrame(frame, p.xCss, p.yCss);
     const s = host.store.getState();
+    const flag = flagAt(frame, s.flags, p.xCss, p.yCss);
+    if (flag) {
+      host.openFlag(flag.id, e.clientX, e.clientY);
+      return;
+    }
+    const hit = hitTestFrame(frame, p.xCss, p.yCss);
     if (hit === 'ruler') s.setSpan(null);
     else if (hit === null) s.select(null);
     else if (hit.kind === 'range' || hit.kind === 'mark') s.select({ kind: hit.kind, capture: hit.row.captureId, index: hit.index });
@@ -132,6 +142,13 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
 
   const onDoubleClick = (e: MouseEvent) => {
     const p = local(e);
+    if (p.yCss < RULER_HEIGHT_CSS) {
+      // A double-click on the time axis drops a flag there.
+      const s = host.store.getState();
+      if (flagAt(host.frame(), s.flags, p.xCss, p.yCss)) return;
+      host.openFlag(s.addFlag(host.frame().scale.toNs(p.xCss)), e.clientX, e.clientY);
+      return;
+    }
     const hit = hitTestFrame(host.frame(), p.xCss, p.yCss);
     if (!hit || hit === 'ruler' || hit.kind !== 'range') return;
     const { model, offsetNs } = hit.row;
@@ -196,6 +213,15 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
         e.preventDefault();
         const target = zoomTarget(host);
         if (target) s.setView(target.startNs, target.endNs);
+        break;
+      }
+      case 'm':
+      case 'M': {
+        // A flag at the pointer (or the view's centre when the pointer is elsewhere).
+        e.preventDefault();
+        const frame = host.frame();
+        const p = host.pointer();
+        s.addFlag(p ? frame.scale.toNs(p.xCss) : (s.viewStartNs + s.viewEndNs) / 2);
         break;
       }
       case 'Escape':

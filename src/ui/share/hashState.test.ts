@@ -13,6 +13,10 @@ const full: ViewHashState = {
     { capture: 1, offsetNs: -5000 },
     { capture: 2, offsetNs: 70 },
   ],
+  flags: [
+    { timeNs: 1500, note: 'slow_step & retry' },
+    { timeNs: -20, note: '' },
+  ],
   extra: [['future', 'x_y'], ['future', 'second']],
 };
 

@@ -20,6 +20,8 @@
  *   o=<c>_<ns>               a capture placed by hand (dragged, aligned on a range): its time zero
  *                            relative to capture 0's, integer ns; one `o` per capture after the
  *                            first, written when any capture was placed by hand
+ *   f=<ns>_<note>            a flag on the time axis (same reference as `t`) and its note (may be
+ *                            empty, may hold `_`); one `f` per flag
  *
  * Times are relative to capture 0 rather than the shared axis, because the axis depends on the
  * order files finish loading. A range is identified by where it sits (track, level, start), not by
@@ -64,6 +66,11 @@ export interface HashSearch {
   matchCase: boolean;
 }
 
+export interface HashFlag {
+  timeNs: number;
+  note: string;
+}
+
 export interface CaptureOffset {
   /** Position in `ViewHashState.captures` (never 0: the others are placed relative to it). */
   capture: number;
@@ -82,6 +89,8 @@ export interface ViewHashState {
   filter?: string;
   /** Captures placed by hand: time zero relative to capture 0's. */
   offsets?: CaptureOffset[];
+  /** Flags on the time axis, relative to capture 0's time zero. */
+  flags?: HashFlag[];
   /** Parameters this version does not know, kept in order. */
   extra: [key: string, value: string][];
 }
@@ -93,7 +102,7 @@ export interface DecodedHash {
   problems: string[];
 }
 
-const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o']);
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o', 'f']);
 
 /** A finite number as the shortest text that reads back to the same value. */
 function num(n: number): string {
@@ -128,6 +137,7 @@ export function encodeViewHash(state: ViewHashState): string {
   }
   if (state.filter) p.append('filter', state.filter);
   for (const o of state.offsets ?? []) p.append('o', `${o.capture}_${num(Math.round(o.offsetNs))}`);
+  for (const f of state.flags ?? []) p.append('f', `${num(Math.round(f.timeNs))}_${f.note}`);
   for (const [k, v] of state.extra) p.append(k, v);
   return p.toString();
 }
@@ -218,6 +228,14 @@ export function decodeViewHash(hash: string): DecodedHash {
     else problems.push(`ignored the capture placement "${raw}"`);
   }
   if (offsets.length > 0) state.offsets = offsets;
+  const flags: HashFlag[] = [];
+  for (const raw of p.getAll('f')) {
+    const cut = raw.indexOf('_');
+    const timeNs = parseNumber(cut < 0 ? raw : raw.slice(0, cut));
+    if (timeNs === undefined) problems.push(`ignored the flag "${raw}"`);
+    else flags.push({ timeNs, note: cut < 0 ? '' : raw.slice(cut + 1) });
+  }
+  if (flags.length > 0) state.flags = flags;
   for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
   for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {
     if (state[key] === undefined) delete state[key];

@@ -158,4 +158,15 @@ describe('view state <-> hash state', () => {
     // Nothing placed by hand: no offsets in the link.
     expect(viewHashState(storeWith(a(), b()).getState())!.offsets).toBeUndefined();
   });
+
+  it('keeps flags relative to the first capture', () => {
+    const first = storeWith(model('x.nvtxt', 0), model('y.nvtxt', 2));
+    const y = first.getState().captures[1];
+    first.getState().addFlag(y.offsetNs + 40, 'stall');
+    const hash = encodeViewHash(viewHashState(first.getState())!);
+    const second = storeWith(model('y.nvtxt', 2), model('x.nvtxt', 0));
+    const view = resolveViewHash(decodeViewHash(hash).state!, second.getState().captures);
+    // x (the link's first capture) sits at -2 ms on the new axis, so the flag is again 40 ns into y.
+    expect(view.flags).toEqual([{ timeNs: 40, note: 'stall' }]);
+  });
 });
