@@ -2,6 +2,7 @@
  * The timeline as Nsight Systems and Perfetto users' hands expect it (issue 17): the wheel, track
  * labels, deep stacks, several captures, the context menu. Screenshots go to test-results/tracks-*.png.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 import { GOOD_NVTXT } from './support.ts';
@@ -302,7 +303,8 @@ test.describe('right-click menu and track list', () => {
 
     await tree.getByRole('treeitem', { name: 'IO (2)' }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Pin to top' }).click();
-    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844) › NVTX › IO (2)', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'loader (4881)', 'Marks', 'NVTX']);
+    // The NVTX group, left empty, leaves the tree.
+    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844) › NVTX › IO (2)', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'loader (4881)', 'Marks']);
     // The pinned row still draws its ranges, now first.
     await idle(page);
     expect(await rangeAt(page, 'read assets')).not.toBeNull();
@@ -464,4 +466,20 @@ test('flags: double-click the time axis or press M to drop one, annotate it, mea
   await expect(editor.getByRole('textbox', { name: 'Note' })).toHaveValue('stall_1 starts');
   await editor.getByRole('button', { name: 'Remove' }).click();
   await expect.poll(() => flags(page).then((f) => f.length)).toBe(1);
+});
+
+test('a CUDA capture (real Nsight export) shows its GPU rows first under the process', async ({ page }) => {
+  await openApp(page);
+  await page
+    .getByTestId('open-input')
+    .setInputFiles({ name: 'fuser-report1.sqlite', mimeType: 'application/vnd.sqlite3', buffer: readFileSync('../shared/fixtures/nsys/fuser-report1.sqlite') });
+  await waitForCaptures(page, 1, 60_000);
+  const rows = await page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem').evaluateAll((els) =>
+    els.map((e) => ({ label: e.getAttribute('aria-label'), level: Number(e.getAttribute('aria-level')) })),
+  );
+  // Capture (level 1), process (level 2), then its first child: the CUDA group.
+  expect(rows[1].level).toBe(2);
+  expect(rows[2]).toEqual({ label: 'CUDA', level: 3 });
+  await idle(page);
+  await page.screenshot({ path: 'test-results/tracks-cuda-first.png' });
 });

@@ -37,6 +37,13 @@ describe('track arrangement', () => {
     expect(layout.rowOfTrack(1, mainStack.track)).toBe(1);
     // Not a second time in its place.
     expect(layout.rows.filter((r) => r.key === mainStack.key)).toHaveLength(1);
+    // A group left with nothing below it leaves the tree.
+    const categories = plain.filter((r) => r.kind === 'track' && r.key.includes('/NVTX/')).map((r) => r.key);
+    expect(categories.length).toBe(2);
+    expect(plain.map((r) => r.label)).toContain('NVTX');
+    const pinnedAll = buildTrackLayout([loaded(model)], {}, { arrangement: { pinned: categories } }).rows.map((r) => r.label);
+    expect(pinnedAll).not.toContain('NVTX');
+    expect(pinnedAll.length).toBe(plain.length - 1);
   });
 
   it('orders siblings as the user chose, the others keeping their places', () => {

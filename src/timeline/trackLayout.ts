@@ -215,6 +215,18 @@ export function buildTrackLayout(
       return true;
     });
     pinnedHere.sort((a, b) => arrangement.pinned!.indexOf(a.key) - arrangement.pinned!.indexOf(b.key));
+    const pinnedTracks = new Set(pinnedHere.map((p) => p.node.track));
+    // A group whose tracks are all hidden by the user, or pinned above, leaves the tree too.
+    const placedBelow = new Map<TrackNode, boolean>();
+    const hasPlacedTrack = (node: TrackNode): boolean => {
+      let v = placedBelow.get(node);
+      if (v === undefined) {
+        v = node.track >= 0 && !excludedTracks[node.track] && !pinnedTracks.has(node.track);
+        for (const c of node.children) if (hasPlacedTrack(c)) v = true;
+        placedBelow.set(node, v);
+      }
+      return v;
+    };
     for (const { node, key, path } of pinnedHere) {
       if (!nameMatch(path.join(' '))) continue;
       rowOf[node.track] = rows.length;
@@ -224,6 +236,7 @@ export function buildTrackLayout(
     const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number, underMatch: boolean) => {
       for (const { node, key } of arrangedChildren(nodes, parentKey, arrangement.order, depth === 2)) {
         if (!kept(node) || userHidden[key] || !passesName(node, underMatch)) continue;
+        if (node.track < 0 && !hasPlacedTrack(node) && hasAnyTrack(node)) continue;
         const matched = underMatch || nameMatch(node.label);
         const isCollapsed = collapsed[key] === true && node.children.length > 0;
         const hasChildren = node.children.length > 0;
