@@ -53,6 +53,19 @@ test.describe('wheel, as in Nsight Systems and Perfetto', () => {
 
     await page.mouse.wheel(-150, 0);
     await expect.poll(async () => (await view(page)).start).toBeLessThan(panned.start);
+
+    // Over the track tree: the wheel scrolls it natively, Ctrl+wheel zooms the timeline (not the page).
+    const swiped = await view(page);
+    const tree = (await page.getByRole('tree', { name: 'Tracks' }).boundingBox())!;
+    await page.mouse.move(tree.x + 60, canvas.y + 200);
+    const top = await scrollTop(page);
+    await page.mouse.wheel(0, 100);
+    await expect.poll(() => scrollTop(page)).toBeGreaterThan(top);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -200);
+    await page.keyboard.up('Control');
+    await expect.poll(async () => (await view(page)).end - (await view(page)).start).toBeLessThan((swiped.end - swiped.start) * 0.8);
+    expect(await page.evaluate(() => devicePixelRatio)).toBe(1);
   });
 
   test('a pinch (ctrl+wheel with small deltas) zooms; zooming out stops at the capture plus a small margin', async ({ page }) => {

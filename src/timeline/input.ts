@@ -180,7 +180,9 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     const action = wheelAction(dx, dy, { ctrl: e.ctrlKey || e.metaKey, shift: e.shiftKey });
     let next = view;
     if (action.kind === 'zoom') {
-      next = zoomAt(view, frame.scale.toNs(local(e).xCss), action.factor, limits);
+      // Over the track tree, zoom at the view's centre.
+      const x = e.currentTarget === canvas ? local(e).xCss : frame.widthCss / 2;
+      next = zoomAt(view, frame.scale.toNs(x), action.factor, limits);
     } else if (action.kind === 'pan') {
       next = panBy(view, action.deltaCss * frame.scale.nsPerPx, limits);
     } else {
@@ -188,6 +190,12 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
       if (action.panCss !== 0) next = panBy(view, action.panCss * frame.scale.nsPerPx, limits);
     }
     if (next !== view) s.setView(next.startNs, next.endNs);
+  };
+
+  // Over the track tree the plain wheel keeps its native scroll; Ctrl+wheel, pinch and Shift+wheel
+  // act on the timeline as over the canvas (not on the page's zoom).
+  const onTreeWheel = (e: WheelEvent) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) onWheel(e);
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -248,6 +256,7 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
   canvas.addEventListener('dblclick', onDoubleClick);
   canvas.addEventListener('wheel', onWheel, { passive: false });
   canvas.addEventListener('contextmenu', onContextMenu);
+  host.scroller.addEventListener('wheel', onTreeWheel, { passive: false });
   window.addEventListener('keydown', onKeyDown);
   window.addEventListener('keyup', onKeyUp);
   window.addEventListener('blur', onBlur);
@@ -260,6 +269,7 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
     canvas.removeEventListener('dblclick', onDoubleClick);
     canvas.removeEventListener('wheel', onWheel);
     canvas.removeEventListener('contextmenu', onContextMenu);
+    host.scroller.removeEventListener('wheel', onTreeWheel);
     window.removeEventListener('keydown', onKeyDown);
     window.removeEventListener('keyup', onKeyUp);
     window.removeEventListener('blur', onBlur);
