@@ -293,6 +293,13 @@ test.describe('right-click menu and track list', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('menu')).toHaveCount(0);
     await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('update');
+    // The keyboard opens the selected range's menu too.
+    await page.keyboard.press('Shift+F10');
+    await expect(page.getByRole('menu', { name: 'update' })).toBeVisible();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Copy name' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
     await page.mouse.click(again.x, again.y, { button: 'right' });
     await page.getByRole('menuitem', { name: 'Hide this name' }).click();
     await idle(page);

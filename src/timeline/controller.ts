@@ -151,6 +151,7 @@ export class TimelineController {
         openMenu: (target, x, y) => this.onMenu?.(target, x, y),
         openFlag: (id, x, y) => this.onFlag?.(id, x, y),
         pointer: () => this.pointer,
+        canvasRect: () => el.overlayCanvas.getBoundingClientRect(),
       }),
     );
     this.updateHighlight(store.getState().highlight);

@@ -5,7 +5,7 @@
  */
 import type { ViewerStore } from '../state/viewerStore.ts';
 import type { Frame } from './frame.ts';
-import { hitTestFrame, rowAtFrameY, RULER_HEIGHT_CSS } from './frame.ts';
+import { hitTestFrame, locateMark, locateRange, rowAtFrameY, RULER_HEIGHT_CSS } from './frame.ts';
 import { navKeyOf, type HeldKeys } from './keyboard.ts';
 import { flagAt } from './renderers/flags.ts';
 import { panBy, viewAround, wheelAction, wheelPixels, zoomAt, type ViewLimits } from './navigation.ts';
@@ -31,6 +31,8 @@ export interface InputHost {
   openFlag(id: number, clientX: number, clientY: number): void;
   /** Where the pointer is over the canvas, or null. */
   pointer(): { xCss: CssPx; yCss: CssPx } | null;
+  /** The canvas's box in the viewport. */
+  canvasRect(): DOMRect;
 }
 
 /**
@@ -232,6 +234,15 @@ export function attachInput(canvas: HTMLCanvasElement, host: InputHost): () => v
         s.addFlag(p ? frame.scale.toNs(p.xCss) : (s.viewStartNs + s.viewEndNs) / 2);
         break;
       }
+      case 'ContextMenu':
+      case 'F10': {
+        // The keyboard's way to the right-click menu: the selected range's or mark's.
+        if (e.key === 'F10' && !e.shiftKey) break;
+        e.preventDefault();
+        const target = selectedTarget(host);
+        if (target) host.openMenu(target.target, target.x, target.y);
+        break;
+      }
       case 'Escape':
         if (s.selection || s.span) {
           s.select(null);
@@ -292,6 +303,28 @@ function ignoreKey(e: KeyboardEvent, store: ViewerStore): boolean {
   if (target.isContentEditable) return true;
   const tag = target.tagName;
   return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || target.closest('[role="dialog"], [role="menu"]') !== null;
+}
+
+/** The selected range or mark as a menu target, with the viewport point of its box (null when off screen). */
+function selectedTarget(host: InputHost): { target: MenuTarget; x: number; y: number } | null {
+  const sel = host.store.getState().selection;
+  if (!sel) return null;
+  const frame = host.frame();
+  const box =
+    sel.kind === 'range'
+      ? locateRange(frame, sel.capture, sel.index)
+      : (() => {
+          const m = locateMark(frame, sel.capture, sel.index);
+          return m && { x0: m.x - m.half, x1: m.x + m.half, y: m.y - m.half, h: 2 * m.half };
+        })();
+  if (!box) return null;
+  const x = Math.min(Math.max(box.x0, 0) + 8, frame.widthCss);
+  const y = box.y + box.h;
+  if (y < RULER_HEIGHT_CSS || y > frame.heightCss) return null;
+  const row = rowAtFrameY(frame, box.y + box.h / 2);
+  if (!row) return null;
+  const rect = host.canvasRect();
+  return { target: { kind: sel.kind, row, index: sel.index }, x: rect.left + x, y: rect.top + y };
 }
 
 /** Z: the selected range (or a mark's neighbourhood), else the selected span. */

@@ -13,6 +13,6 @@ export const TIMELINE_SHORTCUTS: { keys: string; action: string }[] = [
   { keys: 'Drag on the time axis', action: 'Select a time span' },
   { keys: 'Double-click the time axis', action: 'Drop a flag there; click a flag to annotate or remove it' },
   { keys: 'Click / double-click', action: 'Select a range or mark / zoom to the range' },
-  { keys: 'Right-click', action: 'Menu of a range or row: zoom, copy name, events table, find or hide the name, pin, move, hide' },
+  { keys: 'Right-click / Shift+F10', action: 'Menu of a range or row (Shift+F10: of the selection): zoom, copy name, events table, find or hide the name, pin, move, hide' },
   { keys: 'Drag a capture row', action: 'Shift that capture in time (several captures on unrelated clocks)' },
 ];
