@@ -224,6 +224,9 @@ test.describe('several captures', () => {
     expect(Math.abs(after.offsetNs - before.offsetNs - 200 * nsPerPx)).toBeLessThan(2 * nsPerPx);
     // The view did not pan: the drag moved the capture, not the window.
     expect((await state(page)).start).toBeCloseTo(fitted.start, 0);
+    // Its row says where it now starts, and how to move it.
+    await expect(renderRow).toContainText(/at \+\d/);
+    await expect(renderRow).toHaveAttribute('title', /drag this row on the timeline/);
     await idle(page);
     await page.screenshot({ path: 'test-results/tracks-two-captures-shifted.png' });
 

@@ -31,7 +31,15 @@ export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, o
   return (
     <div className="tl-tree" role="tree" aria-label="Tracks">
       {rows.map((row) => (
-        <TreeRow key={row.key} row={row} onToggle={onToggle} onToggleAllLevels={onToggleAllLevels} onMenu={onMenu} onResize={onResize} />
+        <TreeRow
+          key={row.key}
+          row={row}
+          shiftable={row.kind === 'capture' && layout.captures.length > 1}
+          onToggle={onToggle}
+          onToggleAllLevels={onToggleAllLevels}
+          onMenu={onMenu}
+          onResize={onResize}
+        />
       ))}
     </div>
   );
@@ -39,13 +47,15 @@ export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, o
 
 interface TreeRowProps {
   row: LayoutRow;
+  /** A capture row that can be dragged in time (several captures are loaded). */
+  shiftable: boolean;
   onToggle(key: string): void;
   onToggleAllLevels(key: string): void;
   onMenu(target: MenuTarget, x: number, y: number): void;
   onResize(key: string, heightCss: number): void;
 }
 
-const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels, onMenu, onResize }: TreeRowProps) {
+const TreeRow = memo(function TreeRow({ row, shiftable, onToggle, onToggleAllLevels, onMenu, onResize }: TreeRowProps) {
   const resizable = row.track >= 0 && row.model.tracks[row.track].kind === 'counter';
   const g = row.geometry;
   const deep = g !== null && g.levelsTotal > MAX_LEVELS_SHOWN;
@@ -54,6 +64,7 @@ const TreeRow = memo(function TreeRow({ row, onToggle, onToggleAllLevels, onMenu
   const title = [
     row.label,
     detail,
+    shiftable && 'drag this row on the timeline to shift the capture in time; right-click to reset',
     deep && (folded ? `${g.levelsTotal} levels; the deepest ${g.levelsTotal - g.levelsShown + 1} share the last lane` : `${g.levelsTotal} levels`),
   ]
     .filter(Boolean)

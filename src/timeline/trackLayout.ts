@@ -7,6 +7,7 @@ import type { LoadedCapture } from '../state/viewerStore.ts';
 import type { Model, TrackNode } from '../model/types.ts';
 import { searchStyleMask, type SearchQuery } from '../analysis/nameSearch.ts';
 import { captureFilter, type CaptureFilter, type EventFilters } from '../state/filters.ts';
+import { formatDuration } from '../format/time.ts';
 import { CUDA_GROUP } from '../model/cudaRows.ts';
 import { HEADER_ROW_CSS, trackGeometry, type RowGeometry } from './rowGeometry.ts';
 import type { CssPx } from './units.ts';
@@ -198,7 +199,11 @@ export function buildTrackLayout(
       rootKey,
       'capture',
       0,
-      { label: model.capture.displayName, detail: model.capture.format },
+      {
+        label: model.capture.displayName,
+        // A capture placed by hand says where it starts on the shared axis.
+        detail: capture.alignedByUser ? `at ${offsetNs < 0 ? '−' : '+'}${formatDuration(Math.abs(offsetNs))}` : model.capture.format,
+      },
       -1,
       model.trackTree.length > 0,
       rootCollapsed,
