@@ -266,6 +266,7 @@ test.describe('right-click menu and track list', () => {
       'Copy name',
       'Show in events table',
       'Find this name',
+      'Show only this name',
       'Hide this name',
       'Pin to top',
       'Move up',
@@ -303,6 +304,18 @@ test.describe('right-click menu and track list', () => {
     await expect(page.getByRole('menuitem', { name: 'Copy name' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('menu')).toHaveCount(0);
+    await page.mouse.click(again.x, again.y, { button: 'right' });
+    await page.getByRole('menuitem', { name: 'Show only this name' }).click();
+    await idle(page);
+    // Only "update" is left, on the timeline and in the statistics.
+    expect(await rangeAt(page, 'update')).not.toBeNull();
+    expect(await rangeAt(page, 'frame')).toBeNull();
+    await expect.poll(() => page.getByTestId('range-table').getByTestId('stats-row').allTextContents()).toHaveLength(1);
+    await page.getByTestId('filter-button').click();
+    await page.getByRole('dialog', { name: 'Filters' }).getByRole('button', { name: 'Show everything' }).click();
+    await page.keyboard.press('Escape');
+    await idle(page);
+    expect(await rangeAt(page, 'frame')).not.toBeNull();
     await page.mouse.click(again.x, again.y, { button: 'right' });
     await page.getByRole('menuitem', { name: 'Hide this name' }).click();
     await idle(page);

@@ -116,6 +116,7 @@ describe('right-click menu', () => {
       'Copy name',
       'Show in events table',
       'Find this name',
+      'Show only this name',
       'Hide this name',
       '—',
       'Pin to top',
@@ -134,8 +135,13 @@ describe('right-click menu', () => {
     expect(store.getState().panel).toBe('events');
     run('Find this name');
     expect(store.getState().search).toEqual({ text: '^update$', regex: true, matchCase: true });
+    run('Show only this name');
+    expect(store.getState().filters.hidden).toEqual([{ kind: 'only', domain: '', name: 'update' }]);
     run('Hide this name');
-    expect(store.getState().filters.hidden).toEqual([{ kind: 'name', domain: '', name: 'update' }]);
+    expect(store.getState().filters.hidden).toEqual([
+      { kind: 'only', domain: '', name: 'update' },
+      { kind: 'name', domain: '', name: 'update' },
+    ]);
     run('Pin to top');
     expect(store.getState().tracks.pinned).toEqual([row.key]);
     run('Hide track');

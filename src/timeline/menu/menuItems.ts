@@ -66,6 +66,15 @@ export function menuFor(target: MenuTarget, host: MenuHost): Menu {
       run: () => host.store.getState().setSearch({ text: `^${escapeRegExp(name)}$`, regex: true, matchCase: true }),
     },
     {
+      label: 'Show only this name',
+      hint: 'Filters: hide every other name everywhere, timeline, tables and statistics (Filters › Show everything undoes it)',
+      run: () => {
+        const domain = model.domains[model.styles.domain[style]]?.name ?? '';
+        const st = host.store.getState();
+        st.setFilters(withHidden(st.filters, [{ kind: 'only', domain, name }], true));
+      },
+    },
+    {
       label: 'Hide this name',
       hint: 'Filters: hide every range and mark of this name (Filters shows it again)',
       run: () => {
