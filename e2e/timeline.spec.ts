@@ -20,7 +20,7 @@ async function pointAt(page: Page, tNs: number, yOffset: number): Promise<{ x: n
 
 test('the track tree shows the process, its threads and the category row', async ({ page }) => {
   const tree = page.getByRole('tree', { name: 'Tracks' });
-  for (const label of ['Render loop', 'renderer (1844)', 'main (4880)', 'loader (4881)', 'Push/Pop', 'Marks', 'IO (2) · Render loop']) {
+  for (const label of ['Render loop', 'renderer (1844)', 'main (4880)', 'loader (4881)', 'Push/Pop', 'Marks', 'IO (2)']) {
     await expect(tree.getByRole('treeitem').filter({ hasText: label }).first()).toBeVisible();
   }
 });

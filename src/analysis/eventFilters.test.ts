@@ -80,6 +80,18 @@ describe('captureFilter', () => {
     expect(shownNames(model, hide({ kind: 'process', pid: 10 }))).toEqual(['frame']);
   });
 
+  it('keeps only the names chosen with "only" items, and still applies the other filters', () => {
+    const model = sample();
+    const only = hide({ kind: 'only', domain: '', name: 'frame' });
+    expect(shownNames(model, only)).toEqual(['frame', 'frame']);
+    expect(shownNames(model, withHidden(only, [{ kind: 'only', domain: '', name: 'read' }], true))).toEqual(['frame', 'frame', 'read']);
+    expect(shownNames(model, withHidden(only, [{ kind: 'process', pid: 20 }], true))).toEqual(['frame']);
+    // Rows left without an event leave the timeline.
+    expect(captureFilter(model, only)!.shownTracks.length).toBeLessThan(model.tracks.length);
+    expect(decodeFilters(encodeFilters(only)).filters).toEqual(only);
+    expect(encodeFilters(hide({ kind: 'only', domain: 'net', name: 'a:b,c' }))).toBe('o:net:a%3Ab%2Cc');
+  });
+
   it('drops rows that are hidden themselves or whose every event is hidden', () => {
     const model = sample();
     const rows = (filters: EventFilters) => {

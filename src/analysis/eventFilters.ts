@@ -1,5 +1,6 @@
 /**
- * Event filters: which domains, categories, processes, threads and names the user hid. The filter
+ * Event filters: which domains, categories, processes, threads and names the user hid (or the
+ * names the user kept alone: "Show only this name"). The filter
  * itself (`EventFilters`) names things the way the captures do (domain name, category id, pid,
  * tid, event name), so one filter applies to every loaded capture and survives a reload or a link.
  * `captureFilter` turns it into per-capture masks over the model's columns, which the timeline,
@@ -14,7 +15,9 @@ export type FilterItem =
   | { kind: 'category'; domain: string; id: number }
   | { kind: 'process'; pid: number }
   | { kind: 'thread'; pid: number; tid: number }
-  | { kind: 'name'; domain: string; name: string };
+  | { kind: 'name'; domain: string; name: string }
+  /** Everything but this name is hidden (the timeline's "Show only this name"); several add up. */
+  | { kind: 'only'; domain: string; name: string };
 
 export type FilterKind = FilterItem['kind'];
 
@@ -37,6 +40,8 @@ export function filterItemKey(item: FilterItem): string {
       return `t:${item.pid}:${item.tid}`;
     case 'name':
       return `n:${esc(item.domain)}:${esc(item.name)}`;
+    case 'only':
+      return `o:${esc(item.domain)}:${esc(item.name)}`;
   }
 }
 
@@ -75,7 +80,7 @@ function unesc(text: string): string {
 
 /**
  * The filters as text: items joined by ',', each `d:<domain>`, `c:<domain>:<category id>`,
- * `p:<pid>`, `t:<pid>:<tid>` or `n:<domain>:<name>` ('' is the default domain). '' when nothing
+ * `p:<pid>`, `t:<pid>:<tid>`, `n:<domain>:<name>` or `o:<domain>:<name>` (only that name) ('' is the default domain). '' when nothing
  * is hidden.
  */
 export function encodeFilters(filters: EventFilters): string {
@@ -101,6 +106,7 @@ export function decodeFilters(text: string): { filters: EventFilters; problems: 
     else if (kind === 't' && f.length === 2 && int(f[0]) !== undefined && int(f[1]) !== undefined) {
       item = { kind: 'thread', pid: int(f[0])!, tid: int(f[1])! };
     } else if (kind === 'n' && f.length === 2) item = { kind: 'name', domain: f[0], name: f[1] };
+    else if (kind === 'o' && f.length === 2) item = { kind: 'only', domain: f[0], name: f[1] };
     if (item) items.push(item);
     else problems.push(`ignored the filter item "${raw}"`);
   }
@@ -245,6 +251,8 @@ function computeCaptureFilter(model: Model, filters: EventFilters): CaptureFilte
   const byKind = (kind: FilterKind) => new Set(filters.hidden.filter((h) => h.kind === kind).map(filterItemKey));
   const domainKeys = byKind('domain');
   const nameKeys = byKind('name');
+  // "Only these names": the same keys as hidden names, so that one lookup tests both.
+  const onlyKeys = new Set(filters.hidden.filter((h) => h.kind === 'only').map((h) => filterItemKey({ ...h, kind: 'name' })));
   const processKeys = byKind('process');
   const threadKeys = byKind('thread');
   const domainName = (d: number) => model.domains[d]?.name ?? '';
@@ -268,7 +276,8 @@ function computeCaptureFilter(model: Model, filters: EventFilters): CaptureFilte
     const nameKey = styles.name[s] * model.domains.length + d;
     let hidden = nameHidden.get(nameKey);
     if (hidden === undefined) {
-      hidden = nameKeys.has(filterItemKey({ kind: 'name', domain: domainName(d), name: model.strings[styles.name[s]] }));
+      const key = filterItemKey({ kind: 'name', domain: domainName(d), name: model.strings[styles.name[s]] });
+      hidden = nameKeys.has(key) || (onlyKeys.size > 0 && !onlyKeys.has(key));
       nameHidden.set(nameKey, hidden);
     }
     if (!hidden) includeStyles[s] = 1;

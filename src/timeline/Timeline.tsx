@@ -16,6 +16,9 @@ import {
 } from 'react';
 import { useViewer, useViewerStore } from '../state/context.tsx';
 import { TimelineController } from './controller.ts';
+import { ContextMenu } from './menu/ContextMenu.tsx';
+import { FlagEditor } from './menu/FlagEditor.tsx';
+import { menuFor, type Menu, type MenuTarget } from './menu/menuItems.ts';
 import { RULER_HEIGHT_CSS } from './frame.ts';
 import { TrackTree } from './TrackTree.tsx';
 import { buildTrackLayout } from './trackLayout.ts';
@@ -40,7 +43,13 @@ export function Timeline(): JSX.Element {
   const toggleCollapsed = useViewer((s) => s.toggleCollapsed);
   const filters = useViewer((s) => s.filters);
   const search = useViewer((s) => s.search);
-  const layout = useMemo(() => buildTrackLayout(captures, collapsed, { filters, search }), [captures, collapsed, filters, search]);
+  const allLevels = useViewer((s) => s.allLevels);
+  const toggleAllLevels = useViewer((s) => s.toggleAllLevels);
+  const arrangement = useViewer((s) => s.tracks);
+  const layout = useMemo(
+    () => buildTrackLayout(captures, collapsed, { filters, search, allLevels, arrangement }),
+    [captures, collapsed, filters, search, allLevels, arrangement],
+  );
 
   const rootRef = useRef<HTMLDivElement>(null);
   const hostRef = useRef<HTMLDivElement>(null);
@@ -51,11 +60,38 @@ export function Timeline(): JSX.Element {
   const controllerRef = useRef<TimelineController | null>(null);
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
+  const openMenuRef = useRef<(target: MenuTarget, x: number, y: number) => void>(() => undefined);
 
   const [treeWidth, setTreeWidth] = useState(TREE_WIDTH_DEFAULT_CSS);
   const treeWidthRef = useRef(treeWidth);
   treeWidthRef.current = treeWidth;
   const [viewport, setViewport] = useState({ top: 0, height: 800, gutter: 0 });
+  const [menu, setMenu] = useState<(Menu & { x: number; y: number }) | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const openMenu = useCallback(
+    (target: MenuTarget, x: number, y: number) => {
+      const controller = controllerRef.current;
+      if (!controller) return;
+      const built = menuFor(target, {
+        store,
+        layout: layoutRef.current,
+        zoomTo: (startNs, endNs) => controller.zoomTo(startNs, endNs),
+        copy: (text) => void navigator.clipboard?.writeText(text).catch(() => undefined),
+      });
+      setMenu({ ...built, x, y });
+    },
+    [store],
+  );
+  const [flagEdit, setFlagEdit] = useState<{ id: number; x: number; y: number } | null>(null);
+  const flags = useViewer((s) => s.flags);
+  const editedFlag = flagEdit ? flags.find((f) => f.id === flagEdit.id) : undefined;
+  const closeFlag = useCallback(() => setFlagEdit(null), []);
+  const setFlagNote = useViewer((s) => s.setFlagNote);
+  const removeFlag = useViewer((s) => s.removeFlag);
+  const hiddenRows = Object.keys(arrangement.hidden).length;
+  const setTrackNameFilter = useViewer((s) => s.setTrackNameFilter);
+  const showHiddenRows = useViewer((s) => s.showHiddenRows);
+  const setRowHeight = useViewer((s) => s.setRowHeight);
 
   useEffect(() => {
     const controller = new TimelineController(
@@ -71,6 +107,8 @@ export function Timeline(): JSX.Element {
       layoutRef.current,
     );
     controllerRef.current = controller;
+    controller.onMenu = (target, x, y) => openMenuRef.current(target, x, y);
+    controller.onFlag = (id, x, y) => setFlagEdit({ id, x, y });
     const w = window as HookedWindow;
     const hooks = (w.__nvtxview ??= {});
     const mine: TimelineHooks = {
@@ -88,6 +126,9 @@ export function Timeline(): JSX.Element {
   useLayoutEffect(() => {
     controllerRef.current?.setLayout(layout);
   }, [layout]);
+  useLayoutEffect(() => {
+    openMenuRef.current = openMenu;
+  }, [openMenu]);
 
   // The tree mounts the rows near the viewport: follow the scroller's position and size. Read only
   // where layout is already done (a ResizeObserver callback, which also comes once right after
@@ -137,11 +178,38 @@ export function Timeline(): JSX.Element {
   return (
     <div className="tl-root" ref={rootRef} style={style} data-testid="timeline">
       <div className="tl-tree-head">
-        <span>Tracks</span>
+        <input
+          type="search"
+          className="tl-track-filter"
+          placeholder="Filter tracks"
+          aria-label="Filter tracks by name"
+          title="Only tracks whose name (or a parent's) contains this text"
+          value={arrangement.nameFilter}
+          onChange={(e) => setTrackNameFilter(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && e.currentTarget.value !== '') {
+              e.stopPropagation();
+              setTrackNameFilter('');
+            }
+          }}
+        />
+        {hiddenRows > 0 && (
+          <button type="button" className="tl-hidden-rows" onClick={showHiddenRows} title="Show the rows you hid">
+            {hiddenRows} hidden
+          </button>
+        )}
       </div>
       <div className="tl-scroller" ref={scrollerRef}>
         <div className="tl-content" style={{ height: layout.totalHeightCss + BOTTOM_PAD_CSS }}>
-          <TrackTree layout={layout} scrollTopCss={viewport.top} viewportHeightCss={viewport.height} onToggle={toggleCollapsed} />
+          <TrackTree
+            layout={layout}
+            scrollTopCss={viewport.top}
+            viewportHeightCss={viewport.height}
+            onToggle={toggleCollapsed}
+            onToggleAllLevels={toggleAllLevels}
+            onMenu={openMenu}
+            onResize={setRowHeight}
+          />
         </div>
       </div>
       <div className="tl-canvas-host" ref={hostRef}>
@@ -156,6 +224,18 @@ export function Timeline(): JSX.Element {
         onPointerDown={onSplitterDown}
       />
       <div className="tl-tooltip" ref={tooltipRef} role="tooltip" hidden />
+      {menu && <ContextMenu x={menu.x} y={menu.y} title={menu.title} entries={menu.entries} onClose={closeMenu} />}
+      {flagEdit && editedFlag && (
+        <FlagEditor
+          key={editedFlag.id}
+          flag={editedFlag}
+          x={flagEdit.x}
+          y={flagEdit.y}
+          onNote={(note) => note !== editedFlag.note && setFlagNote(editedFlag.id, note)}
+          onRemove={() => removeFlag(editedFlag.id)}
+          onClose={closeFlag}
+        />
+      )}
     </div>
   );
 }

@@ -6,9 +6,10 @@
 import { trackOfMark, trackOfRange } from '../model/query.ts';
 import { captureExtent, type ViewerState, type ViewerStore } from '../state/viewerStore.ts';
 import { drawStaticSlice, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
-import { attachInput } from './input.ts';
+import { attachInput, captureToShift, type DragMode } from './input.ts';
 import { HeldKeys } from './keyboard.ts';
-import { viewLimits, type ViewLimits } from './navigation.ts';
+import type { MenuTarget } from './menu/menuItems.ts';
+import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay } from './renderers/overlay.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
@@ -48,7 +49,7 @@ export class TimelineController {
   private theme: Theme | null = null;
   private themeDirty = true;
   private pointer: { xCss: CssPx; yCss: CssPx } | null = null;
-  private dragging: 'pan' | 'span' | null = null;
+  private dragging: DragMode | null = null;
   private tooltipKey = '';
   private frameCount = 0;
   /** Next row of a static frame drawn in slices, or -1 when none is under way. */
@@ -63,6 +64,10 @@ export class TimelineController {
   private readonly staticCtx: CanvasRenderingContext2D;
   private readonly overlayCtx: CanvasRenderingContext2D;
   private readonly cleanups: (() => void)[] = [];
+  /** Called on a right-click on the canvas (the React shell shows the menu). */
+  onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
+  /** Called when a flag is clicked or dropped (the React shell shows its note editor). */
+  onFlag: ((id: number, clientX: number, clientY: number) => void) | null = null;
 
   constructor(
     readonly store: ViewerStore,
@@ -84,7 +89,7 @@ export class TimelineController {
     this.cleanups.push(
       store.subscribe((s, prev) => {
         if (s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs) this.scheduler.request('static');
-        else if (s.selection !== prev.selection || s.span !== prev.span) this.scheduler.request('overlay');
+        else if (s.selection !== prev.selection || s.span !== prev.span || s.flags !== prev.flags) this.scheduler.request('overlay');
         if (s.theme !== prev.theme) this.invalidateTheme();
         if (s.highlight !== prev.highlight || s.captures !== prev.captures) this.updateHighlight(s.highlight);
         if (s.reveal !== prev.reveal && s.reveal) this.reveal(s.reveal);
@@ -104,6 +109,24 @@ export class TimelineController {
     const onScheme = () => this.invalidateTheme();
     media.addEventListener('change', onScheme);
     this.cleanups.push(() => media.removeEventListener('change', onScheme));
+
+    // Chromium may drop a 2D canvas's backing store (GPU memory reclaimed, GPU process reset,
+    // a tab in the background) and give it back blank with a 'contextrestored' event: redraw
+    // then, or the rows stay blank until the next pan. A layout drawn before counts as new again.
+    const onRestored = () => {
+      this.layoutDrawn = null;
+      this.scheduler.request('static');
+    };
+    for (const canvas of [el.staticCanvas, el.overlayCanvas]) {
+      canvas.addEventListener('contextrestored', onRestored);
+      this.cleanups.push(() => canvas.removeEventListener('contextrestored', onRestored));
+    }
+    // Coming back to a hidden tab is when a dropped backing store shows: draw once more.
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') this.scheduler.request('static');
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    this.cleanups.push(() => document.removeEventListener('visibilitychange', onVisible));
 
     const onScroll = () => this.scheduler.request('static');
     el.scroller.addEventListener('scroll', onScroll, { passive: true });
@@ -125,6 +148,10 @@ export class TimelineController {
         keys: this.keys,
         startKeyAnimation: () => this.scheduler.startAnimation(),
         scroller: el.scroller,
+        openMenu: (target, x, y) => this.onMenu?.(target, x, y),
+        openFlag: (id, x, y) => this.onFlag?.(id, x, y),
+        pointer: () => this.pointer,
+        canvasRect: () => el.overlayCanvas.getBoundingClientRect(),
       }),
     );
     this.updateHighlight(store.getState().highlight);
@@ -180,6 +207,12 @@ export class TimelineController {
   destroy(): void {
     this.scheduler.destroy();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
+  }
+
+  /** Shows [startNs, endNs] (shared axis) with a margin, inside the zoom limits. */
+  zoomTo(startNs: number, endNs: number): void {
+    const view = viewAround(startNs, endNs, this.limits());
+    this.store.getState().setView(view.startNs, view.endNs);
   }
 
   /** Resolves once the current state has been drawn. */
@@ -313,10 +346,18 @@ export class TimelineController {
       const hit = hitTestFrame(frame, this.pointer.xCss, this.pointer.yCss);
       hover = hit === 'ruler' ? null : hit;
     }
-    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight });
+    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags });
     this.updateTooltip(hover);
-    this.el.overlayCanvas.style.cursor =
-      this.dragging === 'pan' ? 'grabbing' : this.pointer && this.pointer.yCss < RULER_HEIGHT_CSS ? 'col-resize' : hover ? 'pointer' : 'default';
+    this.el.overlayCanvas.style.cursor = this.cursor(frame, hover);
+  }
+
+  private cursor(frame: Frame, hover: Hit | null): string {
+    if (this.dragging === 'pan') return 'grabbing';
+    if (this.dragging === 'shift') return 'ew-resize';
+    if (!this.pointer) return 'default';
+    if (this.pointer.yCss < RULER_HEIGHT_CSS) return 'col-resize';
+    if (hover) return 'pointer';
+    return captureToShift(frame, this.pointer.yCss) ? 'ew-resize' : 'default';
   }
 
   private updateTooltip(hover: Hit | null): void {

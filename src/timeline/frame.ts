@@ -123,6 +123,13 @@ export function drawStaticSlice(
   return -1;
 }
 
+/** The row under a canvas y, or null on the time axis and below the last row. */
+export function rowAtFrameY(frame: Frame, yCss: CssPx): LayoutRow | null {
+  if (yCss < RULER_HEIGHT_CSS) return null;
+  const r = rowAtY(frame.layout, yCss - RULER_HEIGHT_CSS + frame.scrollTopCss);
+  return r < 0 ? null : frame.layout.rows[r];
+}
+
 /** What is under a canvas point: a range, mark or counter sample; 'ruler' on the time axis. */
 export function hitTestFrame(frame: Frame, xCss: CssPx, yCss: CssPx): Hit | 'ruler' | null {
   if (yCss < RULER_HEIGHT_CSS) return 'ruler';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HeldKeys, MIN_PRESS_MS } from './keyboard.ts';
-import { clampView, MIN_NS_PER_PX, panBy, viewAround, viewLimits, wheelPixels, wheelZoomFactor, zoomAt } from './navigation.ts';
+import { clampView, EXTENT_MARGIN, MIN_NS_PER_PX, panBy, viewAround, viewLimits, wheelAction, wheelPixels, wheelZoomFactor, zoomAt } from './navigation.ts';
 
 const limits = viewLimits({ start: 0, end: 1_000_000 }, 1000);
 
@@ -14,21 +14,32 @@ describe('zoom and pan', () => {
     expect((anchor - zoomed.startNs) / (zoomed.endNs - zoomed.startNs)).toBeCloseTo(fraction);
   });
 
-  it('stops zooming in at 1 ns per 100 px and out at a few extents', () => {
+  it('stops zooming in at 1 ns per 100 px and out at the extent plus its margin', () => {
     let view = { startNs: 0, endNs: 1_000_000 };
     for (let i = 0; i < 200; i++) view = zoomAt(view, 500_000, 0.5, limits);
     // 1000 px at 0.01 ns/px is 10 ns, also the store's smallest window.
     expect(view.endNs - view.startNs).toBeCloseTo(1000 * MIN_NS_PER_PX);
     for (let i = 0; i < 200; i++) view = zoomAt(view, 500_000, 2, limits);
-    expect(view.endNs - view.startNs).toBeCloseTo(3_000_000);
+    expect(view.endNs - view.startNs).toBeCloseTo(1_000_000 * (1 + 2 * EXTENT_MARGIN));
+    expect(view.startNs).toBeCloseTo(-1_000_000 * EXTENT_MARGIN);
     expect(viewLimits({ start: 0, end: 1e9 }, 4000).minSpanNs).toBeCloseTo(40);
   });
 
-  it('keeps the view centre over the captures when panning', () => {
+  it('keeps the view inside the padded extent when panning', () => {
+    const margin = 1_000_000 * EXTENT_MARGIN;
     const view = panBy({ startNs: 0, endNs: 100_000 }, 10_000_000, limits);
-    expect((view.startNs + view.endNs) / 2).toBe(1_000_000);
-    expect(view.endNs - view.startNs).toBe(100_000);
-    expect(clampView({ startNs: -5e6, endNs: -4e6 }, limits).startNs).toBe(-500_000);
+    expect(view.endNs).toBeCloseTo(1_000_000 + margin);
+    expect(view.endNs - view.startNs).toBeCloseTo(100_000);
+    expect(clampView({ startNs: -5e6, endNs: -4.9e6 }, limits).startNs).toBeCloseTo(-margin);
+  });
+
+  it('keeps a capture shorter than the deepest zoom in view', () => {
+    const tiny = viewLimits({ start: 1000, end: 1002 }, 1000);
+    const view = clampView({ startNs: 0, endNs: 5 }, tiny);
+    expect(view.endNs - view.startNs).toBeCloseTo(10);
+    expect(view.startNs).toBeLessThan(1002);
+    expect(view.endNs).toBeGreaterThan(1000);
+    expect(zoomAt(view, 1001, 100, tiny).startNs).toBeLessThanOrEqual(1000);
   });
 
   it('frames a range with a margin', () => {
@@ -39,9 +50,20 @@ describe('zoom and pan', () => {
   it('normalises wheel deltas and zooms in on negative deltas', () => {
     expect(wheelPixels(3, 1, 800)).toBe(48);
     expect(wheelPixels(1, 2, 800)).toBe(800);
-    expect(wheelZoomFactor(-100, false)).toBeLessThan(1);
-    expect(wheelZoomFactor(100, false)).toBeCloseTo(1 / wheelZoomFactor(-100, false));
-    expect(wheelZoomFactor(-10, true)).toBeLessThan(wheelZoomFactor(-10, false));
+    expect(wheelZoomFactor(-100)).toBeLessThan(1);
+    expect(wheelZoomFactor(-100)).toBeGreaterThan(0.7);
+    expect(wheelZoomFactor(100)).toBeCloseTo(1 / wheelZoomFactor(-100));
+    // Pinch deltas are small and come many per gesture: each one still zooms visibly.
+    expect(wheelZoomFactor(-5)).toBeLessThan(0.96);
+  });
+
+  it('scrolls on the wheel, zooms on Ctrl+wheel or pinch, pans on Shift+wheel and horizontal swipes', () => {
+    expect(wheelAction(0, 100, { ctrl: false, shift: false })).toEqual({ kind: 'scroll', deltaCss: 100, panCss: 0 });
+    expect(wheelAction(30, 2, { ctrl: false, shift: false })).toEqual({ kind: 'scroll', deltaCss: 2, panCss: 30 });
+    const zoom = wheelAction(0, -100, { ctrl: true, shift: false });
+    expect(zoom.kind === 'zoom' && zoom.factor < 1).toBe(true);
+    expect(wheelAction(0, 100, { ctrl: false, shift: true })).toEqual({ kind: 'pan', deltaCss: 100 });
+    expect(wheelAction(-40, 0, { ctrl: false, shift: true })).toEqual({ kind: 'pan', deltaCss: -40 });
   });
 });
 

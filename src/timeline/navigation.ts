@@ -1,7 +1,7 @@
 /**
  * Zoom and pan arithmetic on the view window, with limits: no deeper than MIN_NS_PER_PX (about
- * 1 ns per 100 px), no wider than a few times the captures' extent, and the view's centre kept
- * over the captures so the data cannot be lost off screen.
+ * 1 ns per 100 px), no wider than the captures' extent plus a small margin, and the view kept
+ * inside that padded extent (as in Nsight Systems and Perfetto) so the data cannot be lost off screen.
  */
 import type { Nanoseconds } from '../model/types.ts';
 import type { CssPx } from './units.ts';
@@ -20,24 +20,29 @@ export interface ViewLimits {
 
 /** Deepest zoom: 1 ns spread over 100 CSS px. */
 export const MIN_NS_PER_PX = 0.01;
-/** Widest view, as a multiple of the captures' extent. */
-export const MAX_SPAN_OF_EXTENT = 3;
+/** Margin beyond each end of the captures' extent that the view may show, as a fraction of the extent. */
+export const EXTENT_MARGIN = 0.05;
 /** Smallest window the store accepts (its MIN_VIEW_NS). */
 const STORE_MIN_VIEW_NS = 10;
 
 export function viewLimits(extent: { start: Nanoseconds; end: Nanoseconds }, widthCss: CssPx): ViewLimits {
   const minSpanNs = Math.max(STORE_MIN_VIEW_NS, widthCss * MIN_NS_PER_PX);
+  const margin = (extent.end - extent.start) * EXTENT_MARGIN;
+  const maxSpanNs = Math.max(extent.end - extent.start + 2 * margin, minSpanNs * 2);
+  // A capture shorter than the deepest zoom still gets a window centred on it.
+  const centre = (extent.start + extent.end) / 2;
   return {
-    extentStartNs: extent.start,
-    extentEndNs: extent.end,
+    extentStartNs: Math.min(extent.start - margin, centre - maxSpanNs / 2),
+    extentEndNs: Math.max(extent.end + margin, centre + maxSpanNs / 2),
     minSpanNs,
-    maxSpanNs: Math.max((extent.end - extent.start) * MAX_SPAN_OF_EXTENT, minSpanNs * 2),
+    maxSpanNs,
   };
 }
 
+/** The view with its span inside the limits, shifted to lie inside the padded extent. */
 export function clampView(view: ViewWindow, limits: ViewLimits): ViewWindow {
   const span = Math.min(limits.maxSpanNs, Math.max(limits.minSpanNs, view.endNs - view.startNs));
-  const centre = Math.min(limits.extentEndNs, Math.max(limits.extentStartNs, (view.startNs + view.endNs) / 2));
+  const centre = Math.min(limits.extentEndNs - span / 2, Math.max(limits.extentStartNs + span / 2, (view.startNs + view.endNs) / 2));
   return { startNs: centre - span / 2, endNs: centre + span / 2 };
 }
 
@@ -70,7 +75,30 @@ export function wheelPixels(delta: number, deltaMode: number, pageCss: CssPx): C
   return delta;
 }
 
-/** Zoom factor for a wheel delta: a mouse notch (~100 px) zooms by about 1.2x, a pinch faster. */
-export function wheelZoomFactor(deltaCss: CssPx, pinch: boolean): number {
-  return Math.exp(deltaCss * (pinch ? 0.01 : 0.0018));
+/** Wheel deltas at or above this size (CSS px) come from a mouse notch; smaller ones from a pinch. */
+const NOTCH_MIN_CSS: CssPx = 40;
+
+/**
+ * Zoom factor of a Ctrl+wheel delta (< 1 zooms in): a mouse notch (~100 px) zooms by about 1.3x;
+ * a trackpad pinch, which Chromium sends as ctrl+wheel with small deltas, follows the fingers.
+ */
+export function wheelZoomFactor(deltaCss: CssPx): number {
+  const rate = Math.abs(deltaCss) >= NOTCH_MIN_CSS ? 0.0025 : 0.01;
+  return Math.exp(Math.max(-300, Math.min(300, deltaCss)) * rate);
+}
+
+/** What a wheel event does to the timeline, following Nsight Systems and Perfetto. */
+export type WheelAction =
+  | { kind: 'zoom'; factor: number }
+  | { kind: 'pan'; deltaCss: CssPx }
+  | { kind: 'scroll'; deltaCss: CssPx; panCss: CssPx };
+
+/**
+ * Ctrl (or Cmd) + wheel and pinch zoom at the pointer; Shift+wheel pans; otherwise the vertical
+ * delta scrolls the track list and the horizontal one (trackpad two-finger swipe, tilt wheel) pans.
+ */
+export function wheelAction(dxCss: CssPx, dyCss: CssPx, mods: { ctrl: boolean; shift: boolean }): WheelAction {
+  if (mods.ctrl) return { kind: 'zoom', factor: wheelZoomFactor(dyCss) };
+  if (mods.shift) return { kind: 'pan', deltaCss: dxCss !== 0 ? dxCss : dyCss };
+  return { kind: 'scroll', deltaCss: dyCss, panCss: dxCss };
 }

@@ -4,7 +4,8 @@
  *
  * Stacked and lane rows show every level up to `MAX_LEVELS_SHOWN`; deeper levels are folded into
  * the last shown lane (drawn over each other, merged per pixel like the rest) so a pathological
- * 500-deep recursion cannot push every other row off screen. The tree row says how many are folded.
+ * 500-deep recursion cannot push every other row off screen, until the user opens the row from the
+ * tree (its "N levels" button): then the row grows to show every level, as in Nsight and Perfetto.
  */
 import { levelCount } from '../model/query.ts';
 import type { Track } from '../model/types.ts';
@@ -35,15 +36,24 @@ export interface RowGeometry {
   firstLevelTopCss: CssPx;
 }
 
-export function trackGeometry(track: Track): RowGeometry {
+/** Heights a counter row can be given by dragging its bottom edge. */
+export const COUNTER_ROW_MIN_CSS: CssPx = 24;
+export const COUNTER_ROW_MAX_CSS: CssPx = 400;
+
+/**
+ * `allLevels`: the user opened the row to show every level, however deep. `counterHeightCss`: the
+ * height the user gave a counter row.
+ */
+export function trackGeometry(track: Track, allLevels = false, counterHeightCss?: CssPx): RowGeometry {
   if (track.kind === 'counter') {
-    return { heightCss: COUNTER_ROW_CSS, levelsTotal: 0, levelsShown: 0, markStripCss: 0, firstLevelTopCss: 0 };
+    const heightCss = counterHeightCss === undefined ? COUNTER_ROW_CSS : Math.min(COUNTER_ROW_MAX_CSS, Math.max(COUNTER_ROW_MIN_CSS, counterHeightCss));
+    return { heightCss, levelsTotal: 0, levelsShown: 0, markStripCss: 0, firstLevelTopCss: 0 };
   }
   if (track.kind === 'marks') {
     return { heightCss: MARKS_ROW_CSS, levelsTotal: 0, levelsShown: 0, markStripCss: MARKS_ROW_CSS, firstLevelTopCss: MARKS_ROW_CSS };
   }
   const levelsTotal = levelCount(track);
-  const levelsShown = Math.min(levelsTotal, MAX_LEVELS_SHOWN);
+  const levelsShown = allLevels ? levelsTotal : Math.min(levelsTotal, MAX_LEVELS_SHOWN);
   const markStripCss = track.markRefEnd > track.markRefBegin ? MARK_STRIP_CSS : 0;
   const firstLevelTopCss = markStripCss + ROW_PAD_TOP_CSS;
   const heightCss =

@@ -69,4 +69,22 @@ describe('tooltipContent', () => {
     expect(Object.fromEntries(later.rows)).toMatchObject({ Value: '1.5 k items', Since: '1 ms' });
     expect(Object.fromEntries(tooltipContent(hitAt(frame, 100, y), false).rows).Value).toBe('3 items');
   });
+
+  it('says how many ranges share the pixel over a merged block, and describes the nearest', () => {
+    const b = builder();
+    const t = b.thread(1, 1, 'main');
+    // 50 ranges of 100 ns, one every 200 ns; at 1 µs per pixel, five share each pixel.
+    for (let k = 0; k < 50; k++) b.range(t, 10_000 + k * 200, 10_100 + k * 200, { name: `tiny ${k}` });
+    b.range(t, 500_000, 900_000, { name: 'wide' });
+    const m = b.finish();
+    const f = testFrame([loaded(m)], { startNs: 0, endNs: 1_000_000, widthCss: 1000 });
+    const first = locateRange(f, 1, 0)!;
+    const dense = tooltipContent(hitAt(f, first.x0 + 0.5, first.y + 4), false);
+    expect(dense.title).toBe('5 ranges here');
+    expect(dense.rows[0]).toEqual(['Zoom in', 'to tell them apart']);
+    expect(dense.rows[1][0]).toBe('Nearest');
+    const wideIndex = [...m.ranges.style].findIndex((s) => m.strings[m.styles.name[s]] === 'wide');
+    const wide = locateRange(f, 1, wideIndex)!;
+    expect(tooltipContent(hitAt(f, (wide.x0 + wide.x1) / 2, wide.y + 4), false).title).toBe('wide');
+  });
 });

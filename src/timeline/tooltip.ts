@@ -35,6 +35,15 @@ export function tooltipContent(hit: Hit, dark: boolean): TooltipContent {
     rows.push(...eventRows(model, style, r.thread[i], r.payload[i]));
     rows.push(...rowObjectRows(model, model.tracks[trackOfRange(model, i)], r.thread[i]));
     rows.push(...partnerRows(model, i));
+    if (hit.merged !== undefined && hit.merged > 1) {
+      // A merged block: say how many ranges share the pixel, then describe the nearest one.
+      return {
+        key: `r${captureId}:${i}:${hit.merged}`,
+        title: `${hit.merged.toLocaleString('en-US')} ranges here`,
+        swatch: stylePaint(model, dark).fill[style],
+        rows: [['Zoom in', 'to tell them apart'], ['Nearest', nameOf(model, style)], ...rows],
+      };
+    }
     return { key: `r${captureId}:${i}`, title: nameOf(model, style), swatch: stylePaint(model, dark).fill[style], rows };
   }
   if (hit.kind === 'mark') {

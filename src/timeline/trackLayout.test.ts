@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HEADER_ROW_CSS, LEVEL_HEIGHT_CSS, MARK_STRIP_CSS, MAX_LEVELS_SHOWN, trackGeometry } from './rowGeometry.ts';
+import { HEADER_ROW_CSS, LEVEL_HEIGHT_CSS, levelTopCss, MARK_STRIP_CSS, MAX_LEVELS_SHOWN, trackGeometry } from './rowGeometry.ts';
 import { builder, loaded, twoThreadModel } from '../../testkit/models/timelineModels.ts';
 import { buildTrackLayout, nodeKey, rowAtY, visibleRows } from './trackLayout.ts';
 
@@ -76,7 +76,7 @@ describe('buildTrackLayout', () => {
     expect(layout.rows.length).toBe(full.rows.length);
   });
 
-  it('caps the height of very deep stacks', () => {
+  it('caps the height of very deep stacks until the row is opened to every level', () => {
     const b = builder();
     const t = b.thread(1, 1);
     for (let d = 0; d < 100; d++) b.range(t, d, 1000 - d, { name: `d${d}` });
@@ -84,6 +84,16 @@ describe('buildTrackLayout', () => {
     const g = trackGeometry(m.tracks[0]);
     expect(g.levelsTotal).toBe(100);
     expect(g.levelsShown).toBe(MAX_LEVELS_SHOWN);
+    const open = trackGeometry(m.tracks[0], true);
+    expect(open.levelsShown).toBe(100);
+    expect(levelTopCss(open, 99)).toBe(levelTopCss(open, 0) + 99 * LEVEL_HEIGHT_CSS);
+    // The layout opens the row whose key is in `allLevels`, and only that one.
+    const folded = buildTrackLayout([loaded(m)], {});
+    const stack = folded.rows.find((r) => r.track === 0)!;
+    const opened = buildTrackLayout([loaded(m)], {}, { allLevels: { [stack.key]: true } });
+    const openRow = opened.rows.find((r) => r.track === 0)!;
+    expect(openRow.geometry!.levelsShown).toBe(100);
+    expect(opened.totalHeightCss - folded.totalHeightCss).toBe((100 - MAX_LEVELS_SHOWN) * LEVEL_HEIGHT_CSS);
   });
 
   it('finds the rows in a vertical window and the row at a y', () => {

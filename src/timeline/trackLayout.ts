@@ -7,6 +7,8 @@ import type { LoadedCapture } from '../state/viewerStore.ts';
 import type { Model, TrackNode } from '../model/types.ts';
 import { searchStyleMask, type SearchQuery } from '../analysis/nameSearch.ts';
 import { captureFilter, type CaptureFilter, type EventFilters } from '../analysis/eventFilters.ts';
+import { formatDuration } from '../format/time.ts';
+import { CUDA_GROUP } from '../model/cudaRows.ts';
 import { HEADER_ROW_CSS, trackGeometry, type RowGeometry } from './rowGeometry.ts';
 import type { CssPx } from './units.ts';
 
@@ -42,12 +44,32 @@ export interface LayoutRow {
   filter?: CaptureFilter | null;
   /** The name search's matching styles of this capture (others are drawn faded), or null. */
   match?: Uint8Array | null;
+  /** A track the user pinned, shown first under its capture. */
+  pinned?: boolean;
 }
 
 /** What the store's filters and search change about the rows. */
 export interface LayoutView {
   filters?: EventFilters;
   search?: SearchQuery;
+  /** Keys of deep rows opened to show every level (see `trackGeometry`). */
+  allLevels?: Readonly<Record<string, true>>;
+  /** What the user did to the track list: hidden, pinned and reordered rows, row heights, a name filter. */
+  arrangement?: TrackArrangement;
+}
+
+/** The user's arrangement of the track list (store state, by node key). */
+export interface TrackArrangement {
+  /** Rows the user hid (with everything below them). */
+  hidden?: Readonly<Record<string, true>>;
+  /** Track rows shown first under their capture's row, in pin order, instead of in their place. */
+  pinned?: readonly string[];
+  /** Sibling order chosen by the user: parent key -> child keys, first to last (others follow in tree order). */
+  order?: Readonly<Record<string, readonly string[]>>;
+  /** Counter row heights chosen by the user (CSS px). */
+  heights?: Readonly<Record<string, number>>;
+  /** Only rows whose label, or an ancestor's or descendant's, contains this text (case-insensitive). */
+  nameFilter?: string;
 }
 
 export interface TrackLayout {
@@ -115,15 +137,25 @@ export function buildTrackLayout(
     const kept = (node: TrackNode) => !hidden || shownBelow(node) || !hasAnyTrack(node);
     const rowOf = new Int32Array(model.tracks.length).fill(-1);
     trackRows.set(id, rowOf);
-    const seen = new Set<string>();
-    // Keys are built from the parent's key one label at a time: nodeKey(id, path) for every node
-    // but a repeated sibling label, which gets a "~n" suffix (and so do the keys below it).
-    const uniqueKey = (key: string) => {
-      let unique = key;
-      for (let n = 2; seen.has(unique); n++) unique = `${key}~${n}`;
-      seen.add(unique);
-      return unique;
+    const rootKey = nodeKey(id, []);
+    const arrangement = view.arrangement ?? {};
+    const userHidden = arrangement.hidden ?? {};
+    const pinned = new Set(arrangement.pinned ?? []);
+    const nameMatch = nameFilterOf(arrangement.nameFilter);
+    // Rows that match the track-name filter, or hold a match below them.
+    const matchBelow = new Map<TrackNode, boolean>();
+    const matchesBelow = (node: TrackNode): boolean => {
+      let v = matchBelow.get(node);
+      if (v === undefined) {
+        v = nameMatch(node.label);
+        for (const c of node.children) if (matchesBelow(c)) v = true;
+        matchBelow.set(node, v);
+      }
+      return v;
     };
+    // A row shows when it matches, holds a match, or sits under a matching row.
+    const passesName = (node: TrackNode, underMatch: boolean) => underMatch || matchesBelow(node);
+    const excludedTracks = hiddenTrackMask(model, rootKey, userHidden, hidden);
     const row = (
       key: string,
       kind: RowKind,
@@ -159,43 +191,75 @@ export function buildTrackLayout(
       y += heightCss;
       return r;
     };
+    const geometryOf = (key: string, track: number) =>
+      trackGeometry(model.tracks[track], view.allLevels?.[key] === true, arrangement.heights?.[key]);
 
-    const rootKey = uniqueKey(nodeKey(id, []));
     const rootCollapsed = collapsed[rootKey] === true;
     row(
       rootKey,
       'capture',
       0,
-      { label: model.capture.displayName, detail: model.capture.format },
+      {
+        label: model.capture.displayName,
+        // A capture placed by hand says where it starts on the shared axis.
+        detail: capture.alignedByUser ? `at ${offsetNs < 0 ? '−' : '+'}${formatDuration(Math.abs(offsetNs))}` : model.capture.format,
+      },
       -1,
       model.trackTree.length > 0,
       rootCollapsed,
       null,
-      rootCollapsed ? summaryOf(model.trackTree, hidden) : null,
+      rootCollapsed ? summaryOf(model.trackTree, excludedTracks) : null,
     );
     if (rootCollapsed) continue;
 
-    const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number) => {
-      for (const node of nodes) {
-        if (!kept(node)) continue;
-        const key = uniqueKey(`${parentKey}/${escapeLabel(node.label)}`);
+    // Pinned tracks first, labelled with their path so that "Push/Pop" says whose it is.
+    const pinnedHere: { node: TrackNode; key: string; path: string[] }[] = [];
+    walkKeyed(model.trackTree, rootKey, (node, key, path) => {
+      if (userHidden[key]) return false;
+      if (node.track >= 0 && pinned.has(key) && !hidden?.[node.track]) pinnedHere.push({ node, key, path: [...path] });
+      return true;
+    });
+    pinnedHere.sort((a, b) => arrangement.pinned!.indexOf(a.key) - arrangement.pinned!.indexOf(b.key));
+    const pinnedTracks = new Set(pinnedHere.map((p) => p.node.track));
+    // A group whose tracks are all hidden by the user, or pinned above, leaves the tree too.
+    const placedBelow = new Map<TrackNode, boolean>();
+    const hasPlacedTrack = (node: TrackNode): boolean => {
+      let v = placedBelow.get(node);
+      if (v === undefined) {
+        v = node.track >= 0 && !excludedTracks[node.track] && !pinnedTracks.has(node.track);
+        for (const c of node.children) if (hasPlacedTrack(c)) v = true;
+        placedBelow.set(node, v);
+      }
+      return v;
+    };
+    for (const { node, key, path } of pinnedHere) {
+      if (!nameMatch(path.join(' '))) continue;
+      rowOf[node.track] = rows.length;
+      row(key, 'track', 1, { label: path.join(' › '), detail: node.detail }, node.track, false, false, geometryOf(key, node.track), null).pinned = true;
+    }
+
+    const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number, underMatch: boolean) => {
+      for (const { node, key } of arrangedChildren(nodes, parentKey, arrangement.order, depth === 2)) {
+        if (!kept(node) || userHidden[key] || !passesName(node, underMatch)) continue;
+        if (node.track < 0 && !hasPlacedTrack(node) && hasAnyTrack(node)) continue;
+        const matched = underMatch || nameMatch(node.label);
         const isCollapsed = collapsed[key] === true && node.children.length > 0;
         const hasChildren = node.children.length > 0;
-        if (node.track >= 0 && hidden?.[node.track]) {
-          // A hidden row whose children still show: they take its place.
-          visit(node.children, key, depth);
+        if (node.track >= 0 && (hidden?.[node.track] || pinned.has(key))) {
+          // A hidden (or pinned, so shown above) row whose children still show: they take its place.
+          visit(node.children, key, depth, matched);
           continue;
         }
         if (node.track >= 0) {
           rowOf[node.track] = rows.length;
-          row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, trackGeometry(model.tracks[node.track]), null);
+          row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, geometryOf(key, node.track), null);
         } else {
-          row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children, hidden) : null);
+          row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children, excludedTracks) : null);
         }
-        if (!isCollapsed) visit(node.children, key, depth + 1);
+        if (!isCollapsed) visit(node.children, key, depth + 1, matched);
       }
     };
-    visit(model.trackTree, String(id), 1);
+    visit(model.trackTree, rootKey, 1, false);
   }
   return {
     captures,
@@ -205,7 +269,93 @@ export function buildTrackLayout(
   };
 }
 
-/** Tracks under a collapsed node that the filters leave, in display order, up to the summary limit. */
+/** A node with its key. */
+interface KeyedNode {
+  node: TrackNode;
+  key: string;
+}
+
+/**
+ * The children of a node with their keys: `${parentKey}/${label}`, but a label repeated among
+ * siblings gets a "~n" suffix from its second occurrence on (and so do the keys below it). Keys
+ * follow the model's order, so they do not change when rows are filtered, hidden or moved.
+ */
+export function keyedChildren(nodes: readonly TrackNode[], parentKey: string): KeyedNode[] {
+  const seen = new Map<string, number>();
+  return nodes.map((node) => {
+    const base = `${parentKey}/${escapeLabel(node.label)}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    return { node, key: n === 1 ? base : `${base}~${n}` };
+  });
+}
+
+/** Visits every node with its key and label path; the visitor returns false to skip the children. */
+function walkKeyed(
+  nodes: readonly TrackNode[],
+  parentKey: string,
+  visit: (node: TrackNode, key: string, path: readonly string[]) => boolean,
+  prefix: readonly string[] = [],
+): void {
+  for (const { node, key } of keyedChildren(nodes, parentKey)) {
+    const path = [...prefix, node.label];
+    if (visit(node, key, path)) walkKeyed(node.children, key, visit, path);
+  }
+}
+
+/**
+ * Children in display order, with their keys: the user's order for this parent first (keys that
+ * still exist), the rest in tree order; under a process, CUDA's GPU rows come first (Nsight Systems
+ * shows them at the top too).
+ */
+function arrangedChildren(
+  nodes: readonly TrackNode[],
+  parentKey: string,
+  order: Readonly<Record<string, readonly string[]>> | undefined,
+  underProcess: boolean,
+): KeyedNode[] {
+  let out = keyedChildren(nodes, parentKey);
+  if (underProcess) {
+    const cuda = out.findIndex((c) => c.node.track < 0 && c.node.label === CUDA_GROUP);
+    if (cuda > 0) out = [out[cuda], ...out.slice(0, cuda), ...out.slice(cuda + 1)];
+  }
+  const wanted = order?.[parentKey];
+  if (!wanted || wanted.length === 0) return out;
+  const rank = new Map(wanted.map((k, i) => [k, i]));
+  // Nodes the user placed take the places such nodes occupy, in the order the user gave them.
+  const placed = out.filter((x) => rank.has(x.key)).sort((a, b) => rank.get(a.key)! - rank.get(b.key)!);
+  let next = 0;
+  return out.map((x) => (rank.has(x.key) ? placed[next++] : x));
+}
+
+function nameFilterOf(text: string | undefined): (label: string) => boolean {
+  const needle = (text ?? '').trim().toLowerCase();
+  if (needle === '') return () => true;
+  return (label) => label.toLowerCase().includes(needle);
+}
+
+/** Tracks the user hid (directly or under a hidden group) or the filters hide, per track index (1 = hidden). */
+function hiddenTrackMask(
+  model: Model,
+  rootKey: string,
+  userHidden: Readonly<Record<string, true>>,
+  filterHidden: Uint8Array | undefined,
+): Uint8Array {
+  const mask = filterHidden ? filterHidden.slice() : new Uint8Array(model.tracks.length);
+  if (Object.keys(userHidden).length === 0) return mask;
+  const hideBelow = (node: TrackNode) => {
+    if (node.track >= 0) mask[node.track] = 1;
+    node.children.forEach(hideBelow);
+  };
+  walkKeyed(model.trackTree, rootKey, (node, key) => {
+    if (!userHidden[key]) return true;
+    hideBelow(node);
+    return false;
+  });
+  return mask;
+}
+
+/** Tracks under a collapsed node that are not hidden, in display order, up to the summary limit. */
 function summaryOf(children: readonly TrackNode[], hidden?: Uint8Array): number[] {
   const out: number[] = [];
   walkTrackTree(children, (node) => {

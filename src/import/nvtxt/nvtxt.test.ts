@@ -28,8 +28,8 @@ describe('NVTXT: the guide example', () => {
     expect(m.capture.clock).toBe('Qpc@10MHz');
     expect(m.capture.originNs).toBe(String(8236719005n * 100n));
     expect(problems(m, 'info')).toEqual([{ line: 7, message: expect.stringContaining('10 MHz, the default') }]);
-    // The category row names the file (NVTXT timeline convention).
-    expect(m.tracks.find((t) => t.kind === 'category')!.label).toContain('t.nvtxt');
+    // The capture row names the file; its category rows do not repeat it (issue 17).
+    expect(m.tracks.find((t) => t.kind === 'category')!.label).toBe('Category 1');
   });
 });
 
@@ -423,7 +423,7 @@ describe('NVTXT: events', () => {
       ['read c', 120, 130, 0, 2, 3, 3n],
     ]);
     const track = m.tracks.find((t) => t.kind === 'category')!;
-    expect(track.label).toBe('I/O (3) · t.nvtxt');
+    expect(track.label).toBe('I/O (3)');
   });
 
   it('warns (through the model) about a start/end range ending before it starts', async () => {
@@ -460,11 +460,11 @@ describe('NVTXT: events', () => {
     expect(problems(m, 'warning').map((e) => e.line)).toEqual([7]);
   });
 
-  it('sets the file display name, used by category rows', async () => {
+  it('sets the file display name, which the capture row shows (category rows do not repeat it)', async () => {
     const m = await load(lines('SetFileDisplayName, "Training run 7"', 'Marker, 1, ns, 1, 2, 4, 0, x, 0'));
     expect(m.capture.displayName).toBe('Training run 7');
     expect(m.capture.fileName).toBe('t.nvtxt');
-    expect(m.tracks.find((t) => t.kind === 'category')!.label).toContain('Training run 7');
+    expect(m.tracks.find((t) => t.kind === 'category')!.label).not.toContain('Training run 7');
   });
 
   it('gives ranges their source line (problems found later point at it)', async () => {

@@ -217,11 +217,10 @@ export function assembleModel(p: BuildParts): Model {
     trackTree: [],
     issues: issues.list,
   };
-  // Category rows name their category and, for NVTXT (one file = one annotation source), the file.
+  // Category rows name their category; the file is named once, by the capture's root row.
   for (const t of kept) {
     if (t.kind !== 'category') continue;
     t.label = categoryLabel(model, t.category);
-    if (p.info.format === 'nvtxt') t.label += ` · ${p.info.displayName}`;
   }
   if (p.resources.length > 0) model.resources = p.resources;
   if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());

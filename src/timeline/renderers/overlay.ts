@@ -4,7 +4,8 @@
  * (and a selected range's correlated partners, dashed: a CUDA call's GPU work), the hovered one
  * outlined, and the cursor line with its time on the ruler.
  */
-import type { Selection } from '../../state/viewerStore.ts';
+import type { Selection, TimeFlag } from '../../state/viewerStore.ts';
+import { drawFlags } from './flags.ts';
 import type { Canvas2D } from '../canvas2d.ts';
 import { outlinedPartners } from '../correlation.ts';
 import { formatDuration, formatTimeAtResolution } from '../../format/time.ts';
@@ -24,6 +25,8 @@ export interface OverlayState {
   span: { startNs: number; endNs: number } | null;
   /** Ranges the statistics panel points out (store `highlight`), indexed by start. */
   highlight?: HighlightIndex | null;
+  /** Flags on the time axis, in time order. */
+  flags?: readonly TimeFlag[];
 }
 
 export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): void {
@@ -52,6 +55,9 @@ export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): v
   }
 
   if (state.highlight) drawHighlights(ctx, frame, state.highlight);
+  if (state.flags && state.flags.length > 0) {
+    drawFlags(ctx, frame, state.flags, (text, x, y, fill) => drawPill(ctx, frame, text, x, y, fill, theme.bg));
+  }
 
   ctx.save();
   ctx.beginPath();

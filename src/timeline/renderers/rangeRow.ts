@@ -1,4 +1,5 @@
 /** Stacked (push/pop, API) and lane (category, GPU) rows: levels of ranges, plus a marks strip on category rows. */
+import { lowerBound, upperBound } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { BOX_HEIGHT_CSS, laneAtY, levelTopCss, type RowGeometry } from '../rowGeometry.ts';
 import type { TimeScale } from '../timeScale.ts';
@@ -75,12 +76,27 @@ export const rangeRowRenderer: TrackRenderer = {
     // The folded lane shows every deeper level drawn over each other: the deepest is on top.
     const deepest = lane === geometry.levelsShown - 1 ? geometry.levelsTotal - 1 : lane;
     for (let level = deepest; level >= lane; level--) {
-      const index = hitLevel(model, track.levelBegin[level], track.levelBegin[level + 1], scale, xCss, row.filter?.ranges ?? null);
-      if (index >= 0) return { kind: 'range', row, index };
+      const lo = track.levelBegin[level];
+      const hi = track.levelBegin[level + 1];
+      const index = hitLevel(model, lo, hi, scale, xCss, row.filter?.ranges ?? null);
+      if (index < 0) continue;
+      const merged = rangesInColumn(model, lo, hi, scale, xCss);
+      return merged > 1 ? { kind: 'range', row, index, merged } : { kind: 'range', row, index };
     }
     return null;
   },
 };
+
+/**
+ * Ranges of one level ([lo, hi), sorted by start, not overlapping, so their ends are sorted too)
+ * that touch the pixel column at `xCss`: more than one means the pointer is over a merged block.
+ */
+export function rangesInColumn(model: Model, lo: number, hi: number, scale: TimeScale, xCss: CssPx): number {
+  const t0 = scale.toNs(Math.floor(xCss));
+  const t1 = scale.toNs(Math.floor(xCss) + 1);
+  const { startNs, endNs } = model.ranges;
+  return Math.max(0, lowerBound(startNs, t1, lo, hi) - upperBound(endNs, t0, lo, hi));
+}
 
 /** Where a range of this row is drawn (row-local y), before clipping to the canvas. */
 export function rangeBoxInRow(model: Model, geometry: RowGeometry, index: number, scale: TimeScale): BoxCss {

@@ -33,7 +33,8 @@ export interface RowHitEnv {
 }
 
 export type Hit =
-  | { kind: 'range'; row: LayoutRow; index: number }
+  /** `merged`: ranges of the hit's level in the pointer's pixel column, when more than one (a merged block). */
+  | { kind: 'range'; row: LayoutRow; index: number; merged?: number }
   | { kind: 'mark'; row: LayoutRow; index: number }
   | { kind: 'counter'; row: LayoutRow; sample: number; tNs: number };
 

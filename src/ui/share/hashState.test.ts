@@ -9,6 +9,14 @@ const full: ViewHashState = {
   panel: 'report',
   search: { text: 'gemm kernel', regex: true, matchCase: false },
   filter: 'd:CUDA,n::step%2C 1',
+  offsets: [
+    { capture: 1, offsetNs: -5000 },
+    { capture: 2, offsetNs: 70 },
+  ],
+  flags: [
+    { timeNs: 1500, note: 'slow_step & retry' },
+    { timeNs: -20, note: '' },
+  ],
   extra: [['future', 'x_y'], ['future', 'second']],
 };
 
@@ -78,5 +86,11 @@ describe('search options', () => {
     const decoded = decodeViewHash('v=1&q=x&qo=rz');
     expect(decoded.state?.search).toEqual({ text: 'x', regex: false, matchCase: false });
     expect(decoded.problems).toEqual(['ignored the search options "rz"']);
+  });
+
+  it('drops a capture placement that names capture 0 or no capture', () => {
+    const { state, problems } = decodeViewHash('v=1&c=a&c=b&o=0_5&o=2_5&o=1_x&o=1_-40');
+    expect(state!.offsets).toEqual([{ capture: 1, offsetNs: -40 }]);
+    expect(problems).toHaveLength(3);
   });
 });

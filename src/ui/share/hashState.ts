@@ -17,6 +17,11 @@
  *   qo=<letters>             search options: `r` regular expression, `c` match case
  *   filter=<items>           hidden domains, categories, processes, threads and names, in the
  *                            text form of src/analysis/eventFilters.ts (`encodeFilters`)
+ *   o=<c>_<ns>               a capture placed by hand (dragged, aligned on a range): its time zero
+ *                            relative to capture 0's, integer ns; one `o` per capture after the
+ *                            first, written when any capture was placed by hand
+ *   f=<ns>_<note>            a flag on the time axis (same reference as `t`) and its note (may be
+ *                            empty, may hold `_`); one `f` per flag
  *
  * Times are relative to capture 0 rather than the shared axis, because the axis depends on the
  * order files finish loading. A range is identified by where it sits (track, level, start), not by
@@ -61,6 +66,17 @@ export interface HashSearch {
   matchCase: boolean;
 }
 
+export interface HashFlag {
+  timeNs: number;
+  note: string;
+}
+
+export interface CaptureOffset {
+  /** Position in `ViewHashState.captures` (never 0: the others are placed relative to it). */
+  capture: number;
+  offsetNs: number;
+}
+
 export interface ViewHashState {
   /** File names of the captures, in viewer order. */
   captures: string[];
@@ -71,6 +87,10 @@ export interface ViewHashState {
   search?: HashSearch;
   /** Event filters as `encodeFilters` text (read with `decodeFilters`). */
   filter?: string;
+  /** Captures placed by hand: time zero relative to capture 0's. */
+  offsets?: CaptureOffset[];
+  /** Flags on the time axis, relative to capture 0's time zero. */
+  flags?: HashFlag[];
   /** Parameters this version does not know, kept in order. */
   extra: [key: string, value: string][];
 }
@@ -82,7 +102,7 @@ export interface DecodedHash {
   problems: string[];
 }
 
-const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter']);
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o', 'f']);
 
 /** A finite number as the shortest text that reads back to the same value. */
 function num(n: number): string {
@@ -116,6 +136,8 @@ export function encodeViewHash(state: ViewHashState): string {
     if (options) p.append('qo', options);
   }
   if (state.filter) p.append('filter', state.filter);
+  for (const o of state.offsets ?? []) p.append('o', `${o.capture}_${num(Math.round(o.offsetNs))}`);
+  for (const f of state.flags ?? []) p.append('f', `${num(Math.round(f.timeNs))}_${f.note}`);
   for (const [k, v] of state.extra) p.append(k, v);
   return p.toString();
 }
@@ -158,6 +180,15 @@ function parseSelection(text: string, captureCount: number): SelectionRef | unde
   return undefined;
 }
 
+function parseOffset(text: string, captureCount: number): CaptureOffset | undefined {
+  const parts = text.split('_');
+  if (parts.length !== 2) return undefined;
+  const capture = parseIndex(parts[0]);
+  const offsetNs = parseNumber(parts[1]);
+  if (capture === undefined || capture === 0 || capture >= captureCount || offsetNs === undefined) return undefined;
+  return { capture, offsetNs };
+}
+
 /** Reads a hash (with or without the leading `#`). Malformed fields are dropped and named in `problems`. */
 export function decodeViewHash(hash: string): DecodedHash {
   const text = hash.startsWith('#') ? hash.slice(1) : hash;
@@ -190,6 +221,21 @@ export function decodeViewHash(hash: string): DecodedHash {
     state.search = { text: searchText, regex: valid && options.includes('r'), matchCase: valid && options.includes('c') };
   }
   state.filter = p.get('filter') ?? undefined;
+  const offsets: CaptureOffset[] = [];
+  for (const raw of p.getAll('o')) {
+    const offset = parseOffset(raw, state.captures.length);
+    if (offset) offsets.push(offset);
+    else problems.push(`ignored the capture placement "${raw}"`);
+  }
+  if (offsets.length > 0) state.offsets = offsets;
+  const flags: HashFlag[] = [];
+  for (const raw of p.getAll('f')) {
+    const cut = raw.indexOf('_');
+    const timeNs = parseNumber(cut < 0 ? raw : raw.slice(0, cut));
+    if (timeNs === undefined) problems.push(`ignored the flag "${raw}"`);
+    else flags.push({ timeNs, note: cut < 0 ? '' : raw.slice(cut + 1) });
+  }
+  if (flags.length > 0) state.flags = flags;
   for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
   for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {
     if (state[key] === undefined) delete state[key];

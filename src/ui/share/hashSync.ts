@@ -115,7 +115,7 @@ export class HashSync {
       return;
     }
     const capturesChanged = s.captures !== prev.captures;
-    const discrete = s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters;
+    const discrete = s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters || s.flags !== prev.flags;
     const spanChanged = s.span !== prev.span;
     // Typing a search rewrites the entry like panning: one entry per finished edit, not per key.
     const viewChanged = s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs || s.search !== prev.search;
@@ -188,6 +188,8 @@ export class HashSync {
     const view = resolveViewHash(state, s.captures);
     this.applying = true;
     try {
+      for (const o of view.offsets) s.setCaptureOffset(o.capture, o.offsetNs);
+      s.setFlags(view.flags);
       if (view.window) s.setView(view.window.startNs, view.window.endNs);
       s.setSpan(view.span);
       s.select(view.selection);

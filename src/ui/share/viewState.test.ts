@@ -133,4 +133,40 @@ describe('view state <-> hash state', () => {
     expect(bad.filters.hidden).toEqual([{ kind: 'process', pid: 7 }]);
     expect(bad.missing).toEqual(['ignored the filter item "zz:1"']);
   });
+
+  it('keeps captures placed by hand, relative to the first capture, whatever the load order', () => {
+    // Different clocks: nothing aligns them but the user.
+    const a = () => model('a.nvtxt', 0);
+    const b = () => {
+      const m = model('b.nvtxt', 0);
+      m.capture.clock = 'OTHER';
+      return m;
+    };
+    const first = storeWith(a(), b());
+    const s1 = first.getState();
+    s1.setCaptureOffset(s1.captures[1].id, 12_345);
+    const state = viewHashState(first.getState())!;
+    expect(state.offsets).toEqual([{ capture: 1, offsetNs: 12_345 }]);
+    const hash = encodeViewHash(state);
+    expect(hash).toContain('o=1_12345');
+
+    const second = storeWith(b(), a());
+    const s2 = second.getState();
+    const view = resolveViewHash(decodeViewHash(hash).state!, s2.captures);
+    const bId = s2.captures.find((c) => c.model.capture.fileName === 'b.nvtxt')!.id;
+    expect(view.offsets).toEqual([{ capture: bId, offsetNs: s2.captures.find((c) => c.model.capture.fileName === 'a.nvtxt')!.offsetNs + 12_345 }]);
+    // Nothing placed by hand: no offsets in the link.
+    expect(viewHashState(storeWith(a(), b()).getState())!.offsets).toBeUndefined();
+  });
+
+  it('keeps flags relative to the first capture', () => {
+    const first = storeWith(model('x.nvtxt', 0), model('y.nvtxt', 2));
+    const y = first.getState().captures[1];
+    first.getState().addFlag(y.offsetNs + 40, 'stall');
+    const hash = encodeViewHash(viewHashState(first.getState())!);
+    const second = storeWith(model('y.nvtxt', 2), model('x.nvtxt', 0));
+    const view = resolveViewHash(decodeViewHash(hash).state!, second.getState().captures);
+    // x (the link's first capture) sits at -2 ms on the new axis, so the flag is again 40 ns into y.
+    expect(view.flags).toEqual([{ timeNs: 40, note: 'stall' }]);
+  });
 });

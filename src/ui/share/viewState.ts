@@ -13,7 +13,8 @@ import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
 export type HashedFields = Pick<
   ViewerState,
   'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search'
->;
+> &
+  Partial<Pick<ViewerState, 'flags'>>;
 
 /** Fields that pass through unchanged (parameters of a newer build). */
 export type CarriedFields = Pick<ViewHashState, 'extra'>;
@@ -36,6 +37,11 @@ export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_
   if (s.search.text !== '') state.search = { ...s.search };
   const filter = encodeFilters(s.filters);
   if (filter !== '') state.filter = filter;
+  // Captures placed by hand: every capture's place relative to the first, so the link needs no clock.
+  if (s.flags && s.flags.length > 0) state.flags = s.flags.map((f) => ({ timeNs: f.timeNs - zero, note: f.note }));
+  if (s.captures.some((c) => c.alignedByUser)) {
+    state.offsets = s.captures.slice(1).map((c, i) => ({ capture: i + 1, offsetNs: c.offsetNs - zero }));
+  }
   return state;
 }
 
@@ -96,6 +102,10 @@ export interface ResolvedView {
   panel: string | null;
   filters: EventFilters;
   search: SearchQuery;
+  /** Captures the link places by hand: capture id and offset on the shared axis. */
+  offsets: { capture: number; offsetNs: number }[];
+  /** Flags on the shared axis (none when the link's reference capture is missing). */
+  flags: { timeNs: number; note: string }[];
   /** What the link names but the loaded captures do not have, or could not be read, for a notice. */
   missing: string[];
 }
@@ -114,8 +124,15 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     panel: state.panel ?? null,
     filters: NO_FILTERS,
     search: state.search ?? { text: '', regex: false, matchCase: false },
+    offsets: [],
+    flags: [],
     missing,
   };
+  if (zero !== undefined) for (const f of state.flags ?? []) out.flags.push({ timeNs: f.timeNs + zero, note: f.note });
+  for (const o of state.offsets ?? []) {
+    const capture = matched[o.capture];
+    if (capture && zero !== undefined) out.offsets.push({ capture: capture.id, offsetNs: zero + o.offsetNs });
+  }
   if (state.filter) {
     const decoded = decodeFilters(state.filter);
     out.filters = decoded.filters;
