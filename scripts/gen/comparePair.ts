@@ -31,15 +31,22 @@ export interface PairOptions {
   unendedInCandidate?: readonly string[];
 }
 
-function buildSide(specs: readonly { name: string; side: SideSpec }[], seed: number, threadCount: number, unended: readonly string[], label: string): Model {
+interface PairEvent {
+  thread: number;
+  name: number;
+  startNs: number;
+  /** NaN: left open (pushed, never popped). */
+  endNs: number;
+}
+
+/** The instances of one capture, in emission order (per thread in time order). */
+function sideEvents(specs: readonly { name: string; side: SideSpec }[], seed: number, threadCount: number, unended: readonly string[]): { names: string[]; events: PairEvent[] } {
   const rnd = new Random(seed);
-  const b = new ModelBuilder({ fileName: `${label}-${seed}.generated`, format: 'generated', byteSize: 0 });
-  b.process(1, label);
-  const threads = Array.from({ length: threadCount }, (_, t) => b.thread(1, 100 + t, `worker ${t}`));
   const clock = new Float64Array(threadCount);
   const remaining = specs.map((s) => s.side.count);
   let left = remaining.reduce((a, c) => a + c, 0);
-  const nameIds = specs.map((s) => b.intern(s.name));
+  const names = specs.map((s) => s.name);
+  const events: PairEvent[] = [];
   while (left > 0) {
     // Pick an instance uniformly among those left, so names interleave.
     let k = Math.floor(rnd.next() * left);
@@ -51,15 +58,45 @@ function buildSide(specs: readonly { name: string; side: SideSpec }[], seed: num
     const { medianNs, sigma } = specs[s].side;
     const duration = Math.max(1, Math.round(sigma > 0 ? rnd.logNormal(medianNs, sigma) : medianNs));
     const start = clock[t] + 10 + rnd.int(0, 1000);
-    b.range(threads[t], start, start + duration, { nameId: nameIds[s] });
+    events.push({ thread: t, name: s, startNs: start, endNs: start + duration });
     clock[t] = start + duration;
   }
   for (const name of unended) {
-    const t = 0;
-    b.push(threads[t], clock[t] + 10, { nameId: b.intern(name) });
-    clock[t] += 20;
+    if (!names.includes(name)) names.push(name);
+    events.push({ thread: 0, name: names.indexOf(name), startNs: clock[0] + 10, endNs: NaN });
+    clock[0] += 20;
+  }
+  return { names, events };
+}
+
+function buildSide(specs: readonly { name: string; side: SideSpec }[], seed: number, threadCount: number, unended: readonly string[], label: string): Model {
+  const { names, events } = sideEvents(specs, seed, threadCount, unended);
+  const b = new ModelBuilder({ fileName: `${label}-${seed}.generated`, format: 'generated', byteSize: 0 });
+  b.process(1, label);
+  const threads = Array.from({ length: threadCount }, (_, t) => b.thread(1, 100 + t, `worker ${t}`));
+  const nameIds = names.map((n) => b.intern(n));
+  for (const e of events) {
+    if (Number.isNaN(e.endNs)) b.push(threads[e.thread], e.startNs, { nameId: nameIds[e.name] });
+    else b.range(threads[e.thread], e.startNs, e.endNs, { nameId: nameIds[e.name] });
   }
   return b.finish();
+}
+
+/** The same capture as NVTXT text (push/pop ranges), for command-line and page tests. */
+function sideNvtxt(specs: readonly { name: string; side: SideSpec }[], seed: number, threadCount: number, unended: readonly string[], label: string): string {
+  const { names, events } = sideEvents(specs, seed, threadCount, unended);
+  const lines = ['TimeBase = ClockMonotonicRaw', 'ProcessId = 1', `NameProcess, 1, "${label}"`];
+  for (let t = 0; t < threadCount; t++) lines.push(`NameOsThread, 1, ${100 + t}, "worker ${t}"`);
+  lines.push('@RangePush, Time, ThreadId, Message', '@RangePop, Time, ThreadId');
+  // Instances of a thread never overlap, so a push and its pop are adjacent in time order.
+  const timed: [number, string][] = [];
+  for (const e of events) {
+    timed.push([e.startNs, `RangePush, ${e.startNs}, ${100 + e.thread}, "${names[e.name]}"`]);
+    if (!Number.isNaN(e.endNs)) timed.push([e.endNs, `RangePop, ${e.endNs}, ${100 + e.thread}`]);
+  }
+  timed.sort((a, b) => a[0] - b[0]);
+  for (const [, line] of timed) lines.push(line);
+  return lines.join('\n') + '\n';
 }
 
 /** The baseline and candidate captures of `options` (different seeds: independent noise). */
@@ -70,5 +107,16 @@ export function buildCapturePair(options: PairOptions): { base: Model; candidate
   return {
     base: buildSide(side('base'), seed, threads, [], 'base'),
     candidate: buildSide(side('candidate'), seed + 7919, threads, options.unendedInCandidate ?? [], 'candidate'),
+  };
+}
+
+/** The same pair as NVTXT files' text. */
+export function capturePairNvtxt(options: PairOptions): { base: string; candidate: string } {
+  const seed = options.seed ?? 1;
+  const threads = options.threads ?? 4;
+  const side = (pick: 'base' | 'candidate') => options.ranges.filter((r) => r[pick].count > 0).map((r) => ({ name: r.name, side: r[pick] }));
+  return {
+    base: sideNvtxt(side('base'), seed, threads, [], 'base'),
+    candidate: sideNvtxt(side('candidate'), seed + 7919, threads, options.unendedInCandidate ?? [], 'candidate'),
   };
 }

@@ -151,9 +151,10 @@ function statusOf(base: SideFigures | null, candidate: SideFigures | null, test:
   return base.count === candidate.count ? 'within-noise' : 'count';
 }
 
-export function compareCaptures(base: Model, candidate: Model, options: RangeStatsOptions = {}): CompareResult {
+/** `candidateOptions` (same group-by) when the scope differs per capture, e.g. spans of a named range. */
+export function compareCaptures(base: Model, candidate: Model, options: RangeStatsOptions = {}, candidateOptions: RangeStatsOptions = options): CompareResult {
   const a = groupDurations(base, options);
-  const b = groupDurations(candidate, options);
+  const b = groupDurations(candidate, { ...candidateOptions, groupBy: options.groupBy });
   return compareDurationGroups(a, b);
 }
 

@@ -19,3 +19,4 @@ export {
 } from './compareCaptures.ts';
 export { groupDurations, type DurationGroups } from './groupDurations.ts';
 export { MAX_TEST_INSTANCES, MIN_EFFECT, MIN_TEST_INSTANCES, NOISE_ALPHA, durationShiftTest, type ShiftTest, type ShiftVerdict } from './mannWhitney.ts';
+export { changeIsNoise, parseThreshold, thresholdBreaches, type Breach, type Threshold, type ThresholdOp } from './thresholds.ts';
