@@ -6,6 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { SearchQuery } from '../analysis/nameSearch.ts';
 import type { Model, Nanoseconds } from '../model/types.ts';
+import type { CompareView } from './compareView.ts';
 import { NO_FILTERS, type EventFilters } from './filters.ts';
 
 /** A loaded file. */
@@ -78,6 +79,8 @@ export interface ViewerState {
   filters: EventFilters;
   /** The name search (src/analysis/nameSearch.ts); text '' = no search. Matches are highlighted on the timeline. */
   search: SearchQuery;
+  /** The comparison of two captures (src/ui/compare/), or null; kept in the URL hash. */
+  compare: CompareView | null;
 }
 
 export interface ViewerActions {
@@ -104,6 +107,7 @@ export interface ViewerActions {
   revealEvent(target: NonNullable<Selection>): void;
   setFilters(filters: EventFilters): void;
   setSearch(search: SearchQuery): void;
+  setCompare(compare: CompareView | null): void;
 }
 
 export type ViewerStore = StoreApi<ViewerState & ViewerActions>;
@@ -131,6 +135,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     reveal: null,
     filters: NO_FILTERS,
     search: { text: '', regex: false, matchCase: false },
+    compare: null,
     ...initial,
 
     addCapture(capture) {
@@ -145,6 +150,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
         captures: s.captures.filter((c) => c.id !== id),
         selection: s.selection && s.selection.capture === id ? null : s.selection,
         highlight: s.highlight && s.highlight.capture === id ? null : s.highlight,
+        compare: s.compare && (s.compare.base === id || s.compare.candidate === id) ? null : s.compare,
       }));
     },
     replaceCapture(id, capture) {
@@ -227,6 +233,9 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
     },
     setFilters(filters) {
       set({ filters });
+    },
+    setCompare(compare) {
+      set({ compare });
     },
     setSearch(search) {
       set((s) =>

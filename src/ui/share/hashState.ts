@@ -15,6 +15,8 @@
  *   panel=<id>               open secondary panel (e.g. `report`, the load report)
  *   q=<text>                 name search text
  *   qo=<letters>             search options: `r` regular expression, `c` match case
+ *   cmp=<a>_<b>_<group-by>  comparison: baseline and candidate capture positions, grouping
+ *   cmprow=<row key>         comparison: the row whose details are open
  *   filter=<items>           hidden domains, categories, processes, threads and names, in the
  *                            text form of src/state/filters.ts (`encodeFilters`)
  *
@@ -71,6 +73,9 @@ export interface ViewHashState {
   search?: HashSearch;
   /** Event filters as `encodeFilters` text (read with `decodeFilters`). */
   filter?: string;
+  /** Comparison as `cmp` text (src/ui/compare/compareHash.ts) and its open row. */
+  compare?: string;
+  compareRow?: string;
   /** Parameters this version does not know, kept in order. */
   extra: [key: string, value: string][];
 }
@@ -82,7 +87,7 @@ export interface DecodedHash {
   problems: string[];
 }
 
-const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter']);
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'cmp', 'cmprow']);
 
 /** A finite number as the shortest text that reads back to the same value. */
 function num(n: number): string {
@@ -116,6 +121,8 @@ export function encodeViewHash(state: ViewHashState): string {
     if (options) p.append('qo', options);
   }
   if (state.filter) p.append('filter', state.filter);
+  if (state.compare) p.append('cmp', state.compare);
+  if (state.compareRow) p.append('cmprow', state.compareRow);
   for (const [k, v] of state.extra) p.append(k, v);
   return p.toString();
 }
@@ -190,6 +197,8 @@ export function decodeViewHash(hash: string): DecodedHash {
     state.search = { text: searchText, regex: valid && options.includes('r'), matchCase: valid && options.includes('c') };
   }
   state.filter = p.get('filter') ?? undefined;
+  state.compare = p.get('cmp') ?? undefined;
+  state.compareRow = p.get('cmprow') ?? undefined;
   for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
   for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {
     if (state[key] === undefined) delete state[key];

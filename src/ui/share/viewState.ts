@@ -7,12 +7,14 @@ import { levelCount, lowerBound, trackOfMark, trackOfRange } from '../../model/q
 import type { Model } from '../../model/types.ts';
 import { decodeFilters, encodeFilters, NO_FILTERS, type EventFilters } from '../../state/filters.ts';
 import type { LoadedCapture, Selection, ViewerState } from '../../state/viewerStore.ts';
+import type { CompareView } from '../../state/compareView.ts';
+import { encodeCompareHash, resolveCompareHash } from '../compare/compareHash.ts';
 import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
 
 /** The store fields the hash describes. */
 export type HashedFields = Pick<
   ViewerState,
-  'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search'
+  'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search' | 'compare'
 >;
 
 /** Fields that pass through unchanged (parameters of a newer build). */
@@ -36,6 +38,7 @@ export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_
   if (s.search.text !== '') state.search = { ...s.search };
   const filter = encodeFilters(s.filters);
   if (filter !== '') state.filter = filter;
+  Object.assign(state, encodeCompareHash(s.compare ?? null, s.captures));
   return state;
 }
 
@@ -96,6 +99,7 @@ export interface ResolvedView {
   panel: string | null;
   filters: EventFilters;
   search: SearchQuery;
+  compare: CompareView | null;
   /** What the link names but the loaded captures do not have, or could not be read, for a notice. */
   missing: string[];
 }
@@ -114,8 +118,12 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     panel: state.panel ?? null,
     filters: NO_FILTERS,
     search: state.search ?? { text: '', regex: false, matchCase: false },
+    compare: null,
     missing,
   };
+  const compare = resolveCompareHash(state.compare, state.compareRow, matched);
+  out.compare = compare.view;
+  if (compare.problem) missing.push(compare.problem);
   if (state.filter) {
     const decoded = decodeFilters(state.filter);
     out.filters = decoded.filters;
