@@ -11,10 +11,10 @@ export function formatRelativeChange(rel: number): string {
   return percent > 0 ? `+${text}%` : text === '-0.0' ? '0.0%' : `${text}%`;
 }
 
-/** A signed duration change: "+2.6 ms", "-350 ns", "0 ns". */
-export function formatDurationChange(ns: number, fixedPoint = false): string {
+/** A signed duration change: "+2.6 ms", "-350 ns", "0 ns" (`digits` significant digits, default 4). */
+export function formatDurationChange(ns: number, fixedPoint = false, digits: 3 | 4 = 4): string {
   if (!Number.isFinite(ns)) return '-';
-  const text = formatDuration(Math.abs(ns), { fixedPoint });
+  const text = formatDuration(Math.abs(ns), { fixedPoint, digits });
   return ns > 0 ? `+${text}` : ns < 0 ? `-${text}` : text;
 }
 

@@ -42,7 +42,7 @@ function captureName(c: LoadedCapture, all: readonly LoadedCapture[]): string {
   return all.filter((o) => o.model.capture.fileName === name).length > 1 ? `${name} (#${all.indexOf(c) + 1})` : name;
 }
 
-function pct(row: CompareRow, column: 'total' | 'median' | 'p90' | 'p99'): string {
+function pct(row: CompareRow, column: 'total' | 'mean' | 'median' | 'p90' | 'p99'): string {
   return formatRelativeChange(row.change[column].rel);
 }
 
@@ -57,9 +57,9 @@ const COLUMNS: { title: string; sort?: CompareSortKey; cell(r: CompareRow): stri
   { title: 'Count B', cell: (r) => (r.candidate ? formatCount(r.candidate.count) : '–') },
   { title: 'Total A', sort: 'totalA', cell: (r) => (r.base ? formatDurationShort(r.base.totalNs) : '–') },
   { title: 'Total B', sort: 'totalB', cell: (r) => (r.candidate ? formatDurationShort(r.candidate.totalNs) : '–') },
-  { title: 'Δ Total', sort: 'change', cell: (r) => formatDurationChange(r.change.total.abs), hint: 'Change of total time (the default order)' },
+  { title: 'Δ Total', sort: 'change', cell: (r) => formatDurationChange(r.change.total.abs, false, 3), hint: 'Change of total time (the default order)' },
   { title: 'Δ%', sort: 'relChange', cell: (r) => pct(r, 'total') },
-  { title: 'Mean A → B', cell: (r) => `${r.base?.count ? formatDurationShort(r.base.meanNs) : '–'} → ${r.candidate?.count ? formatDurationShort(r.candidate.meanNs) : '–'}` },
+  { title: 'Mean Δ%', cell: (r) => pct(r, 'mean') },
   { title: 'Med Δ%', sort: 'medianChange', cell: (r) => pct(r, 'median') },
   { title: 'P90 Δ%', cell: (r) => pct(r, 'p90') },
   { title: 'P99 Δ%', sort: 'p99Change', cell: (r) => pct(r, 'p99') },
