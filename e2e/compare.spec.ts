@@ -71,6 +71,24 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   });
   expect(picked.selection).toMatchObject({ kind: 'range', capture: picked.after });
 
+  // Align B under A at the 3rd instance of "step": both start at one time on the shared axis.
+  await detail.getByTestId('compare-align-n').fill('3');
+  await detail.getByTestId('compare-align').click();
+  await expect(detail.getByTestId('compare-align-note')).toHaveText('instance 3 of both starts at one time');
+  const starts = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+      captures: { offsetNs: number; model: { capture: { fileName: string }; strings: string[]; styles: { name: Uint32Array }; ranges: { startNs: Float64Array; style: Uint32Array } } }[];
+    };
+    return s.captures.map((c) => {
+      const r = c.model.ranges;
+      const step = [] as number[];
+      for (let i = 0; i < r.startNs.length; i++) if (c.model.strings[c.model.styles.name[r.style[i]]] === 'step') step.push(r.startNs[i]);
+      step.sort((x, y) => x - y);
+      return { name: c.model.capture.fileName, third: c.offsetNs + step[2] };
+    });
+  });
+  expect(starts[0].third).toBe(starts[1].third);
+
   // The comparison is part of the link.
   await expect.poll(() => page.evaluate(() => location.hash)).toContain('cmp=');
   const hash = await page.evaluate(() => location.hash);

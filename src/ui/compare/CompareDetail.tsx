@@ -9,14 +9,18 @@ import { rowDurations, type CompareResult, type CompareRow } from '../../analysi
 import { formatRelativeChange } from '../../format/change.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
-import { useViewer } from '../../state/context.tsx';
+import { useViewer, useViewerStore } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { HistogramCanvas } from '../stats/HistogramCanvas.tsx';
 import { binsForCount, type BinBand } from '../stats/histogramView.ts';
+import { alignmentOffset, applyOffset } from './align.ts';
 
 export function CompareDetail({ result, row, base, candidate }: { result: CompareResult; row: CompareRow; base: LoadedCapture; candidate: LoadedCapture }) {
   const revealEvent = useViewer((s) => s.revealEvent);
   const setHighlight = useViewer((s) => s.setHighlight);
+  const store = useViewerStore();
+  const [alignAt, setAlignAt] = useState(1);
+  const [alignNote, setAlignNote] = useState('');
   const [maxBins, setMaxBins] = useState(60);
   const [bands, setBands] = useState<{ a: BinBand | null; b: BinBand | null }>({ a: null, b: null });
   const a = useMemo(() => rowDurations(result, row, 'base'), [result, row]);
@@ -96,6 +100,37 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
             ? ' · too few instances to tell noise apart'
             : ''}
       </p>
+      <div className="cmp-align" role="group" aria-label="Align the timelines">
+        <label>
+          Align B under A at instance{' '}
+          <input type="number" min={1} value={alignAt} onChange={(e) => setAlignAt(Math.max(1, Math.floor(Number(e.target.value) || 1)))} data-testid="compare-align-n" />
+        </label>
+        <button
+          type="button"
+          className="button small"
+          data-testid="compare-align"
+          title="Shift B on the shared time axis so that its N-th instance of this row (by start time) starts with A's N-th"
+          onClick={() => {
+            const s = store.getState();
+            const baseNow = s.captures.find((c) => c.id === base.id);
+            const candidateNow = s.captures.find((c) => c.id === candidate.id);
+            const aligned = baseNow && candidateNow ? alignmentOffset(result, row, alignAt, baseNow, candidateNow) : null;
+            if (!aligned || !baseNow) {
+              setAlignNote(`A or B has fewer than ${alignAt} instances`);
+              return;
+            }
+            applyOffset(store, candidate.id, aligned.offsetNs);
+            const r = baseNow.model.ranges;
+            const start = baseNow.offsetNs + r.startNs[aligned.baseRange];
+            const length = Math.max(r.endNs[aligned.baseRange] - r.startNs[aligned.baseRange], 1);
+            s.setView(start - length, start + 3 * length);
+            setAlignNote(`instance ${alignAt} of both starts at one time`);
+          }}
+        >
+          Align
+        </button>
+        {alignNote && <span className="muted" data-testid="compare-align-note">{alignNote}</span>}
+      </div>
       {side('A', base, a, view.a, 'a')}
       {side('B', candidate, b, view.b, 'b')}
     </section>

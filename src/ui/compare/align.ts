@@ -1,0 +1,47 @@
+/**
+ * "Align B on A at the N-th instance of this row": the shift of the candidate's time zero on the
+ * shared axis that puts the start of its N-th instance (by start time) of a comparison row under
+ * the baseline's N-th, so that iteration k of one run sits above iteration k of the other.
+ *
+ * It writes the per-capture `offsetNs` the store has on this branch; the timeline's own
+ * per-capture offset and "align on a named range" (issue 15, in parallel) replace `applyOffset`
+ * when the branches meet: this module then only computes which instance to align on.
+ */
+import type { CompareResult, CompareRow } from '../../analysis/compare/index.ts';
+import type { Model } from '../../model/types.ts';
+import type { ViewerStore } from '../../state/viewerStore.ts';
+
+/**
+ * The N-th (1-based) instance by start time of one side of a row (a RangeIndex of that side's
+ * model, whose `startNs` column is passed), or -1 when it has fewer.
+ */
+export function nthInstance(result: CompareResult, row: CompareRow, side: 'base' | 'candidate', n: number, startNs: Float64Array): number {
+  const fig = side === 'base' ? row.base : row.candidate;
+  const groups = side === 'base' ? result.base : result.candidate;
+  if (!fig || n < 1) return -1;
+  const lo = groups.offset[fig.group];
+  const hi = groups.offset[fig.group + 1];
+  if (n > hi - lo) return -1;
+  const order = groups.ranges.slice(lo, hi);
+  order.sort((a, b) => startNs[a] - startNs[b] || a - b);
+  return order[n - 1];
+}
+
+/** Offset for the candidate so its N-th instance starts where the baseline's does; null when a side has fewer. */
+export function alignmentOffset(
+  result: CompareResult,
+  row: CompareRow,
+  n: number,
+  base: { model: Model; offsetNs: number },
+  candidate: { model: Model },
+): { offsetNs: number; baseRange: number; candidateRange: number } | null {
+  const a = nthInstance(result, row, 'base', n, base.model.ranges.startNs);
+  const b = nthInstance(result, row, 'candidate', n, candidate.model.ranges.startNs);
+  if (a < 0 || b < 0) return null;
+  return { offsetNs: base.offsetNs + base.model.ranges.startNs[a] - candidate.model.ranges.startNs[b], baseRange: a, candidateRange: b };
+}
+
+/** Moves a capture's time zero on the shared axis (the store's per-capture offset). */
+export function applyOffset(store: ViewerStore, captureId: number, offsetNs: number): void {
+  store.setState((s) => ({ captures: s.captures.map((c) => (c.id === captureId ? { ...c, offsetNs } : c)) }));
+}
