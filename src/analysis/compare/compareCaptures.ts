@@ -112,7 +112,7 @@ function sideFigures(groups: DurationGroups, g: number, scratch: Float64Array): 
       slowest = ranges[k];
     }
   }
-  // Selection reorders: work on a copy so `durations` keeps capture order for the test's thinning.
+  // Selection reorders: work on a copy, `durations` stays paired with `ranges`.
   const work = scratch.subarray(0, n);
   work.set(durations.subarray(lo, hi));
   const [median, p90, p99] = quantilesInPlace(work, 0, n, [0.5, 0.9, 0.99]);
@@ -184,12 +184,12 @@ export function compareDurationGroups(a: DurationGroups, b: DurationGroups): Com
   const rows: CompareRow[] = [];
   for (const key of order) {
     const { base: ga, candidate: gb } = rowsByKey.get(key)!;
-    const baseFig = ga >= 0 ? sideFigures(a, ga, scratch) : null;
-    const candFig = gb >= 0 ? sideFigures(b, gb, scratch) : null;
     const test =
-      baseFig && candFig
+      ga >= 0 && gb >= 0
         ? durationShiftTest(a.durations.subarray(a.offset[ga], a.offset[ga + 1]), b.durations.subarray(b.offset[gb], b.offset[gb + 1]))
         : null;
+    const baseFig = ga >= 0 ? sideFigures(a, ga, scratch) : null;
+    const candFig = gb >= 0 ? sideFigures(b, gb, scratch) : null;
     const info = ga >= 0 ? a.groups[ga] : b.groups[gb];
     const change = {} as Record<CompareColumn, Change>;
     for (const column of COMPARE_COLUMNS) change[column] = changeOf(baseFig, candFig, column);

@@ -11,6 +11,7 @@ import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useViewer } from '../../state/context.tsx';
 import { captureFilter } from '../../state/filters.ts';
+import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { useListVirtualizer } from '../useListVirtualizer.ts';
 import { CompareDetail } from './CompareDetail.tsx';
@@ -81,14 +82,17 @@ export function ComparePanel() {
   const groupBy: GroupBy = compare?.groupBy ?? 'name';
   const rowKey = compare?.row ?? null;
 
+  // Keyed on the models, not the capture entries: moving a capture on the axis changes nothing here.
+  const baseModel = base?.model;
+  const candidateModel = candidate?.model;
   const result: CompareResult | null = useMemo(() => {
-    if (!base || !candidate) return null;
-    const scope = (c: LoadedCapture) => {
-      const f = captureFilter(c.model, filters);
+    if (!baseModel || !candidateModel) return null;
+    const scope = (model: Model) => {
+      const f = captureFilter(model, filters);
       return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
     };
-    return compareCaptures(base.model, candidate.model, scope(base), scope(candidate));
-  }, [base, candidate, groupBy, filters]);
+    return compareCaptures(baseModel, candidateModel, scope(baseModel), scope(candidateModel));
+  }, [baseModel, candidateModel, groupBy, filters]);
   const rows = useMemo(() => (result ? sortCompareRows(result.rows, sort) : []), [result, sort]);
 
   if (ready.length < 2 || !base || !candidate) {
