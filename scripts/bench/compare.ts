@@ -2,12 +2,12 @@
  * `npm run bench:compare`: how long the comparison of two captures takes to appear (issue 18's
  * target: under 2 s for two 10M-event captures). Two captures of the event generator (scripts/gen/,
  * default 10M ranges + marks each, different seeds) are built directly with ModelBuilder; the figure
- * is `compareCaptures` (grouping, figures of both sides, noise test per row), median of several
+ * is `compareCaptures` (the statistics table of each side, a sample of each group's durations, the noise test per row), median of several
  * runs after a warm-up. Options: --events N, --runs N, --json.
  */
 import { loadavg, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { compareCaptures, compareDurationGroups, groupDurations } from '../../src/analysis/compare/index.ts';
+import { compareCaptures } from '../../src/analysis/compare/index.ts';
 import { buildGeneratedModel } from '../gen/model.ts';
 
 const { values } = parseArgs({
@@ -33,16 +33,10 @@ const buildS = (performance.now() - t0) / 1000;
 let rows = 0;
 compareCaptures(base, candidate); // warm-up
 const times: number[] = [];
-const groupTimes: number[] = [];
 for (let r = 0; r < runs; r++) {
-  // compareCaptures is exactly these two steps; timed apart to see where the time goes.
   const t = performance.now();
-  const a = groupDurations(base);
-  const b = groupDurations(candidate);
-  const grouped = performance.now();
-  rows = compareDurationGroups(a, b).rows.length;
+  rows = compareCaptures(base, candidate).rows.length;
   times.push(performance.now() - t);
-  groupTimes.push(grouped - t);
 }
 const figure = {
   events,
@@ -51,7 +45,6 @@ const figure = {
   rows,
   compareMs: Math.round(median(times)),
   runsMs: times.map((t) => Math.round(t)),
-  groupingMs: Math.round(median(groupTimes)),
   buildS: Math.round(buildS),
   cpus: cpus().length,
   loadavg: loadavg().map((l) => Number(l.toFixed(2))),
@@ -60,7 +53,7 @@ if (values.json) process.stdout.write(JSON.stringify(figure) + '\n');
 else {
   process.stdout.write(
     `compare two captures of ${events.toLocaleString('en')} events (${figure.rangesBase.toLocaleString('en')} + ${figure.rangesCandidate.toLocaleString('en')} ranges, ${rows} rows): ` +
-      `${figure.compareMs} ms (median of ${runs}; runs ${figure.runsMs.join(', ')} ms; grouping both ${figure.groupingMs} ms, the rest figures and tests)\n` +
+      `${figure.compareMs} ms (median of ${runs}; runs ${figure.runsMs.join(', ')} ms\n` +
       `models built in ${figure.buildS} s; ${figure.cpus} CPUs, load average ${figure.loadavg.join(' ')}\n`,
   );
 }

@@ -1,15 +1,16 @@
 /**
  * Baseline against candidate: per statistics group (name, thread, ...), the summary figures of
  * both captures, their absolute and relative change, and whether the change of the instances'
- * durations stands out of the runs' noise (mannWhitney.ts). Groups are matched across captures
- * by what the statistics table shows (label, and style for name groups), never by ids, which
- * differ between captures.
+ * durations stands out of the runs' noise (mannWhitney.ts). The figures are the statistics
+ * table's own (`rangeStats`), so the comparison and the table never disagree; the noise test
+ * reads a sample of each group's ended instances (groupSamples.ts). Groups are matched across
+ * captures by what the table shows (label, and style for name groups), never by ids or keys,
+ * which differ between captures.
  */
-import type { Model } from '../../model/types.ts';
+import { RangeFlag, type Model } from '../../model/types.ts';
 import type { GroupBy } from '../groups.ts';
-import { quantilesInPlace } from '../quantiles.ts';
-import type { RangeStatsOptions } from '../rangeStats.ts';
-import { groupDurations, type DurationGroups } from './groupDurations.ts';
+import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from '../rangeStats.ts';
+import { groupSamples, type GroupSample } from './groupSamples.ts';
 import { durationShiftTest, type ShiftTest } from './mannWhitney.ts';
 
 /** The compared figures, in table order. */
@@ -17,19 +18,21 @@ export const COMPARE_COLUMNS = ['count', 'total', 'mean', 'median', 'p90', 'p99'
 export type CompareColumn = (typeof COMPARE_COLUMNS)[number];
 
 export interface SideFigures {
-  /** Ended instances. */
+  /** Instances, as the statistics table counts them. */
   count: number;
   totalNs: number;
   meanNs: number;
   medianNs: number;
   p90Ns: number;
   p99Ns: number;
-  /** Instances that never ended (not in any other figure). */
+  /** Instances that never ended (never in the noise test's sample nor in the instance lists). */
   unendedCount: number;
+  /** Ended instances (the table's count, less unended ones where the table still counts them). */
+  endedCount: number;
   /** The longest instance (RangeIndex in that capture), -1 when none. */
   slowestRange: number;
-  /** Index of the group in that side's `DurationGroups`. */
-  group: number;
+  /** The group's key in that capture's statistics table (`rangeInstances`). */
+  key: string;
 }
 
 /**
@@ -67,9 +70,9 @@ export interface CompareResult {
   groupBy: GroupBy;
   /** Sorted by change of total time, largest increase first. */
   rows: CompareRow[];
-  /** The per-side durations, for histograms and jumps (`rowDurations`). */
-  base: DurationGroups;
-  candidate: DurationGroups;
+  /** What each side was computed from, for a row's instances (`rowDurations`). */
+  base: { model: Model; options: RangeStatsOptions };
+  candidate: { model: Model; options: RangeStatsOptions };
 }
 
 export function figureOf(side: SideFigures | null, column: CompareColumn): number {
@@ -90,42 +93,25 @@ export function figureOf(side: SideFigures | null, column: CompareColumn): numbe
   }
 }
 
-function matchKey(groups: DurationGroups, g: number): string {
-  const info = groups.groups[g];
+function matchKey(groupBy: GroupBy, row: RangeStatsRow): string {
   // Name groups keep PushPop and StartEnd apart like the statistics table; others by label.
-  return groups.groupBy === 'name' ? `${groups.styles[g]}|${info.label}` : info.label;
+  return groupBy === 'name' ? `${row.style}|${row.label}` : row.label;
 }
 
-function sideFigures(groups: DurationGroups, g: number, scratch: Float64Array): SideFigures {
-  const lo = groups.offset[g];
-  const hi = groups.offset[g + 1];
-  const n = hi - lo;
-  let total = 0;
-  let slowest = -1;
-  let max = -Infinity;
-  const { durations, ranges } = groups;
-  for (let k = lo; k < hi; k++) {
-    const d = durations[k];
-    total += d;
-    if (d > max) {
-      max = d;
-      slowest = ranges[k];
-    }
-  }
-  // Selection reorders: work on a copy, `durations` stays paired with `ranges`.
-  const work = scratch.subarray(0, n);
-  work.set(durations.subarray(lo, hi));
-  const [median, p90, p99] = quantilesInPlace(work, 0, n, [0.5, 0.9, 0.99]);
+function sideFigures(row: RangeStatsRow, sample: GroupSample | undefined): SideFigures {
+  // The statistics table's own count of unended ranges when it has one (issue 17's statistics).
+  const own = (row as RangeStatsRow & { unendedCount?: number }).unendedCount;
   return {
-    count: n,
-    totalNs: total,
-    meanNs: n > 0 ? total / n : NaN,
-    medianNs: median,
-    p90Ns: p90,
-    p99Ns: p99,
-    unendedCount: groups.unended[g],
-    slowestRange: slowest,
-    group: g,
+    count: row.count,
+    totalNs: row.totalNs,
+    meanNs: row.avgNs,
+    medianNs: row.medianNs,
+    p90Ns: row.p90Ns,
+    p99Ns: row.p99Ns,
+    unendedCount: own ?? sample?.unended ?? 0,
+    endedCount: own !== undefined ? row.count : row.count - (sample?.unended ?? 0),
+    slowestRange: row.maxRange,
+    key: row.key,
   };
 }
 
@@ -144,53 +130,42 @@ function changeOf(base: SideFigures | null, candidate: SideFigures | null, colum
 }
 
 function statusOf(base: SideFigures | null, candidate: SideFigures | null, test: ShiftTest | null): CompareStatus {
-  if (!base || base.count + base.unendedCount === 0) return 'added';
-  if (!candidate || candidate.count + candidate.unendedCount === 0) return 'removed';
+  if (!base) return 'added';
+  if (!candidate) return 'removed';
   if (!test || test.verdict === 'too-few') return 'too-few';
   if (test.verdict !== 'same') return test.verdict;
-  return base.count === candidate.count ? 'within-noise' : 'count';
+  return base.endedCount === candidate.endedCount ? 'within-noise' : 'count';
 }
 
 /** `candidateOptions` (same group-by) when the scope differs per capture, e.g. spans of a named range. */
 export function compareCaptures(base: Model, candidate: Model, options: RangeStatsOptions = {}, candidateOptions: RangeStatsOptions = options): CompareResult {
-  const a = groupDurations(base, options);
-  const b = groupDurations(candidate, { ...candidateOptions, groupBy: options.groupBy });
-  return compareDurationGroups(a, b);
-}
-
-/** The comparison of two captures' grouped durations (computed with the same options). */
-export function compareDurationGroups(a: DurationGroups, b: DurationGroups): CompareResult {
-  let largest = 0;
-  for (const g of [a, b]) for (let k = 0; k + 1 < g.offset.length; k++) largest = Math.max(largest, g.offset[k + 1] - g.offset[k]);
-  const scratch = new Float64Array(largest);
-  const rowsByKey = new Map<string, { base: number; candidate: number }>();
-  const order: string[] = [];
-  const visit = (groups: DurationGroups, side: 'base' | 'candidate') => {
-    for (let g = 0; g < groups.groups.length; g++) {
-      // Groups seen only as parents (group by parent) have no instances of their own.
-      if (groups.offset[g + 1] === groups.offset[g] && groups.unended[g] === 0) continue;
-      const key = matchKey(groups, g);
-      let entry = rowsByKey.get(key);
-      if (!entry) {
-        entry = { base: -1, candidate: -1 };
-        rowsByKey.set(key, entry);
-        order.push(key);
-      }
-      entry[side] = g;
+  const groupBy = options.groupBy ?? 'name';
+  const sides = [
+    { model: base, options: { ...options, groupBy } },
+    { model: candidate, options: { ...candidateOptions, groupBy } },
+  ].map(({ model, options: o }) => {
+    const stats = rangeStats(model, o);
+    const counts = new Map(stats.rows.map((r) => [r.key, r.count]));
+    const samples = groupSamples(model, o, (key) => counts.get(key) ?? 0);
+    return { model, options: o, rows: stats.rows, samples };
+  });
+  const rowsByKey = new Map<string, { base?: RangeStatsRow; candidate?: RangeStatsRow }>();
+  sides.forEach((side, k) => {
+    for (const row of side.rows) {
+      const key = matchKey(groupBy, row);
+      const entry = rowsByKey.get(key) ?? {};
+      entry[k === 0 ? 'base' : 'candidate'] = row;
+      rowsByKey.set(key, entry);
     }
-  };
-  visit(a, 'base');
-  visit(b, 'candidate');
+  });
   const rows: CompareRow[] = [];
-  for (const key of order) {
-    const { base: ga, candidate: gb } = rowsByKey.get(key)!;
-    const test =
-      ga >= 0 && gb >= 0
-        ? durationShiftTest(a.durations.subarray(a.offset[ga], a.offset[ga + 1]), b.durations.subarray(b.offset[gb], b.offset[gb + 1]))
-        : null;
-    const baseFig = ga >= 0 ? sideFigures(a, ga, scratch) : null;
-    const candFig = gb >= 0 ? sideFigures(b, gb, scratch) : null;
-    const info = ga >= 0 ? a.groups[ga] : b.groups[gb];
+  for (const [key, { base: ra, candidate: rb }] of rowsByKey) {
+    const sa = ra ? sides[0].samples.get(ra.key) : undefined;
+    const sb = rb ? sides[1].samples.get(rb.key) : undefined;
+    const test = ra && rb ? durationShiftTest(sa?.durations ?? new Float64Array(0), sb?.durations ?? new Float64Array(0)) : null;
+    const baseFig = ra ? sideFigures(ra, sa) : null;
+    const candFig = rb ? sideFigures(rb, sb) : null;
+    const info = (ra ?? rb)!;
     const change = {} as Record<CompareColumn, Change>;
     for (const column of COMPARE_COLUMNS) change[column] = changeOf(baseFig, candFig, column);
     rows.push({
@@ -198,7 +173,7 @@ export function compareDurationGroups(a: DurationGroups, b: DurationGroups): Com
       label: info.label,
       ...(info.name !== undefined ? { name: info.name } : {}),
       ...(info.domain !== undefined ? { domain: info.domain } : {}),
-      style: ga >= 0 ? a.styles[ga] : b.styles[gb],
+      style: info.style,
       status: statusOf(baseFig, candFig, test),
       base: baseFig,
       candidate: candFig,
@@ -207,17 +182,34 @@ export function compareDurationGroups(a: DurationGroups, b: DurationGroups): Com
     });
   }
   rows.sort((x, y) => y.change.total.abs - x.change.total.abs || (x.label < y.label ? -1 : x.label > y.label ? 1 : 0));
-  return { groupBy: a.groupBy, rows, base: a, candidate: b };
+  return {
+    groupBy,
+    rows,
+    base: { model: base, options: sides[0].options },
+    candidate: { model: candidate, options: sides[1].options },
+  };
 }
 
-/** One side's instances of a row, sorted by duration (for the histogram and jumps). */
+/**
+ * One side's ended instances of a row, sorted by duration (for the histogram, jumps and
+ * alignment), through the statistics' `rangeInstances`.
+ */
 export function rowDurations(result: CompareResult, row: CompareRow, side: 'base' | 'candidate'): { durations: Float64Array; ranges: Int32Array } {
   const fig = side === 'base' ? row.base : row.candidate;
-  const groups = side === 'base' ? result.base : result.candidate;
+  const { model, options } = side === 'base' ? result.base : result.candidate;
   if (!fig) return { durations: new Float64Array(0), ranges: new Int32Array(0) };
-  const lo = groups.offset[fig.group];
-  const hi = groups.offset[fig.group + 1];
-  const order = Uint32Array.from({ length: hi - lo }, (_, k) => lo + k);
-  order.sort((p, q) => groups.durations[p] - groups.durations[q] || groups.ranges[p] - groups.ranges[q]);
-  return { durations: Float64Array.from(order, (k) => groups.durations[k]), ranges: Int32Array.from(order, (k) => groups.ranges[k]) };
+  const all = rangeInstances(model, options, fig.key);
+  const flags = model.ranges.flags;
+  let n = 0;
+  for (let k = 0; k < all.ranges.length; k++) if (!(flags[all.ranges[k]] & RangeFlag.Unterminated)) n++;
+  if (n === all.ranges.length) return all;
+  const durations = new Float64Array(n);
+  const ranges = new Int32Array(n);
+  let at = 0;
+  for (let k = 0; k < all.ranges.length; k++) {
+    if (flags[all.ranges[k]] & RangeFlag.Unterminated) continue;
+    durations[at] = all.durations[k];
+    ranges[at++] = all.ranges[k];
+  }
+  return { durations, ranges };
 }

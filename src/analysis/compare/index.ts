@@ -7,7 +7,6 @@
 export {
   COMPARE_COLUMNS,
   compareCaptures,
-  compareDurationGroups,
   figureOf,
   rowDurations,
   type Change,
@@ -17,6 +16,6 @@ export {
   type CompareStatus,
   type SideFigures,
 } from './compareCaptures.ts';
-export { groupDurations, type DurationGroups } from './groupDurations.ts';
+export { groupSamples, type GroupSample } from './groupSamples.ts';
 export { MAX_TEST_INSTANCES, MIN_EFFECT, MIN_TEST_INSTANCES, NOISE_ALPHA, durationShiftTest, type ShiftTest, type ShiftVerdict } from './mannWhitney.ts';
 export { changeIsNoise, parseThreshold, thresholdBreaches, type Breach, type Threshold, type ThresholdOp } from './thresholds.ts';

@@ -7,22 +7,19 @@
  * per-capture offset and "align on a named range" (issue 15, in parallel) replace `applyOffset`
  * when the branches meet: this module then only computes which instance to align on.
  */
-import type { CompareResult, CompareRow } from '../../analysis/compare/index.ts';
+import { rowDurations, type CompareResult, type CompareRow } from '../../analysis/compare/index.ts';
 import type { Model } from '../../model/types.ts';
 import type { ViewerStore } from '../../state/viewerStore.ts';
 
 /**
- * The N-th (1-based) instance by start time of one side of a row (a RangeIndex of that side's
- * model, whose `startNs` column is passed), or -1 when it has fewer.
+ * The N-th (1-based) ended instance by start time of one side of a row (a RangeIndex of that
+ * side's model), or -1 when it has fewer.
  */
-export function nthInstance(result: CompareResult, row: CompareRow, side: 'base' | 'candidate', n: number, startNs: Float64Array): number {
-  const fig = side === 'base' ? row.base : row.candidate;
-  const groups = side === 'base' ? result.base : result.candidate;
-  if (!fig || n < 1) return -1;
-  const lo = groups.offset[fig.group];
-  const hi = groups.offset[fig.group + 1];
-  if (n > hi - lo) return -1;
-  const order = groups.ranges.slice(lo, hi);
+export function nthInstance(result: CompareResult, row: CompareRow, side: 'base' | 'candidate', n: number): number {
+  const { ranges } = rowDurations(result, row, side);
+  if (n < 1 || n > ranges.length) return -1;
+  const startNs = (side === 'base' ? result.base : result.candidate).model.ranges.startNs;
+  const order = ranges.slice();
   order.sort((a, b) => startNs[a] - startNs[b] || a - b);
   return order[n - 1];
 }
@@ -35,8 +32,8 @@ export function alignmentOffset(
   base: { model: Model; offsetNs: number },
   candidate: { model: Model },
 ): { offsetNs: number; baseRange: number; candidateRange: number } | null {
-  const a = nthInstance(result, row, 'base', n, base.model.ranges.startNs);
-  const b = nthInstance(result, row, 'candidate', n, candidate.model.ranges.startNs);
+  const a = nthInstance(result, row, 'base', n);
+  const b = nthInstance(result, row, 'candidate', n);
   if (a < 0 || b < 0) return null;
   return { offsetNs: base.offsetNs + base.model.ranges.startNs[a] - candidate.model.ranges.startNs[b], baseRange: a, candidateRange: b };
 }
