@@ -53,7 +53,7 @@ if (values.json) process.stdout.write(JSON.stringify(figure) + '\n');
 else {
   process.stdout.write(
     `compare two captures of ${events.toLocaleString('en')} events (${figure.rangesBase.toLocaleString('en')} + ${figure.rangesCandidate.toLocaleString('en')} ranges, ${rows} rows): ` +
-      `${figure.compareMs} ms (median of ${runs}; runs ${figure.runsMs.join(', ')} ms\n` +
+      `${figure.compareMs} ms (median of ${runs}; runs ${figure.runsMs.join(', ')} ms)\n` +
       `models built in ${figure.buildS} s; ${figure.cpus} CPUs, load average ${figure.loadavg.join(' ')}\n`,
   );
 }
