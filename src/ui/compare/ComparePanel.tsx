@@ -3,7 +3,7 @@
  * name (or other grouping) what changed, with changes inside the runs' noise marked as such; a
  * row opens both duration histograms on one axis and the slowest instance of each.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { GROUP_BY_TITLE, GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
 import { compareCaptures, type CompareResult, type CompareRow } from '../../analysis/compare/index.ts';
 import { formatCountChange, formatDurationChange, formatRelativeChange } from '../../format/change.ts';
@@ -85,14 +85,23 @@ export function ComparePanel() {
   // Keyed on the models, not the capture entries: moving a capture on the axis changes nothing here.
   const baseModel = base?.model;
   const candidateModel = candidate?.model;
-  const result: CompareResult | null = useMemo(() => {
-    if (!baseModel || !candidateModel) return null;
-    const scope = (model: Model) => {
-      const f = captureFilter(model, filters);
-      return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
-    };
-    return compareCaptures(baseModel, candidateModel, scope(baseModel), scope(candidateModel));
+  // Computed after the tab has painted (a 10M pair takes a second or two on the main thread), so
+  // opening the tab or changing the grouping shows "Comparing…" at once instead of freezing first.
+  const [computed, setComputed] = useState<{ inputs: unknown[]; result: CompareResult } | null>(null);
+  const inputs = [baseModel, candidateModel, groupBy, filters];
+  const current = computed && computed.inputs.every((x, i) => x === inputs[i]) ? computed.result : null;
+  useEffect(() => {
+    if (!baseModel || !candidateModel || current) return;
+    const timer = setTimeout(() => {
+      const scope = (model: Model) => {
+        const f = captureFilter(model, filters);
+        return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
+      };
+      setComputed({ inputs: [baseModel, candidateModel, groupBy, filters], result: compareCaptures(baseModel, candidateModel, scope(baseModel), scope(candidateModel)) });
+    }, 0);
+    return () => clearTimeout(timer);
   }, [baseModel, candidateModel, groupBy, filters]);
+  const result = current;
   const rows = useMemo(() => (result ? sortCompareRows(result.rows, sort) : []), [result, sort]);
 
   if (ready.length < 2 || !base || !candidate) {
@@ -143,7 +152,7 @@ export function ComparePanel() {
           </select>
         </label>
         <span className="muted cmp-summary" data-testid="compare-summary">
-          {base === candidate ? 'A and B are the same capture' : result ? compareSummary(result) : ''}
+          {!result ? 'Comparing…' : base === candidate ? 'A and B are the same capture' : compareSummary(result)}
         </span>
       </div>
       <div className="cmp-body">
