@@ -21,6 +21,7 @@ export const SUITES: Record<string, { file: string; about: string }> = {
   'event-table': { file: 'eventTable.ts', about: 'events table: sort and filter of large models [ranges ...]' },
   'timeline-draw': { file: 'timelineDraw.ts', about: 'timeline draw calls per view in Node [ranges] [threads]' },
   'timeline-draw-browser': { file: 'timelineDrawBrowser.mjs', about: 'static-frame time in Chromium (bench/pages/draw.html) [ranges threads reps width height dpr]' },
+  compare: { file: 'compare.ts', about: 'comparison of two generated captures (npm run bench:compare) [--events N] [--runs N] [--json]' },
   'stats-browser': { file: 'statsBrowser.mjs', about: 'statistics panel requests in Chromium (bench/pages/stats.html) [ranges threads reps]' },
 };
 

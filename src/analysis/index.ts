@@ -36,6 +36,10 @@
  *             durationBand, quantiles / percentile / percentileSorted / quantilesInPlace
  *             (linear interpolation between closest ranks, NumPy's default), parseDuration.
  *
+ * Two captures: src/analysis/compare/ (`compareCaptures(base, candidate, options)`), per group
+ *             both sides' count, total, mean, median, P90, P99, their changes, added/removed, and
+ *             a Mann-Whitney U noise verdict; `--fail-if` thresholds for the CLI.
+ *
  * Durations are in ns (the model's unit) and exact integers whenever the inputs are; averages,
  * medians of even counts, percentiles and deviations may be fractional. Results are plain objects
  * and typed arrays, so they can be posted from a worker.

@@ -1,7 +1,8 @@
 /**
  * The `nvtxview` command line (scripts/nvtxview.mjs runs this file through tsx). Tests call
  * `main(argv, io)` directly with in-memory writers; the exit status is its result:
- *   0 success, 1 a file could not be read or decoded (or --range matched nothing), 2 bad usage.
+ *   0 success, 1 a file could not be read or decoded (or --range matched nothing), 2 bad usage,
+ *   3 (diff) a --fail-if threshold was passed.
  */
 import { parseArgs } from 'node:util';
 import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../analysis/index.ts';
@@ -9,6 +10,8 @@ import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counte
 import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
 import { csvField } from './textOutput.ts';
+import { breachText, diffRecords, fileComparison, renderDiffCsv, renderDiffTable } from './diff.ts';
+import { parseThreshold, thresholdBreaches, type Threshold } from '../analysis/compare/index.ts';
 import { CliFileError, issueText, loadFile } from './load.ts';
 import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRequest } from './stats.ts';
 
@@ -28,6 +31,10 @@ Commands:
   stats FILE...    range statistics per name (nsys nvtx_sum columns, plus self time, P90, P99)
   events FILE...   every range, mark and counter sample
   counters FILE... per counter row: min, max, time-weighted average, first, last, delta, rate
+  diff BASE CANDIDATE
+                   compare two captures per range name (or --group-by): count, total, mean,
+                   median, P90, P99 of both (A = BASE, B = CANDIDATE), their changes, names added
+                   or removed, and whether a change is within the runs' noise
 
 Options of stats:
   --format table|csv|json   output format (default table); --json is --format json
@@ -41,6 +48,15 @@ Options of stats:
                             are counted in "unended" (a table column when there are any) and in no
                             total, mean or percentile. Name rows merge across processes (like nsys
                             nvtx_sum); --group-by process separates them.
+Options of diff:
+  --format, --group-by, --from, --to, --range, --mode   as for stats (applied to both captures)
+  --fail-if 'NAME:COLUMN>VALUE'
+                            exit with status 3 when a row passes the threshold; repeatable.
+                            NAME: regular expression matching the whole row label ("net:.*");
+                            COLUMN: count, total, mean, median, p90, p99; operator > >= < <=;
+                            VALUE: +5% or -10% (relative change), +2ms or +3 (absolute change,
+                            signed), 10ms or 100 (the candidate's figure, unsigned).
+                            Changes within the runs' noise never fail (counts are exact).
 Options of counters:
   --format table|csv|json   output format (default table); --json is --format json
   --from TIME, --to TIME    only this part of the capture
@@ -58,7 +74,8 @@ General:
 
 Files in any format the viewer reads (sniffed from their bytes; .gz is decompressed).
 Durations in JSON and CSV are integer nanoseconds where the value is an integer.
-Exit status: 0 ok, 1 a file could not be read or decoded, 2 bad usage.
+Exit status: 0 ok, 1 a file could not be read or decoded, 2 bad usage,
+             3 (diff) a --fail-if threshold was passed (each one named on stderr).
 `;
 
 class UsageError extends Error {}
@@ -121,6 +138,7 @@ function parseCommand(argv: readonly string[]) {
       to: { type: 'string' },
       range: { type: 'string' },
       mode: { type: 'string' },
+      'fail-if': { type: 'string', multiple: true },
     },
   });
   return { values, positionals };
@@ -188,7 +206,7 @@ async function runTables<S extends { records: R[] }, R>(
 
 async function runCounters(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
   const format = outputFormat(values);
-  for (const option of ['group-by', 'range', 'mode'] as const) {
+  for (const option of ['group-by', 'range', 'mode', 'fail-if'] as const) {
     if (values[option] !== undefined) throw new UsageError(`--${option} is an option of stats, not of counters`);
   }
   const window = timeWindow(values);
@@ -197,6 +215,15 @@ async function runCounters(io: CliIO, files: readonly string[], values: ReturnTy
 
 async function runStats(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
   const format = outputFormat(values);
+  const request = statsRequest(values);
+  if (values['fail-if'] !== undefined) throw new UsageError('--fail-if is an option of diff, not of stats');
+  return runTables(io, files, format, (path, model) => fileStats(path, model, request), {
+    table: (path, stats) => renderStatsTable(path, stats, request.groupBy),
+    csv: renderStatsCsv,
+  });
+}
+
+function statsRequest(values: ReturnType<typeof parseCommand>['values']): StatsRequest {
   const groupBy = (values['group-by'] ?? 'name') as GroupBy;
   if (!GROUP_BY_VALUES.includes(groupBy)) throw new UsageError(`--group-by: "${groupBy}" is not one of ${GROUP_BY_VALUES.join(', ')}`);
   const mode = (values.mode ?? 'clip') as SpanMode;
@@ -208,10 +235,44 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
     range: values.range === undefined ? undefined : parseRangeFilter(values.range),
   };
   if (request.range && request.range.name === '') throw new UsageError('--range: give a range name, e.g. --range step or --range step@mydomain');
-  return runTables(io, files, format, (path, model) => fileStats(path, model, request), {
-    table: (path, stats) => renderStatsTable(path, stats, groupBy),
-    csv: renderStatsCsv,
-  });
+  return request;
+}
+
+/** Exit status of a diff whose --fail-if thresholds were passed. */
+export const EXIT_THRESHOLD = 3;
+
+async function runDiff(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+  if (files.length !== 2) throw new UsageError(`diff: give exactly two capture files, BASE and CANDIDATE (got ${files.length})`);
+  const format = outputFormat(values);
+  const request = statsRequest(values);
+  let thresholds: Threshold[];
+  try {
+    thresholds = (values['fail-if'] ?? []).map(parseThreshold);
+  } catch (e) {
+    throw new UsageError(`--fail-if: ${(e as Error).message}`);
+  }
+  const [basePath, candidatePath] = files;
+  const models: Model[] = [];
+  for (const path of files) {
+    const model = await loadFile(path);
+    await warnIssues(io, path, model);
+    models.push(model);
+  }
+  let comparison;
+  try {
+    comparison = fileComparison(basePath, models[0], candidatePath, models[1], request);
+  } catch (e) {
+    await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+    return 1;
+  }
+  if (format === 'table') await io.stdout.write(renderDiffTable(basePath, candidatePath, comparison));
+  if (format === 'csv') await io.stdout.write(renderDiffCsv(comparison.result));
+  if (format === 'json') await io.stdout.write(JSON.stringify(diffRecords(comparison.result), null, 2) + '\n');
+  const { breaches, unmatched } = thresholdBreaches(comparison.result, thresholds);
+  for (const t of unmatched) await io.stderr.write(`nvtxview: warning: --fail-if '${t.text}' matches no range of either capture\n`);
+  if (breaches.length === 0) return 0;
+  await io.stderr.write(`nvtxview: ${breaches.length} threshold(s) passed:\n${breaches.map((b) => `  ${breachText(b)}`).join('\n')}\n`);
+  return EXIT_THRESHOLD;
 }
 
 const EVENT_CSV_KEYS = [
@@ -267,7 +328,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       await io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
     }
-    if (command !== 'stats' && command !== 'events' && command !== 'counters') throw new UsageError(`unknown command "${command}"`);
+    if (command !== 'stats' && command !== 'events' && command !== 'counters' && command !== 'diff') throw new UsageError(`unknown command "${command}"`);
     let parsed;
     try {
       parsed = parseCommand(rest);
@@ -280,6 +341,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     if (parsed.positionals.length === 0) throw new UsageError(`${command}: give at least one capture file`);
     if (command === 'counters') return await runCounters(io, parsed.positionals, parsed.values);
+    if (command === 'diff') return await runDiff(io, parsed.positionals, parsed.values);
     return command === 'stats' ? await runStats(io, parsed.positionals, parsed.values) : await runEvents(io, parsed.positionals, parsed.values);
   } catch (e) {
     if (e instanceof UsageError) {

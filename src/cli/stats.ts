@@ -99,8 +99,11 @@ export interface FileStats {
   unendedCount: number;
 }
 
-/** Statistics of one loaded file; throws a message naming the file when --range matches nothing. */
-export function fileStats(file: string, model: Model, request: StatsRequest): FileStats {
+/**
+ * The time spans of `--from/--to/--range` in one file (undefined: the whole capture) and a human
+ * description of them; throws a message naming the file when --range matches nothing.
+ */
+export function requestSpans(file: string, model: Model, request: Omit<StatsRequest, 'groupBy'>): { spans: TimeSpan[] | undefined; scope: string } {
   let spans: TimeSpan[] | undefined;
   let scope = 'whole capture';
   const window = request.fromNs !== undefined || request.toNs !== undefined;
@@ -121,6 +124,12 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
     scope = `inside ${formatCount(instances.length)} instance(s) of "${label}"${window ? ` between ${formatTimestamp(from)} and ${formatTimestamp(to)}` : ''}`;
   }
   if (spans) scope += ` (${request.mode === 'clip' ? 'ranges clipped to it' : request.mode === 'overlap' ? 'whole ranges overlapping it' : 'whole ranges inside it'})`;
+  return { spans, scope };
+}
+
+/** Statistics of one loaded file; throws a message naming the file when --range matches nothing. */
+export function fileStats(file: string, model: Model, request: StatsRequest): FileStats {
+  const { spans, scope } = requestSpans(file, model, request);
   const result = rangeStats(model, { spans, mode: request.mode, groupBy: request.groupBy });
   const empty = spans !== undefined && spans.length === 0;
   const rows = empty ? [] : result.rows;

@@ -8,6 +8,7 @@ import type { SearchQuery } from '../analysis/nameSearch.ts';
 import type { Model, Nanoseconds } from '../model/types.ts';
 import { offsetToAlign } from './alignment.ts';
 import { NO_FILTERS, type EventFilters } from '../analysis/eventFilters.ts';
+import type { CompareView } from './compareView.ts';
 
 /** A loaded file. */
 export interface LoadedCapture {
@@ -110,6 +111,8 @@ export interface ViewerState {
   filters: EventFilters;
   /** The name search (src/analysis/nameSearch.ts); text '' = no search. Matches are highlighted on the timeline. */
   search: SearchQuery;
+  /** The comparison of two captures (src/ui/compare/), or null; kept in the URL hash. */
+  compare: CompareView | null;
 }
 
 export interface ViewerActions {
@@ -163,6 +166,7 @@ export interface ViewerActions {
   revealEvent(target: NonNullable<Selection>): void;
   setFilters(filters: EventFilters): void;
   setSearch(search: SearchQuery): void;
+  setCompare(compare: CompareView | null): void;
 }
 
 export type ViewerStore = StoreApi<ViewerState & ViewerActions>;
@@ -199,6 +203,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       reveal: null,
       filters: NO_FILTERS,
       search: { text: '', regex: false, matchCase: false },
+      compare: null,
       ...initial,
 
       addCapture(capture) {
@@ -212,6 +217,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
           captures: s.captures.filter((c) => c.id !== id),
           selection: s.selection && s.selection.capture === id ? null : s.selection,
           highlight: s.highlight && s.highlight.capture === id ? null : s.highlight,
+          compare: s.compare && (s.compare.base === id || s.compare.candidate === id) ? null : s.compare,
         }));
         if (get().captures.length > 0) refitIfFitted();
       },
@@ -371,6 +377,9 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       },
       setFilters(filters) {
         set({ filters });
+      },
+      setCompare(compare) {
+        set({ compare });
       },
       setSearch(search) {
         set((s) =>

@@ -2,6 +2,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import { healthList } from '../health/health.ts';
+import { ComparePanel } from '../compare/ComparePanel.tsx';
 import { HealthPanel } from '../health/HealthPanel.tsx';
 import { HierarchyPanel } from '../hierarchy/HierarchyPanel.tsx';
 import type { IssueCounts } from '../loadReport.ts';
@@ -33,5 +34,9 @@ export function AnalysisPanel({ report, reportCounts, contentReady = true }: { r
       render: () => report,
     },
   ];
+  // Comparing needs two captures; the tab appears with the second one.
+  if (captures.length >= 2) {
+    tabs.splice(3, 0, { id: 'compare', label: 'Compare', title: 'Compare two captures: what got slower, where, beyond the runs’ noise', render: () => <ComparePanel /> });
+  }
   return <BottomPanel tabs={tabs} contentReady={contentReady} />;
 }

@@ -9,7 +9,7 @@ import { useViewer } from '../../state/context.tsx';
 import { formatCount } from '../../format/numbers.ts';
 import './panels.css';
 
-export type BottomTab = 'events' | 'hierarchy' | 'health' | 'report';
+export type BottomTab = 'events' | 'hierarchy' | 'health' | 'report' | 'compare';
 
 export interface TabSpec {
   id: BottomTab;

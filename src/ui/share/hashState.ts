@@ -15,6 +15,8 @@
  *   panel=<id>               open secondary panel (e.g. `report`, the load report)
  *   q=<text>                 name search text
  *   qo=<letters>             search options: `r` regular expression, `c` match case
+ *   cmp=<a>_<b>_<group-by>  comparison: baseline and candidate capture positions, grouping
+ *   cmprow=<row key>         comparison: the row whose details are open
  *   filter=<items>           hidden domains, categories, processes, threads and names, in the
  *                            text form of src/analysis/eventFilters.ts (`encodeFilters`)
  *   o=<c>_<ns>               a capture placed by hand (dragged, aligned on a range): its time zero
@@ -91,6 +93,9 @@ export interface ViewHashState {
   offsets?: CaptureOffset[];
   /** Flags on the time axis, relative to capture 0's time zero. */
   flags?: HashFlag[];
+  /** Comparison as `cmp` text (src/ui/compare/compareHash.ts) and its open row. */
+  compare?: string;
+  compareRow?: string;
   /** Parameters this version does not know, kept in order. */
   extra: [key: string, value: string][];
 }
@@ -102,7 +107,7 @@ export interface DecodedHash {
   problems: string[];
 }
 
-const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o', 'f']);
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o', 'f', 'cmp', 'cmprow']);
 
 /** A finite number as the shortest text that reads back to the same value. */
 function num(n: number): string {
@@ -138,6 +143,8 @@ export function encodeViewHash(state: ViewHashState): string {
   if (state.filter) p.append('filter', state.filter);
   for (const o of state.offsets ?? []) p.append('o', `${o.capture}_${num(Math.round(o.offsetNs))}`);
   for (const f of state.flags ?? []) p.append('f', `${num(Math.round(f.timeNs))}_${f.note}`);
+  if (state.compare) p.append('cmp', state.compare);
+  if (state.compareRow) p.append('cmprow', state.compareRow);
   for (const [k, v] of state.extra) p.append(k, v);
   return p.toString();
 }
@@ -236,6 +243,8 @@ export function decodeViewHash(hash: string): DecodedHash {
     else flags.push({ timeNs, note: cut < 0 ? '' : raw.slice(cut + 1) });
   }
   if (flags.length > 0) state.flags = flags;
+  state.compare = p.get('cmp') ?? undefined;
+  state.compareRow = p.get('cmprow') ?? undefined;
   for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
   for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {
     if (state[key] === undefined) delete state[key];

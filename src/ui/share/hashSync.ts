@@ -115,7 +115,7 @@ export class HashSync {
       return;
     }
     const capturesChanged = s.captures !== prev.captures;
-    const discrete = s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters || s.flags !== prev.flags;
+    const discrete = s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters || s.flags !== prev.flags || s.compare !== prev.compare;
     const spanChanged = s.span !== prev.span;
     // Typing a search rewrites the entry like panning: one entry per finished edit, not per key.
     const viewChanged = s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs || s.search !== prev.search;
@@ -197,6 +197,7 @@ export class HashSync {
       // Same filters, same object: the per-capture masks are cached by identity.
       if (encodeFilters(view.filters) !== encodeFilters(s.filters)) s.setFilters(view.filters);
       s.setSearch(view.search);
+      s.setCompare(view.compare);
     } finally {
       this.applying = false;
     }

@@ -7,12 +7,14 @@ import { levelCount, lowerBound, trackOfMark, trackOfRange } from '../../model/q
 import type { Model } from '../../model/types.ts';
 import { decodeFilters, encodeFilters, NO_FILTERS, type EventFilters } from '../../analysis/eventFilters.ts';
 import type { LoadedCapture, Selection, ViewerState } from '../../state/viewerStore.ts';
+import type { CompareView } from '../../state/compareView.ts';
+import { encodeCompareHash, resolveCompareHash } from '../compare/compareHash.ts';
 import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
 
 /** The store fields the hash describes. */
 export type HashedFields = Pick<
   ViewerState,
-  'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search'
+  'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search' | 'compare'
 > &
   Partial<Pick<ViewerState, 'flags'>>;
 
@@ -42,6 +44,7 @@ export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_
   if (s.captures.some((c) => c.alignedByUser)) {
     state.offsets = s.captures.slice(1).map((c, i) => ({ capture: i + 1, offsetNs: c.offsetNs - zero }));
   }
+  Object.assign(state, encodeCompareHash(s.compare ?? null, s.captures));
   return state;
 }
 
@@ -106,6 +109,7 @@ export interface ResolvedView {
   offsets: { capture: number; offsetNs: number }[];
   /** Flags on the shared axis (none when the link's reference capture is missing). */
   flags: { timeNs: number; note: string }[];
+  compare: CompareView | null;
   /** What the link names but the loaded captures do not have, or could not be read, for a notice. */
   missing: string[];
 }
@@ -126,6 +130,7 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     search: state.search ?? { text: '', regex: false, matchCase: false },
     offsets: [],
     flags: [],
+    compare: null,
     missing,
   };
   if (zero !== undefined) for (const f of state.flags ?? []) out.flags.push({ timeNs: f.timeNs + zero, note: f.note });
@@ -133,6 +138,9 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     const capture = matched[o.capture];
     if (capture && zero !== undefined) out.offsets.push({ capture: capture.id, offsetNs: zero + o.offsetNs });
   }
+  const compare = resolveCompareHash(state.compare, state.compareRow, matched);
+  out.compare = compare.view;
+  if (compare.problem) missing.push(compare.problem);
   if (state.filter) {
     const decoded = decodeFilters(state.filter);
     out.filters = decoded.filters;

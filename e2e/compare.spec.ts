@@ -1,0 +1,109 @@
+/**
+ * Comparing two captures in the page: two generated NVTXT captures with known changes (one range
+ * 20% slower, one added, one removed, one unchanged with 30% spread), the Compare tab, a row's
+ * histograms and slowest instances, and the comparison restored from a link.
+ * Screenshot in test-results/compare.png.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { capturePairNvtxt } from '../testkit/gen/comparePair.ts';
+import { dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+
+const side = (count: number, medianNs: number, sigma: number) => ({ count, medianNs, sigma });
+const pair = capturePairNvtxt({
+  seed: 4,
+  ranges: [
+    { name: 'step', base: side(200, 100_000, 0.05), candidate: side(200, 120_000, 0.05) },
+    { name: 'warmup', base: side(0, 1, 0), candidate: side(30, 40_000, 0.1) },
+    { name: 'legacy copy', base: side(40, 30_000, 0.1), candidate: side(0, 1, 0) },
+    { name: 'noisy io', base: side(400, 60_000, 0.3), candidate: side(400, 60_000, 0.3) },
+    { name: 'tiny', base: side(300, 2_000, 0.1), candidate: side(300, 2_000, 0.1) },
+  ],
+});
+const FILES = [
+  { name: 'before.nvtxt', text: pair.base },
+  { name: 'after.nvtxt', text: pair.candidate },
+];
+
+async function loadPair(page: Page): Promise<void> {
+  await dropFiles(page, FILES);
+  await waitForCaptures(page, 2);
+  await idle(page);
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-testid="compare-row"][data-name="${name}"]`);
+
+test('compares two captures: flags the slower range, not the noisy one; histograms, slowest instance, link', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  await loadPair(page);
+  await page.locator('#tab-compare').click();
+  const panel = page.getByTestId('compare-panel');
+  await expect(panel).toBeVisible();
+  await page.getByTestId('compare-base').selectOption({ label: 'before.nvtxt' });
+  await page.getByTestId('compare-candidate').selectOption({ label: 'after.nvtxt' });
+
+  await expect(page.getByTestId('compare-row')).toHaveCount(5);
+  // Sorted by change of total: the slowdown first, the removed range last.
+  await expect(page.getByTestId('compare-row').first()).toHaveAttribute('data-name', 'step');
+  await expect(page.getByTestId('compare-row').last()).toHaveAttribute('data-name', 'legacy copy');
+  await expect(row(page, 'step')).toHaveAttribute('data-status', 'slower');
+  await expect(row(page, 'warmup')).toHaveAttribute('data-status', 'added');
+  await expect(row(page, 'legacy copy')).toHaveAttribute('data-status', 'removed');
+  await expect(row(page, 'noisy io')).toHaveAttribute('data-status', 'within-noise');
+  await expect(row(page, 'noisy io')).toContainText('within noise');
+  await expect(page.getByTestId('compare-summary')).toHaveText('1 slower, 1 added, 1 removed, 2 within noise');
+
+  await row(page, 'step').click();
+  const detail = page.getByTestId('compare-detail');
+  await expect(detail).toBeVisible();
+  await expect(detail.getByTestId('histogram')).toHaveCount(2);
+  // Both histograms share one axis: same number of bins.
+  const bins = await detail.getByTestId('histogram').evaluateAll((els) => els.map((e) => e.getAttribute('data-bins')));
+  expect(bins[0]).toBe(bins[1]);
+  await expect(detail).toContainText('Mann–Whitney U');
+
+  await detail.getByTestId('compare-slowest-B').click();
+  await idle(page);
+  const picked = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState();
+    const after = s.captures.find((c) => c.model.capture.fileName === 'after.nvtxt')!;
+    return { selection: s.selection, after: after.id };
+  });
+  expect(picked.selection).toMatchObject({ kind: 'range', capture: picked.after });
+
+  // Align B under A at the 3rd instance of "step": both start at one time on the shared axis.
+  await detail.getByTestId('compare-align-n').fill('3');
+  await detail.getByTestId('compare-align').click();
+  await expect(detail.getByTestId('compare-align-note')).toHaveText('instance 3 of both starts at one time');
+  const starts = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+      captures: { offsetNs: number; model: { capture: { fileName: string }; strings: string[]; styles: { name: Uint32Array }; ranges: { startNs: Float64Array; style: Uint32Array } } }[];
+    };
+    return s.captures.map((c) => {
+      const r = c.model.ranges;
+      const step = [] as number[];
+      for (let i = 0; i < r.startNs.length; i++) if (c.model.strings[c.model.styles.name[r.style[i]]] === 'step') step.push(r.startNs[i]);
+      step.sort((x, y) => x - y);
+      return { name: c.model.capture.fileName, third: c.offsetNs + step[2] };
+    });
+  });
+  expect(starts[0].third).toBe(starts[1].third);
+
+  // The comparison is part of the link.
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('cmp=');
+  const hash = await page.evaluate(() => location.hash);
+  expect(hash).toContain('panel=compare');
+  expect(hash).toContain('cmprow=PushPop%7Cstep');
+  await page.screenshot({ path: 'test-results/compare.png' });
+
+  // Opening the link and dropping the same files brings the comparison back, row open.
+  const linked = await page.context().newPage();
+  await linked.setViewportSize({ width: 1400, height: 900 });
+  await openApp(linked, hash);
+  await loadPair(linked);
+  await expect(linked.getByTestId('compare-detail')).toBeVisible();
+  await expect(linked.getByTestId('compare-detail')).toContainText('step');
+  await expect(linked.getByTestId('compare-base')).toHaveValue(
+    String(await linked.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().captures.find((c) => c.model.capture.fileName === 'before.nvtxt')!.id)),
+  );
+});
