@@ -8,6 +8,7 @@
 import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
+import { StyleCache } from '../styleCache.ts';
 import type { Frame, FrameProblem } from './chunks.ts';
 import { openChunkEvents, type OpenEvents } from './openChunk.ts';
 import {
@@ -50,7 +51,6 @@ interface StreamState {
   /** Stream string id -> builder StringId. */
   strings: number[];
   /** Stream string id -> builder style of a plain message in the default domain (hot records). */
-  styles: number[];
   /** The stream lost bytes (a gap, or a chunk whose records did not parse): the next chunk resumes it. */
   resumeNeeded: boolean;
   reportedMissingString: boolean;
@@ -97,6 +97,7 @@ export class NativeDecoder {
   private readonly domains: CaptureDomains;
   private readonly pairing: StartEndPairing;
   private readonly nesting = new PushNesting();
+  private readonly styles: StyleCache;
   private readonly streams = new Map<number, StreamState>();
   private readonly registered = new Map<number, number>();
   private readonly syncs = new Map<number, SyncObject>();
@@ -124,6 +125,7 @@ export class NativeDecoder {
 
   constructor(private readonly b: ModelBuilder) {
     this.emptyName = b.intern('');
+    this.styles = new StyleCache(b);
     this.notes = new OnceNotes(b);
     this.domains = new CaptureDomains(b, this.notes);
     this.pairing = new StartEndPairing(b, this.notes);
@@ -595,7 +597,6 @@ export class NativeDecoder {
         strings: [this.emptyName],
         resumeNeeded: false,
         reportedMissingString: false,
-        styles: [],
         unnumberedStrings: undefined,
       };
       this.streams.set(streamId, st);
@@ -702,15 +703,10 @@ export class NativeDecoder {
     return a;
   }
 
-  /** Attributes of a hot record (message only, default domain), with its style cached per stream string. */
+  /** Attributes of a hot record (message only, default domain), with its style from the importers' one cache. */
   private plainAttrs(st: StreamState, sid: number, r: ByteReader): EventAttrs {
     const a = this.resetAttrs(this.stringOf(st, sid, r), 0);
-    let style = st.styles[sid];
-    if (style === undefined) {
-      style = this.b.style(a);
-      if (sid < st.strings.length) st.styles[sid] = style;
-    }
-    a.style = style;
+    a.style = this.styles.styleOf(a.nameId!, 0, 0);
     return a;
   }
 
