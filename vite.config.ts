@@ -8,7 +8,7 @@ export default defineConfig({
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts', 'collector/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts', 'collector/**/*.test.ts', 'testkit/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
   },

@@ -1,12 +1,13 @@
 /**
- * Layout invariants every consumer relies on (renderer, statistics, panels), checked on random
- * models, and the query helpers against brute force.
+ * Layout invariants every consumer relies on (renderer, statistics, panels; the checker is
+ * `invariants.ts`), checked on random models, and the query helpers against brute force.
  */
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../scripts/gen/random.ts';
 import { buildGeneratedModel } from '../../scripts/gen/model.ts';
 import { randomModel } from '../analysis/testing/randomModel.ts';
 import { ModelBuilder } from './builder.ts';
+import { modelViolations } from './invariants.ts';
 import { childrenOf, levelWindow, selfTime, trackOfRange } from './query.ts';
 import { RangeFlag, type Model } from './types.ts';
 
@@ -17,56 +18,22 @@ function models(): [string, Model][] {
   return out;
 }
 
-const stacked = (kind: string) => kind === 'pushpop' || kind === 'api';
-
 describe('model layout invariants', () => {
   it('hold on random and generated models', () => {
-    for (const [name, m] of models()) {
-      const r = m.ranges;
-      let next = 0;
-      m.tracks.forEach((track, t) => {
-        const where = `${name} track ${t} (${track.kind} ${track.label})`;
-        // Tracks own consecutive slices of the range table.
-        if (track.rangeEnd > track.rangeBegin) {
-          expect(track.rangeBegin, where).toBe(next);
-          next = track.rangeEnd;
-        }
-        expect(track.levelBegin[0], where).toBe(track.rangeBegin);
-        expect(track.levelBegin[track.levelBegin.length - 1], where).toBe(track.rangeEnd);
-        for (let d = 0; d + 1 < track.levelBegin.length; d++) {
-          const a = track.levelBegin[d];
-          const b = track.levelBegin[d + 1];
-          expect(b, where).toBeGreaterThan(a);
-          for (let i = a; i < b; i++) {
-            expect(r.depth[i], where).toBe(d);
-            expect(r.endNs[i], where).toBeGreaterThanOrEqual(r.startNs[i]);
-            // Within a level ranges do not overlap: starts and ends both non-decreasing.
-            if (i > a) expect(r.endNs[i - 1], `${where} level ${d} at ${i}`).toBeLessThanOrEqual(r.startNs[i]);
-            const p = r.parent[i];
-            if (!stacked(track.kind)) {
-              expect(p, where).toBe(-1);
-              continue;
-            }
-            expect(p === -1, where).toBe(d === 0);
-            if (p >= 0) {
-              expect(p, where).toBeGreaterThanOrEqual(track.levelBegin[d - 1]);
-              expect(p, where).toBeLessThan(track.levelBegin[d]);
-              expect(r.startNs[p], where).toBeLessThanOrEqual(r.startNs[i]);
-              if (!(r.flags[i] & RangeFlag.BadNesting)) expect(r.endNs[i], where).toBeLessThanOrEqual(r.endNs[p]);
-            }
-          }
-        }
-        for (let k = track.markBegin + 1; k < track.markEnd; k++) expect(m.marks.timeNs[k - 1]).toBeLessThanOrEqual(m.marks.timeNs[k]);
-        for (let k = track.markRefBegin + 1; k < track.markRefEnd; k++) {
-          expect(m.marks.timeNs[m.markRefs[k - 1]]).toBeLessThanOrEqual(m.marks.timeNs[m.markRefs[k]]);
-        }
-      });
-      expect(next, name).toBe(r.startNs.length);
-      for (let i = 0; i < r.startNs.length; i++) {
-        expect(r.startNs[i]).toBeGreaterThanOrEqual(0);
-        expect(r.endNs[i]).toBeLessThanOrEqual(m.durationNs);
-      }
-    }
+    for (const [name, m] of models()) expect(modelViolations(m), name).toEqual([]);
+  });
+
+  it('are reported when broken', () => {
+    const m = buildGeneratedModel({ events: 200, seed: 2, threads: 2 });
+    const track = m.tracks.find((t) => t.levelBegin.length > 2 && t.levelBegin[1] - t.levelBegin[0] > 2)!;
+    const first = track.levelBegin[0];
+    m.ranges.endNs[track.levelBegin[1]] = NaN;
+    m.ranges.startNs[first + 1] = m.ranges.startNs[first] + 1;
+    m.ranges.style[first] = 1e6;
+    const found = modelViolations(m).join('\n');
+    expect(found).toContain(`range ${track.levelBegin[1]}: non-finite time`);
+    expect(found).toContain(`range ${first}: style 1000000`);
+    expect(found).toContain(`level 0: range ${first} [`);
   });
 });
 
