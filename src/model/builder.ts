@@ -9,9 +9,10 @@
  */
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from './extPayloads.ts';
+import { IssueList } from './issueList.ts';
 import { buildFlaggedRanges } from './flagged.ts';
 import { JsonTextStore } from './jsonText.ts';
-import { f64, i32, u16, u32, u8, type Growable } from './growable.ts';
+import { f64, i32, u32, u8, type Growable } from './growable.ts';
 import { packLanes } from './lanes.ts';
 import { buildRangeLod } from './lod.ts';
 import { orderByStart } from './orderByStart.ts';
@@ -159,8 +160,8 @@ class RowEvents {
  */
 class OnlineStack {
   lastT = -Infinity;
-  /** Per range (push order): stack depth at its push. */
-  readonly depth = u16();
+  /** Per range (push order): stack depth at its push (unbounded: the layout drops what is too deep). */
+  readonly depth = u32();
   /** Per range: the enclosing range (row-local index), or -1. */
   readonly parent = i32();
   /** Per range: location of its pop. */
@@ -245,7 +246,7 @@ export class ModelBuilder {
   private readonly categoryCache = new Map<number, number>();
   private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
 
-  private readonly issues: LoadIssue[] = [];
+  private readonly issues = new IssueList();
   private readonly resources: ResourceInfo[] = [];
   private readonly info: CaptureInfo;
   private originNs = 0n;
@@ -273,7 +274,7 @@ export class ModelBuilder {
    * (in the decoder's ns, shifted to the model's zero by `finish`) and thread (for the health list).
    */
   report(severity: LoadIssue['severity'], message: string, where?: SourceLocation & Pick<LoadIssue, 'kind' | 'timeNs' | 'thread'>): void {
-    this.issues.push({ severity, file: this.info.fileName, message, ...where });
+    this.issues.add({ severity, file: this.info.fileName, message, ...where });
   }
 
   /** Records a name the program gave to one of its objects (CUDA stream, OpenCL queue, NVTX resource...). */
@@ -282,7 +283,7 @@ export class ModelBuilder {
   }
 
   get issueCount(): number {
-    return this.issues.length;
+    return this.issues.count;
   }
 
   /** Names the clock and the absolute time (in that clock's ns) of the decoder's zero. */
@@ -433,7 +434,7 @@ export class ModelBuilder {
         ev.thread.push(thread);
         ev.flags.push(0);
         ev.loc.push(locCode(where));
-        on.depth.push(Math.min(open.length, 0xffff));
+        on.depth.push(open.length);
         on.parent.push(open.length > 0 ? open[open.length - 1] : -1);
         on.endLoc.push(NO_LOC);
         open.push(i);
@@ -789,13 +790,14 @@ export class ModelBuilder {
         const laid = row.layout === 'stack' ? this.layoutStack(row) : this.layoutLanes(row);
         const ev = row.events;
         const n = laid.order.length;
-        const newIndex = new Int32Array(n);
+        if (laid.dropped) this.reportTooDeep(row, laid.dropped);
+        const newIndex = new Int32Array(ev.start.length).fill(-1);
         for (let k = 0; k < n; k++) newIndex[laid.order[k]] = r + k;
         placeRows(laid, ev, newIndex, r, zero, ranges);
         if (row.corr) {
           for (let k = 0; k < row.corr.length; k++) {
             const id = row.corr.get(k);
-            if (Number.isNaN(id)) continue;
+            if (Number.isNaN(id) || newIndex[k] < 0) continue;
             corrRange.push(newIndex[k]);
             corrId.push(id);
           }
@@ -803,6 +805,7 @@ export class ModelBuilder {
         const cross = (row as RowMetaWithCross).cross;
         if (cross) {
           for (let k = 0; k < cross.length; k += 2) {
+            if (newIndex[cross[k]] < 0) continue;
             crossRange.push(newIndex[cross[k]]);
             crossThread.push(cross[k + 1]);
           }
@@ -844,6 +847,9 @@ export class ModelBuilder {
       tracks.push(track);
     }
 
+    // Ranges dropped for their depth leave the columns longer than what was placed.
+    if (r < rangeCount) for (const column of Object.keys(ranges) as (keyof typeof ranges)[]) (ranges[column] as Float64Array) = ranges[column].slice(0, r) as Float64Array;
+
     // Category rows show their marks by reference, sorted by time.
     let refPos = 0;
     for (let t = 0; t < this.rows.length; t++) {
@@ -870,7 +876,9 @@ export class ModelBuilder {
     this.info.originNs = (this.originNs + BigInt(Math.round(zero))).toString();
     const payloadBits = this.payloadBits.toArray();
     // Issue times are on the model's axis, like every event time.
-    for (const issue of this.issues) if (issue.timeNs !== undefined) issue.timeNs -= zero;
+    this.issues.forEach((issue) => {
+      if (issue.timeNs !== undefined) issue.timeNs -= zero;
+    });
     const model: Model = {
       capture: this.info,
       durationNs: Math.max(0, end - zero),
@@ -893,7 +901,7 @@ export class ModelBuilder {
       categories: this.categories,
       tracks: kept,
       trackTree: [],
-      issues: this.issues,
+      issues: this.issues.finish(),
     };
     // Category rows name their category and, for NVTXT (one file = one annotation source), the file.
     for (const t of kept) {
@@ -1209,6 +1217,23 @@ export class ModelBuilder {
     }
   }
 
+  /** One warning per row for the ranges nested too deep to draw (their levels would not fit the depth column). */
+  private reportTooDeep(row: RowMeta, dropped: Uint8Array): void {
+    let count = 0;
+    let first = -1;
+    const start = row.events.start.view();
+    for (let i = 0; i < dropped.length; i++) {
+      if (!dropped[i]) continue;
+      count++;
+      if (first < 0 || start[i] < start[first]) first = i;
+    }
+    this.report(
+      'warning',
+      `${count.toLocaleString('en-US')} range(s) on ${row.label} of thread ${this.threadLabel(row.thread)} are nested deeper than ${(MAX_DEPTH + 1).toLocaleString('en-US')} levels and were dropped (pushes that are never popped?)`,
+      { ...locOf(row.events.loc.get(first)), timeNs: row.events.start.get(first), thread: row.thread },
+    );
+  }
+
   private reportNeverPopped(thread: number, t: number, style: number, loc: number): void {
     const name = this.strings[this.styleName.get(style)];
     this.report(
@@ -1245,6 +1270,7 @@ export class ModelBuilder {
     const extraFlags = new Uint8Array(n);
     const stack: number[] = [];
     const levelCounts: number[] = [];
+    let dropped: Uint8Array | undefined;
     for (let k = 0; k < n; k++) {
       const i = order[k];
       while (stack.length > 0 && end[stack[stack.length - 1]] <= start[i]) stack.pop();
@@ -1260,12 +1286,16 @@ export class ModelBuilder {
           );
         }
       }
-      const d = Math.min(stack.length, 0xffff);
+      const d = stack.length;
+      stack.push(i);
+      if (d > MAX_DEPTH) {
+        (dropped ??= new Uint8Array(n))[i] = 1;
+        continue;
+      }
       depth[i] = d;
       levelCounts[d] = (levelCounts[d] ?? 0) + 1;
-      stack.push(i);
     }
-    return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags, levelCounts };
+    return { order: byLevel(order, depth, levelCounts, dropped), depth, parent, extraFlags, levelCounts, dropped };
   }
 
   /**
@@ -1290,16 +1320,21 @@ export class ModelBuilder {
     const parent = new Int32Array(n).fill(-1);
     const stack: number[] = [];
     const levelCounts: number[] = [];
+    let dropped: Uint8Array | undefined;
     for (k = 0; k < n; k++) {
       const i = order[k];
       while (stack.length > 0 && close[stack[stack.length - 1]] < open[i]) stack.pop();
       if (stack.length > 0) parent[i] = stack[stack.length - 1];
-      const d = Math.min(stack.length, 0xffff);
+      const d = stack.length;
+      stack.push(i);
+      if (d > MAX_DEPTH) {
+        (dropped ??= new Uint8Array(n))[i] = 1;
+        continue;
+      }
       depth[i] = d;
       levelCounts[d] = (levelCounts[d] ?? 0) + 1;
-      stack.push(i);
     }
-    return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags: new Uint8Array(n), levelCounts };
+    return { order: byLevel(order, depth, levelCounts, dropped), depth, parent, extraFlags: new Uint8Array(n), levelCounts, dropped };
   }
 
   /**
@@ -1384,23 +1419,35 @@ interface Layout {
   parent: Int32Array;
   extraFlags: Uint8Array;
   levelCounts: number[];
+  /** Row-local ranges nested deeper than MAX_DEPTH (1 = dropped), when there are any. */
+  dropped?: Uint8Array;
 }
 
 /** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
 function layoutOnline(on: OnlineStack): Layout {
-  const depth = on.depth.view();
-  const n = depth.length;
+  const pushDepth = on.depth.view();
+  const n = pushDepth.length;
+  const depth = new Uint16Array(n);
+  let dropped: Uint8Array | undefined;
   const levelCounts: number[] = [];
-  for (let i = 0; i < n; i++) levelCounts[depth[i]] = (levelCounts[depth[i]] ?? 0) + 1;
+  for (let i = 0; i < n; i++) {
+    const d = pushDepth[i];
+    if (d > MAX_DEPTH) {
+      (dropped ??= new Uint8Array(n))[i] = 1;
+      continue;
+    }
+    depth[i] = d;
+    levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+  }
   const offset: number[] = [];
   let acc = 0;
   for (let d = 0; d < levelCounts.length; d++) {
     offset[d] = acc;
     acc += levelCounts[d] ??= 0;
   }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[offset[depth[i]]++] = i;
-  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts };
+  const order = new Uint32Array(acc);
+  for (let i = 0; i < n; i++) if (!dropped?.[i]) order[offset[depth[i]]++] = i;
+  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts, dropped };
 }
 
 /**
@@ -1450,17 +1497,21 @@ function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number
   }
 }
 
-/** Stable bucket of a start-ordered permutation by level. */
-function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: number[]): Uint32Array {
+/** Deepest nesting level kept (the depth column is 16-bit): ranges deeper are dropped with a warning. */
+export const MAX_DEPTH = 0xffff;
+
+/** Stable bucket of a start-ordered permutation by level; dropped ranges are left out. */
+function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: number[], dropped?: Uint8Array): Uint32Array {
   const offset: number[] = [];
   let acc = 0;
   for (let d = 0; d < levelCounts.length; d++) {
     offset[d] = acc;
     acc += levelCounts[d] ?? 0;
   }
-  const out = new Uint32Array(startOrder.length);
+  const out = new Uint32Array(acc);
   for (let k = 0; k < startOrder.length; k++) {
     const i = startOrder[k];
+    if (dropped?.[i]) continue;
     out[offset[level[i]]++] = i;
   }
   return out;

@@ -5,8 +5,7 @@
  * found again from its (format, seed, case) alone.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { writeChromeJson } from '../../scripts/gen/chromeJson.ts';
 import { writeNative } from '../../scripts/gen/native.ts';
 import { writeNsys } from '../../scripts/gen/nsys.ts';
@@ -94,7 +93,8 @@ const GENERATED: GenOptions[] = [
   { events: 800, seed: 3, threads: 8, markShare: 0.3, startEndShare: 0.3 },
 ];
 
-export const SHARED_FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/', import.meta.url));
+/** The shared fixtures, by the path every test uses: relative to the repository root (the working directory). */
+export const SHARED_FIXTURES = resolve('../shared/fixtures/');
 
 /** Real files per kind in ../shared/fixtures/ (the CI run takes only those under `maxBytes`). */
 function fixtureInputs(format: FuzzFormat, maxBytes: number): SeedInput[] {
