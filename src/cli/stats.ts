@@ -4,7 +4,7 @@ import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
 import type { Model } from '../model/types.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
-import { jsonNumber, renderCsv, renderTable, type Column } from './format.ts';
+import { jsonNumber, renderCsv, renderTable, terminalSafe, type Column } from './format.ts';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 
@@ -164,7 +164,7 @@ function tableColumns(groupBy: GroupBy): Column<RangeStatsRow>[] {
 }
 
 export function renderStatsTable(file: string, stats: FileStats, groupBy: GroupBy): string {
-  const head = `${file}: ${formatCount(stats.rangeCount)} ranges, ${stats.scope}\n`;
+  const head = `${terminalSafe(file)}: ${formatCount(stats.rangeCount)} ranges, ${terminalSafe(stats.scope)}\n`;
   if (stats.rows.length === 0) return `${head}(no ranges in scope)\n`;
   return head + renderTable(stats.rows, tableColumns(groupBy));
 }

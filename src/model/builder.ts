@@ -1116,15 +1116,17 @@ export class ModelBuilder {
     where?: SourceLocation,
   ): number {
     let end = endNs;
+    const style = this.styleOf(attrs);
     if (end < startNs) {
-      this.report('warning', `range "${attrs.name ?? ''}" ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
+      const name = this.strings[this.styleName.get(style)];
+      this.report('warning', `range "${name}" on thread ${this.threadLabel(thread)} ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
       end = startNs;
     }
     if (row.online) this.replayOnline(row);
     const ev = row.events;
     ev.start.push(startNs);
     ev.end.push(end);
-    ev.style.push(this.styleOf(attrs));
+    ev.style.push(style);
     ev.payload.push(this.payloadOf(attrs.payload));
     ev.thread.push(thread);
     ev.flags.push(0);
@@ -1139,7 +1141,7 @@ export class ModelBuilder {
     const ev = row.events;
     let end = tNs;
     if (end < open.t) {
-      this.report('warning', `start/end range ends before it starts; drawn with zero length`, locOf(open.loc));
+      this.report('warning', `start/end range "${this.strings[this.styleName.get(open.style)]}" ends (${tNs}) before it starts (${open.t}); drawn with zero length`, locOf(open.loc));
       end = open.t;
     }
     ev.start.push(open.t);
