@@ -27,8 +27,8 @@ async function run(): Promise<void> {
       out: { type: 'string', default: 'fuzz-out' },
       'max-depth': { type: 'string', default: '70000' },
       'fixture-bytes': { type: 'string', default: String(4 << 20) },
-      factor: { type: 'string', default: '5' },
-      'floor-ms': { type: 'string', default: '1000' },
+      factor: { type: 'string', default: '10' },
+      'floor-ms': { type: 'string', default: '2000' },
     },
   });
   const formats = values.format === 'all' ? [...FUZZ_FORMATS] : (values.format!.split(',') as FuzzFormat[]);
