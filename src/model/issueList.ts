@@ -101,6 +101,7 @@ export class IssueList {
         line: g.firstMore?.line,
         offset: g.firstMore?.offset,
         thread: first.thread,
+        more: g.more,
         message: `and ${g.more.toLocaleString('en-US')} more of this kind${span}: ${issueShape(first.message)}`,
       });
     }
@@ -108,6 +109,7 @@ export class IssueList {
       out.push({
         severity: this.overflowSeverity,
         file: out[0]?.file ?? '',
+        more: this.overflow,
         message: `and ${this.overflow.toLocaleString('en-US')} more problems of ${this.groupsListed.toLocaleString('en-US')}+ other kinds, not listed`,
       });
     }
