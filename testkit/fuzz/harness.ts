@@ -32,6 +32,8 @@ export interface FuzzRunOptions {
   saveTo?: string;
   /** Called after each case (progress, logs). */
   onCase?: (c: FuzzCase, result: CaseResult) => void;
+  /** Called every 100 cases with the summary so far (a long run can be stopped without losing it). */
+  onSummary?: (soFar: FuzzSummary) => void;
 }
 
 export interface FuzzFailure {
@@ -170,8 +172,20 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzSummary> {
   const failures: FuzzFailure[] = [];
   let retried = 0;
   let slowest: FuzzSummary['slowest'];
+  let seedMs: Record<string, number> = {};
+  const summary = (cases: number): FuzzSummary => ({
+    format: options.format,
+    seed: options.seed,
+    cases,
+    counts: { ...counts },
+    slowest,
+    seedMs,
+    failures: failures.slice(),
+    retried,
+    wallMs: Math.round(performance.now() - started),
+  });
   try {
-    const seedMs = await timeSeeds(worker, seeds);
+    seedMs = await timeSeeds(worker, seeds);
     if (options.saveTo) mkdirSync(options.saveTo, { recursive: true });
     for (let index = first; index < first + options.cases; index++) {
       const c = await makeCase(options.format, index, options.seed, seeds, scale);
@@ -199,8 +213,10 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzSummary> {
         failures.push(failure);
       }
       options.onCase?.(c, result);
+      const done = index - first + 1;
+      if (done % 100 === 0 && done < options.cases) options.onSummary?.(summary(done));
     }
-    return { format: options.format, seed: options.seed, cases: options.cases, counts, slowest, seedMs, failures, retried, wallMs: Math.round(performance.now() - started) };
+    return summary(options.cases);
   } finally {
     await worker.close();
   }

@@ -50,6 +50,7 @@ async function run(): Promise<void> {
       factor: Number(values.factor),
       floorMs: Number(values['floor-ms']),
       saveTo: out,
+      onSummary: (soFar) => writeFileSync(join(out, `summary-${format}-s${seed}.json`), JSON.stringify(soFar, null, 2) + '\n'),
       onCase: (c, result) => {
         done++;
         if (result.outcome === 'exception' || result.outcome === 'invalid-model' || result.outcome === 'hang') {
