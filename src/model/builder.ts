@@ -848,7 +848,7 @@ export class ModelBuilder {
     }
 
     // Ranges dropped for their depth leave the columns longer than what was placed.
-    if (r < rangeCount) for (const column of Object.keys(ranges) as (keyof typeof ranges)[]) (ranges[column] as Float64Array) = ranges[column].slice(0, r) as Float64Array;
+    if (r < rangeCount) trimColumns(ranges, r);
 
     // Category rows show their marks by reference, sorted by time.
     let refPos = 0;
@@ -1497,6 +1497,18 @@ function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number
     depthOut[at + k] = depth[i];
     flagsOut[at + k] = flags[i] | extra[i];
   }
+}
+
+/** Cuts every range column to its first `n` rows. */
+function trimColumns(ranges: Model['ranges'], n: number): void {
+  ranges.startNs = ranges.startNs.slice(0, n);
+  ranges.endNs = ranges.endNs.slice(0, n);
+  ranges.style = ranges.style.slice(0, n);
+  ranges.depth = ranges.depth.slice(0, n);
+  ranges.parent = ranges.parent.slice(0, n);
+  ranges.thread = ranges.thread.slice(0, n);
+  ranges.payload = ranges.payload.slice(0, n);
+  ranges.flags = ranges.flags.slice(0, n);
 }
 
 /** Deepest nesting level kept (the depth column is 16-bit): ranges deeper are dropped with a warning. */
