@@ -9,8 +9,15 @@ import { loadPreferences, persistPreferences } from './ui/preferences.ts';
 import { installSharing } from './ui/share/installSharing.ts';
 import { installTestHooks } from './ui/testHooks.ts';
 import { LoadClient } from './worker/load.client.ts';
+import { RegexClient } from './worker/regex.client.ts';
+import { setRegexRunner } from './analysis/nameSearch.ts';
 import './ui/theme.css';
 import './ui/app.css';
+
+// User regular expressions (search bar, #q=...&qo=r links) run in a worker with a time bound,
+// never on this thread: a backtracking expression must not freeze the tab.
+const regexClient = new RegexClient();
+setRegexRunner((source, flags, names) => regexClient.match(source, flags, names));
 
 const store = createViewerStore(loadPreferences());
 const loadClient = new LoadClient();

@@ -9,7 +9,10 @@ import {
   matchingEvents,
   matchingStyles,
   matchPosition,
+  onRegexSearchResults,
+  regexSearchState,
   searchStyleMask,
+  setRegexRunner,
   stepMatch,
   type NameMatcher,
   type SearchQuery,
@@ -118,5 +121,48 @@ describe('match list', () => {
     expect(stepMatch(list, 2, 1, 0)).toBe(0);
     expect(stepMatch(list, 0, -1, 0)).toBe(2);
     expect(stepMatch(buildMatchList([]), -1, 1, 0)).toBe(-1);
+  });
+});
+
+describe('regular expressions in a runner (the page: a worker with a time bound)', () => {
+  it('are answered later, never run here; a timed-out expression matches nothing and says so', async () => {
+    const m = model('r.test', [['step 1', 0, 10], ['io read', 0, 5], ['step 2', 20, 30]]);
+    const asked: string[] = [];
+    setRegexRunner(async (source, flags, names) => {
+      asked.push(`${source}/${flags}: ${names.join('|')}`);
+      if (source === '^(a+)+$') return { timedOut: true };
+      return { matches: Uint8Array.from(names, (n) => (new RegExp(source, flags).test(n) ? 1 : 0)) };
+    });
+    let answered = 0;
+    const stop = onRegexSearchResults(() => answered++);
+    try {
+      const query = q('^step', true);
+      expect(searchStyleMask(m, query)).toBeNull();
+      expect(regexSearchState(m, query)).toBe('pending');
+      // The same query again does not ask twice.
+      expect(searchStyleMask(m, query)).toBeNull();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(answered).toBe(1);
+      expect(regexSearchState(m, query)).toBe('done');
+      const mask = searchStyleMask(m, query)!;
+      expect(Array.from(m.styles.name, (id, s) => [m.strings[id], mask[s]])).toEqual([
+        ['step 1', 1],
+        ['io read', 0],
+        ['step 2', 1],
+      ]);
+      const evil = q('^(a+)+$', true);
+      expect(searchStyleMask(m, evil)).toBeNull();
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(regexSearchState(m, evil)).toBe('timed-out');
+      expect(searchStyleMask(m, evil)).toBeNull();
+      expect(asked).toEqual(['^step/iu: step 1|io read|step 2', '^(a+)+$/iu: step 1|io read|step 2']);
+      // Substring searches stay here: they cannot backtrack.
+      expect(searchStyleMask(m, q('io'))).not.toBeNull();
+    } finally {
+      stop();
+      setRegexRunner(undefined);
+    }
   });
 });

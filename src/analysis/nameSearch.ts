@@ -59,11 +59,82 @@ function queryKey(q: SearchQuery): string {
   return `${q.regex ? 'r' : 's'}${q.matchCase ? 'c' : 'i'}:${q.text}`;
 }
 
-const styleCache = new WeakMap<Model, { key: string; styles: Uint8Array | null }>();
+/**
+ * Where a regular-expression search of a model stands when a runner (a worker) does it: 'pending'
+ * until the runner answers, 'timed-out' when the expression ran past the runner's bound.
+ */
+export type RegexSearchState = 'pending' | 'timed-out' | 'done';
+
+/** Per name: 1 when it matches; or the expression ran too long; or its error. */
+export type RegexRunResult = { matches: Uint8Array } | { timedOut: true } | { error: string };
+
+/** Tests an expression on names somewhere that can be stopped (the page: a worker with a time bound). */
+export type RegexRunner = (source: string, flags: string, names: string[]) => Promise<RegexRunResult>;
+
+let regexRunner: RegexRunner | undefined;
+const resultListeners = new Set<() => void>();
 
 /**
- * The matching styles of a model for a query (null: no search, or an invalid expression), cached
- * per model for the last query: the timeline asks for it on every frame.
+ * Hands regular-expression searches to `runner` (the page sets a worker: a user's expression,
+ * from the search bar or a link, must never run on its thread). Without one (CLI, tests) they run here.
+ */
+export function setRegexRunner(runner: RegexRunner | undefined): void {
+  regexRunner = runner;
+}
+
+/** Calls `listener` when a regular-expression search answered: ask for the masks again. */
+export function onRegexSearchResults(listener: () => void): () => void {
+  resultListeners.add(listener);
+  return () => resultListeners.delete(listener);
+}
+
+interface CachedMask {
+  key: string;
+  styles: Uint8Array | null;
+  state?: RegexSearchState;
+}
+
+const styleCache = new WeakMap<Model, CachedMask>();
+
+/** The distinct names of a model's styles, and per style the position of its name among them. */
+function styleNames(model: Model): { names: string[]; nameOfStyle: Uint32Array } {
+  const ids = model.styles.name;
+  const position = new Map<number, number>();
+  const names: string[] = [];
+  const nameOfStyle = new Uint32Array(ids.length);
+  for (let s = 0; s < ids.length; s++) {
+    let k = position.get(ids[s]);
+    if (k === undefined) {
+      k = names.length;
+      position.set(ids[s], k);
+      names.push(model.strings[ids[s]]);
+    }
+    nameOfStyle[s] = k;
+  }
+  return { names, nameOfStyle };
+}
+
+function runRegexAsync(model: Model, query: SearchQuery, entry: CachedMask, runner: RegexRunner): void {
+  const { names, nameOfStyle } = styleNames(model);
+  void runner(query.text, query.matchCase ? 'u' : 'iu', names).then((result) => {
+    // A newer query replaced this one: its own run answers for it.
+    if (styleCache.get(model) !== entry) return;
+    if ('matches' in result) {
+      const styles = new Uint8Array(nameOfStyle.length);
+      for (let s = 0; s < styles.length; s++) styles[s] = result.matches[nameOfStyle[s]];
+      entry.styles = styles;
+      entry.state = 'done';
+    } else {
+      entry.state = 'timed-out';
+    }
+    for (const listener of resultListeners) listener();
+  });
+}
+
+/**
+ * The matching styles of a model for a query (null: no search, an invalid expression, or a regular
+ * expression still running or given up in the runner), cached per model for the last query: the
+ * timeline asks for it on every frame.
  */
 export function searchStyleMask(model: Model, query: SearchQuery | null): Uint8Array | null {
   if (!query || query.text === '') return null;
@@ -71,9 +142,21 @@ export function searchStyleMask(model: Model, query: SearchQuery | null): Uint8A
   const hit = styleCache.get(model);
   if (hit && hit.key === key) return hit.styles;
   const matcher = compileSearch(query);
+  if (typeof matcher === 'function' && query.regex && regexRunner) {
+    const entry: CachedMask = { key, styles: null, state: 'pending' };
+    styleCache.set(model, entry);
+    runRegexAsync(model, query, entry, regexRunner);
+    return null;
+  }
   const styles = typeof matcher === 'function' ? matchingStyles(model, matcher) : null;
   styleCache.set(model, { key, styles });
   return styles;
+}
+
+/** How the regular-expression search of `model` for `query` stands; undefined when none runs in a runner. */
+export function regexSearchState(model: Model, query: SearchQuery): RegexSearchState | undefined {
+  const hit = styleCache.get(model);
+  return hit && hit.key === queryKey(query) ? hit.state : undefined;
 }
 
 /** The matching events of one capture (see eventIds.ts), by start time (ties by index). */

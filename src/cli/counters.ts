@@ -9,7 +9,7 @@ import { formatTimestamp } from '../format/time.ts';
 import { runningTotalSource } from '../model/query.ts';
 import { processLabel, threadLabel } from '../model/trackTree.ts';
 import type { Model } from '../model/types.ts';
-import { jsonNumber, renderCsv, renderTable, type Column } from './textOutput.ts';
+import { jsonNumber, renderCsv, renderTable, terminalSafe, type Column } from './textOutput.ts';
 
 export interface CounterRecord {
   file: string;
@@ -122,7 +122,7 @@ const TABLE: Column<CounterRecord & { row: CounterStatsRow }>[] = [
 ];
 
 export function renderCounterTable(file: string, stats: FileCounters): string {
-  const head = `${file}: ${formatCount(stats.rows.length)} counter rows, ${stats.scope}\n`;
+  const head = `${terminalSafe(file)}: ${formatCount(stats.rows.length)} counter rows, ${terminalSafe(stats.scope)}\n`;
   if (stats.rows.length === 0) return `${head}(no counter samples in scope)\n`;
   const note = stats.records.some((r) => r.valueType === 'delta')
     ? 'Rows of changes: Min/Max/First/Last are changes, Avg the mean change, Delta their sum.\n'

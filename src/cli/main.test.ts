@@ -69,6 +69,8 @@ beforeAll(() => {
   writeFileSync(file('junk.bin'), Uint8Array.from({ length: 256 }, (_, i) => (i * 37 + 11) & 0xff));
   writeFileSync(file('empty.nvtxt'), '');
   writeFileSync(file('empty.bin'), '');
+  writeFileSync(file('comments.nvtxt'), '# nothing but a comment\n');
+  writeFileSync(file('escape.nvtxt'), 'RangePush, 1, ns, 1, 2, 0, 0, "\u001b]0;pwned\u0007red\u009b", 0\nRangePop, 5, ns, 1, 2\n');
   const sink = new FileSink(file('generated.nvtxt'));
   writeNvtxt(sink, { events: 3000, seed: 9, threads: 4 });
   sink.close();
@@ -171,11 +173,21 @@ describe('nvtxview stats', () => {
     expect((JSON.parse(r.out) as StatsRecord[]).length).toBe(3);
   });
 
-  it('says so when a file decodes to nothing', async () => {
+  it('fails an empty file of any format with status 1 (issue 16), and says when a file decodes to nothing', async () => {
     const r = await run('stats', '--json', file('empty.nvtxt'));
-    expect(r.status).toBe(0);
-    expect(r.err).toBe(`${file('empty.nvtxt')}: no events\n`);
+    expect(r.status).toBe(1);
+    expect(r.err).toBe(`nvtxview: ${file('empty.nvtxt')}: the file is empty\n`);
     expect(JSON.parse(r.out)).toEqual([]);
+    const comments = await run('stats', '--json', file('comments.nvtxt'));
+    expect(comments.status).toBe(0);
+    expect(comments.err).toBe(`${file('comments.nvtxt')}: no events\n`);
+  });
+
+  it('prints names with terminal escape codes neutralised in tables', async () => {
+    const r = await run('stats', file('escape.nvtxt'));
+    expect(r.status).toBe(0);
+    expect(r.out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(r.out).toContain('\\x1b]0;pwned\\x07red');
   });
 
   it('reports bad usage with status 2', async () => {

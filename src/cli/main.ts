@@ -9,7 +9,7 @@ import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
 import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
-import { csvField } from './textOutput.ts';
+import { csvField, terminalSafe } from './textOutput.ts';
 import { breachText, diffRecords, fileComparison, renderDiffCsv, renderDiffTable } from './diff.ts';
 import { parseThreshold, thresholdBreaches, type Threshold } from '../analysis/compare/index.ts';
 import { CliFileError, issueText, loadFile } from './load.ts';
@@ -151,9 +151,9 @@ async function warnIssues(io: CliIO, path: string, model: Model): Promise<void> 
     await io.stderr.write(`${path}: no events\n`);
   }
   if (issues.length === 0) return;
-  const shown = issues.slice(0, 5).map((i) => `  ${i.severity}: ${issueText(i)}`);
+  const shown = issues.slice(0, 5).map((i) => `  ${i.severity}: ${terminalSafe(issueText(i))}`);
   const more = issues.length > shown.length ? `\n  ... and ${issues.length - shown.length} more` : '';
-  await io.stderr.write(`${path}: ${issues.length} problem(s) while loading:\n${shown.join('\n')}${more}\n`);
+  await io.stderr.write(`${terminalSafe(path)}: ${issues.length} problem(s) while loading:\n${shown.join('\n')}${more}\n`);
 }
 
 function outputFormat(values: ReturnType<typeof parseCommand>['values']): OutputFormat {
@@ -191,7 +191,7 @@ async function runTables<S extends { records: R[] }, R>(
       await warnIssues(io, path, model);
       stats = summarise(path, model);
     } catch (e) {
-      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+      await io.stderr.write(`nvtxview: ${terminalSafe((e as Error).message)}\n`);
       status = 1;
       continue;
     }
@@ -296,7 +296,7 @@ async function runEvents(io: CliIO, files: readonly string[], values: ReturnType
     try {
       model = await loadFile(path);
     } catch (e) {
-      await io.stderr.write(`nvtxview: ${(e as Error).message}\n`);
+      await io.stderr.write(`nvtxview: ${terminalSafe((e as Error).message)}\n`);
       status = 1;
       continue;
     }
@@ -349,7 +349,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       return 2;
     }
     if (e instanceof CliFileError) {
-      await io.stderr.write(`nvtxview: ${e.message}\n`);
+      await io.stderr.write(`nvtxview: ${terminalSafe(e.message)}\n`);
       return 1;
     }
     throw e;

@@ -4,7 +4,7 @@ import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
 import type { Model } from '../model/types.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
-import { jsonNumber, renderCsv, renderTable, type Column } from './textOutput.ts';
+import { jsonNumber, renderCsv, renderTable, terminalSafe, type Column } from './textOutput.ts';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 
@@ -186,7 +186,7 @@ function tableColumns(groupBy: GroupBy, withUnended: boolean): Column<RangeStats
 
 export function renderStatsTable(file: string, stats: FileStats, groupBy: GroupBy): string {
   const open = stats.unendedCount > 0 ? ` (and ${formatCount(stats.unendedCount)} never ended, counted apart and in no figure)` : '';
-  const head = `${file}: ${formatCount(stats.rangeCount)} ranges${open}, ${stats.scope}\n`;
+  const head = `${terminalSafe(file)}: ${formatCount(stats.rangeCount)} ranges${open}, ${terminalSafe(stats.scope)}\n`;
   if (stats.rows.length === 0) return `${head}(no ranges in scope)\n`;
   return head + renderTable(stats.rows, tableColumns(groupBy, stats.unendedCount > 0));
 }

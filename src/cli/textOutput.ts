@@ -16,10 +16,21 @@ export interface Column<T> {
   right?: boolean;
 }
 
-/** Rows as an aligned text table with a header and a rule. */
+/**
+ * Text from a capture made safe to print on a terminal: C0/C1 control characters and DEL (escape
+ * sequences that recolour, retitle or rewrite the terminal) are shown as `\x1b`-style escapes.
+ */
+export function terminalSafe(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** Rows as an aligned text table with a header and a rule; cell text is made terminal-safe. */
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((c) => c.value(row)));
-  const width = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i].length)));
+  const cells = rows.map((row) => columns.map((c) => terminalSafe(c.value(row)).replace(/[\t\n]/g, ' ')));
+  // A loop, not Math.max(...cells): a table of 200,000 names would overflow the call stack.
+  const width = columns.map((c) => c.title.length);
+  for (const r of cells) for (let i = 0; i < r.length; i++) if (r[i].length > width[i]) width[i] = r[i].length;
   const line = (values: readonly string[]) =>
     values
       .map((v, i) => (columns[i].right ? v.padStart(width[i]) : i === values.length - 1 ? v : v.padEnd(width[i])))

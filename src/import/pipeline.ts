@@ -3,10 +3,10 @@
  * the bytes say gzip, sniff the format, decode into a builder, finish the model. Used unchanged by
  * the worker, the CLI, the tests and the benchmarks.
  */
-import { Gunzip } from 'fflate';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { detectFormat, importers } from './formats.ts';
+import { gunzipChunks, type GzipProblem } from './gunzip.ts';
 import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './importer.ts';
 
 /** Bytes read from the source per step; also the progress granularity. */
@@ -87,30 +87,6 @@ async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenera
       options.onProgress?.(next.pos + at + piece.length, source.size);
     }
   }
-}
-
-/** Streams gunzip over compressed chunks; each output piece is yielded as soon as it is ready. */
-async function* gunzipChunks(name: string, compressed: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const ready: Uint8Array[] = [];
-  const inflater = new Gunzip((data) => {
-    ready.push(data);
-  });
-  let consumed = 0;
-  for await (const chunk of compressed) {
-    try {
-      inflater.push(chunk, false);
-    } catch (e) {
-      throw new LoadFailed(`${name}: gzip data is damaged near compressed byte ${consumed}: ${(e as Error).message}`);
-    }
-    consumed += chunk.length;
-    while (ready.length > 0) yield ready.shift()!;
-  }
-  try {
-    inflater.push(new Uint8Array(0), true);
-  } catch (e) {
-    throw new LoadFailed(`${name}: gzip stream ends early (${consumed} compressed bytes): ${(e as Error).message}`);
-  }
-  while (ready.length > 0) yield ready.shift()!;
 }
 
 /** Splits a chunk stream into its first HEAD_BYTES and a replayable whole. */
@@ -203,20 +179,20 @@ async function decodeRaw(
   const source = { name, size };
   let input = await withHead(source.name, source.size, raw);
   let gzipped = false;
+  const gzipProblems: GzipProblem[] = [];
   if (isGzip(input.head)) {
     gzipped = true;
-    input = await withHead(source.name, source.size, gunzipChunks(source.name, input.chunks())[Symbol.asyncIterator]());
+    input = await withHead(source.name, source.size, gunzipChunks(input.chunks(), gzipProblems)[Symbol.asyncIterator]());
+    if (input.head.length === 0 && gzipProblems.length > 0) throw new LoadFailed(`${source.name}: ${gzipProblems[0].message}`);
   }
+  // Every format alike: an empty file is a failure that says so (not a capture with "no problems").
+  if (input.head.length === 0) throw new LoadFailed(`${source.name}: the file is empty${gzipped ? ' (after gzip decompression)' : ''}`);
   const importer = options.format
     ? importers.find((imp) => imp.id === options.format)
     : detectFormat(input.head, source.name);
   if (!importer) {
     const known = importers.map((imp) => imp.label).join(', ');
-    throw new LoadFailed(
-      input.head.length === 0
-        ? `${source.name}: the file is empty`
-        : `${source.name}: not a format nvtxview knows (tried ${known})`,
-    );
+    throw new LoadFailed(`${source.name}: not a format nvtxview knows (tried ${known})`);
   }
   if (!gzipped && random?.readSync) {
     const readSync = random.readSync.bind(random);
@@ -225,6 +201,8 @@ async function decodeRaw(
   const builder = new ModelBuilder({ fileName: source.name, format: importer.id, byteSize: source.size });
   if (gzipped) builder.setProperty('compression', 'gzip');
   await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
+  // Known once the decoder has read the whole stream.
+  for (const p of gzipProblems) builder.report(p.severity, p.message);
   if (options.signal?.aborted) throw new LoadCancelled();
   return builder.finish();
 }

@@ -342,6 +342,8 @@ export interface LoadIssue {
   timeNs?: number;
   /** Index into `Model.threads` of the event's thread, when known. */
   thread?: number;
+  /** On a summary line ("and 3,443 more of this kind"): how many problems it stands for (src/model/issueList.ts). */
+  more?: number;
 }
 
 /** Where a capture came from and how its clock maps to nanoseconds. */

@@ -39,3 +39,17 @@ describe('load report rows', () => {
     expect(locationText({})).toBe('');
   });
 });
+
+describe('a flood of problems (issue 16: 391,000 in one fuzzed capture)', () => {
+  it('lists a few rows per kind while the counts keep every problem', () => {
+    const flood = capture(3, (b) => {
+      for (let k = 0; k < 50_000; k++) b.report('error', `record ${k} at byte ${k * 16} is damaged`, { offset: k * 16 });
+      b.report('warning', 'one other thing');
+    });
+    const rows = reportRows([flood], []);
+    expect(rows).toHaveLength(12);
+    expect(rows[10]).toMatchObject({ severity: 'error', where: 'byte 160', count: 49_990 });
+    expect(rows[10].message).toBe('and 49,990 more of this kind (byte 160 to byte 799,984): record # at byte # is damaged');
+    expect(countBySeverity(rows)).toEqual({ error: 50_000, warning: 1, info: 0 });
+  });
+});

@@ -10,6 +10,8 @@ export interface ReportRow {
   /** "line 12", "byte 4096", or '' when the problem concerns the whole file. */
   where: string;
   message: string;
+  /** Problems the row stands for: more than 1 on an "and N more of this kind" line. */
+  count?: number;
 }
 
 export type IssueCounts = Record<Severity, number>;
@@ -32,7 +34,7 @@ export function reportRows(captures: readonly LoadedCapture[], failed: readonly 
   }));
   for (const c of captures) {
     for (const issue of c.model.issues) {
-      rows.push({ severity: issue.severity, file: issue.file, where: locationText(issue), message: issue.message });
+      rows.push({ severity: issue.severity, file: issue.file, where: locationText(issue), message: issue.message, count: issue.more });
     }
   }
   return rows;
@@ -40,7 +42,7 @@ export function reportRows(captures: readonly LoadedCapture[], failed: readonly 
 
 export function countBySeverity(rows: readonly ReportRow[]): IssueCounts {
   const counts: IssueCounts = { error: 0, warning: 0, info: 0 };
-  for (const r of rows) counts[r.severity]++;
+  for (const r of rows) counts[r.severity] += r.count ?? 1;
   return counts;
 }
 

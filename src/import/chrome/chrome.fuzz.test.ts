@@ -4,7 +4,7 @@
  * (extreme and non-finite numbers, overlapping and out-of-order ranges, unmatched ends, odd ids,
  * deep args) and byte by byte (flips, cuts, repeats, truncation), in every layout (one line, one
  * event per line, indented). Each case must load through `loadModel` or fail with a load error,
- * within a time bound, into a model that keeps its rules (src/model/invariants.ts).
+ * within a time bound, into a model that keeps its rules (testkit/models/invariants.ts).
  *
  * CI runs a few hundred cases. A long run, saving reproducers of failures:
  *   CHROME_FUZZ_CASES=100000 CHROME_FUZZ_SEED=7 CHROME_FUZZ_OUT=/tmp/fuzz npx vitest run src/import/chrome/chrome.fuzz.test.ts

@@ -2,7 +2,7 @@
  * Hostile input (issue 16): the fuzzing reproducers of native captures, and a seeded mutation test
  * (bit flips, cut, repeated and zeroed bytes, duplicated, dropped and swapped chunks). Each input
  * loads within a time bound, or is refused with a load error; the model keeps its invariants
- * (src/model/invariants.ts); every issue that names an offset names one inside the file.
+ * (testkit/models/invariants.ts); every issue that names an offset names one inside the file.
  *
  * The CI run is small; `NVTXC_FUZZ_CASES=20000 npx vitest run src/import/native/hostile.test.ts`
  * runs a long one, `NVTXC_FUZZ_REPRODUCERS=1` adds the reproducers as inputs to mutate (the generic

@@ -10,7 +10,7 @@ import { buildTrackTree, categoryLabel } from '../trackTree.ts';
 import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
 import type { EventRecorder } from './eventRecorder.ts';
 import { locOf, type IssueLog } from './issues.ts';
-import { layoutRow, sortedOrder, type Layout } from './rowLayout.ts';
+import { layoutRow, MAX_DEPTH, sortedOrder, type Layout } from './rowLayout.ts';
 import type { NameTable } from './names.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
@@ -121,19 +121,21 @@ export function assembleModel(p: BuildParts): Model {
       const laid = layoutRow(row, onBadNesting);
       const ev = row.events;
       const n = laid.order.length;
-      const newIndex = new Int32Array(n);
+      if (laid.dropped) reportTooDeep(p, row, laid.dropped);
+      const newIndex = new Int32Array(ev.start.length).fill(-1);
       for (let k = 0; k < n; k++) newIndex[laid.order[k]] = r + k;
       placeRows(laid, ev, newIndex, r, zero, ranges);
       if (row.corr) {
         for (let k = 0; k < row.corr.length; k++) {
           const id = row.corr.get(k);
-          if (Number.isNaN(id)) continue;
+          if (Number.isNaN(id) || newIndex[k] < 0) continue;
           corrRange.push(newIndex[k]);
           corrId.push(id);
         }
       }
       if (row.cross) {
         for (let k = 0; k < row.cross.length; k += 2) {
+          if (newIndex[row.cross[k]] < 0) continue;
           crossRange.push(newIndex[row.cross[k]]);
           crossThread.push(row.cross[k + 1]);
         }
@@ -175,6 +177,9 @@ export function assembleModel(p: BuildParts): Model {
     tracks.push(track);
   }
 
+  // Ranges dropped for their depth leave the columns longer than what was placed.
+  if (r < ranges.startNs.length) trimColumns(ranges, r);
+
   // Category rows show their marks by reference, sorted by time.
   let refPos = 0;
   for (let t = 0; t < rows.length; t++) {
@@ -197,7 +202,9 @@ export function assembleModel(p: BuildParts): Model {
 
   p.info.originNs = (p.originNs + BigInt(Math.round(zero))).toString();
   // Issue times are on the model's axis, like every event time.
-  for (const issue of issues.list) if (issue.timeNs !== undefined) issue.timeNs -= zero;
+  issues.list.forEach((issue) => {
+    if (issue.timeNs !== undefined) issue.timeNs -= zero;
+  });
   const model: Model = {
     capture: p.info,
     durationNs: Math.max(0, end - zero),
@@ -215,7 +222,7 @@ export function assembleModel(p: BuildParts): Model {
     categories: p.tree.categories,
     tracks: kept,
     trackTree: [],
-    issues: issues.list,
+    issues: issues.list.finish(),
   };
   // Category rows name their category; the file is named once, by the capture's root row.
   for (const t of kept) {
@@ -290,4 +297,33 @@ function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number
     depthOut[at + k] = depth[i];
     flagsOut[at + k] = flags[i] | extra[i];
   }
+}
+
+/** One warning per row for the ranges nested too deep to draw (their levels would not fit the depth column). */
+function reportTooDeep(p: BuildParts, row: RowMeta, dropped: Uint8Array): void {
+  let count = 0;
+  let first = -1;
+  const start = row.events.start.view();
+  for (let i = 0; i < dropped.length; i++) {
+    if (!dropped[i]) continue;
+    count++;
+    if (first < 0 || start[i] < start[first]) first = i;
+  }
+  p.issues.report(
+    'warning',
+    `${count.toLocaleString('en-US')} range(s) on ${row.label} of thread ${p.tree.threadLabel(row.thread)} are nested deeper than ${(MAX_DEPTH + 1).toLocaleString('en-US')} levels and were dropped (pushes that are never popped?)`,
+    { ...locOf(row.events.loc.get(first)), timeNs: row.events.start.get(first), thread: row.thread },
+  );
+}
+
+/** Cuts every range column to its first `n` rows. */
+function trimColumns(ranges: Model['ranges'], n: number): void {
+  ranges.startNs = ranges.startNs.slice(0, n);
+  ranges.endNs = ranges.endNs.slice(0, n);
+  ranges.style = ranges.style.slice(0, n);
+  ranges.depth = ranges.depth.slice(0, n);
+  ranges.parent = ranges.parent.slice(0, n);
+  ranges.thread = ranges.thread.slice(0, n);
+  ranges.payload = ranges.payload.slice(0, n);
+  ranges.flags = ranges.flags.slice(0, n);
 }

@@ -52,7 +52,7 @@ export class EventRecorder {
         ev.thread.push(thread);
         ev.flags.push(0);
         ev.loc.push(locCode(where));
-        on.depth.push(Math.min(open.length, 0xffff));
+        on.depth.push(open.length);
         on.parent.push(open.length > 0 ? open[open.length - 1] : -1);
         on.endLoc.push(NO_LOC);
         open.push(i);
@@ -210,15 +210,17 @@ export class EventRecorder {
 
   private addComplete(row: RowMeta, thread: number, startNs: number, endNs: number, attrs: EventAttrs, where?: SourceLocation): number {
     let end = endNs;
+    const style = this.styles.styleOf(attrs);
     if (end < startNs) {
-      this.issues.report('warning', `range "${attrs.name ?? ''}" ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
+      const name = this.styles.nameOf(style);
+      this.issues.report('warning', `range "${name}" on thread ${this.tree.threadLabel(thread)} ends (${endNs}) before it starts (${startNs}); drawn with zero length`, where);
       end = startNs;
     }
     if (row.online) replayOnline(row);
     const ev = row.events;
     ev.start.push(startNs);
     ev.end.push(end);
-    ev.style.push(this.styles.styleOf(attrs));
+    ev.style.push(style);
     ev.payload.push(this.payloads.rowOf(attrs.payload));
     ev.thread.push(thread);
     ev.flags.push(0);
@@ -233,7 +235,7 @@ export class EventRecorder {
     const ev = row.events;
     let end = tNs;
     if (end < open.t) {
-      this.issues.report('warning', `start/end range ends before it starts; drawn with zero length`, locOf(open.loc));
+      this.issues.report('warning', `start/end range "${this.styles.nameOf(open.style)}" ends (${tNs}) before it starts (${open.t}); drawn with zero length`, locOf(open.loc));
       end = open.t;
     }
     ev.start.push(open.t);

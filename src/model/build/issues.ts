@@ -2,6 +2,7 @@
  * The load report a builder collects, and source locations packed into one number per event
  * (a line, a byte offset, or none) so that rows keep them in a typed column.
  */
+import { IssueList } from '../issueList.ts';
 import type { LoadIssue } from '../types.ts';
 import type { SourceLocation } from './inputs.ts';
 
@@ -22,9 +23,9 @@ export function locOf(code: number): SourceLocation | undefined {
   return code >= 0 ? { line: code } : { offset: -2 - code };
 }
 
-/** Problems found while building, each naming the file. */
+/** Problems found while building, each naming the file; repeats grouped and bounded (src/model/issueList.ts). */
 export class IssueLog {
-  readonly list: LoadIssue[] = [];
+  readonly list = new IssueList();
 
   constructor(private readonly fileName: string) {}
 
@@ -33,10 +34,10 @@ export class IssueLog {
    * (in the decoder's ns, shifted to the model's zero when the model is assembled) and thread.
    */
   report(severity: LoadIssue['severity'], message: string, where?: SourceLocation & Pick<LoadIssue, 'kind' | 'timeNs' | 'thread'>): void {
-    this.list.push({ severity, file: this.fileName, message, ...where });
+    this.list.add({ severity, file: this.fileName, message, ...where });
   }
 
   get count(): number {
-    return this.list.length;
+    return this.list.count;
   }
 }

@@ -16,7 +16,12 @@ export interface Layout {
   parent: Int32Array;
   extraFlags: Uint8Array;
   levelCounts: number[];
+  /** Row-local ranges nested deeper than MAX_DEPTH (1 = dropped), when there are any. */
+  dropped?: Uint8Array;
 }
+
+/** Deepest nesting level kept (the depth column is 16-bit): ranges deeper are dropped with a warning. */
+export const MAX_DEPTH = 0xffff;
 
 /** Called for a range that overlaps the end of its parent (drawn one level deeper), by row-local index. */
 export type BadNestingReport = (row: RowMeta, index: number) => void;
@@ -43,6 +48,7 @@ function layoutStack(row: RowMeta, onBadNesting: BadNestingReport): Layout {
   const extraFlags = new Uint8Array(n);
   const stack: number[] = [];
   const levelCounts: number[] = [];
+  let dropped: Uint8Array | undefined;
   for (let k = 0; k < n; k++) {
     const i = order[k];
     while (stack.length > 0 && end[stack[stack.length - 1]] <= start[i]) stack.pop();
@@ -54,12 +60,16 @@ function layoutStack(row: RowMeta, onBadNesting: BadNestingReport): Layout {
         onBadNesting(row, i);
       }
     }
-    const d = Math.min(stack.length, 0xffff);
+    const d = stack.length;
+    stack.push(i);
+    if (d > MAX_DEPTH) {
+      (dropped ??= new Uint8Array(n))[i] = 1;
+      continue;
+    }
     depth[i] = d;
     levelCounts[d] = (levelCounts[d] ?? 0) + 1;
-    stack.push(i);
   }
-  return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags, levelCounts };
+  return { order: byLevel(order, depth, levelCounts, dropped), depth, parent, extraFlags, levelCounts, dropped };
 }
 
 /**
@@ -84,33 +94,48 @@ function layoutPushPop(row: RowMeta): Layout {
   const parent = new Int32Array(n).fill(-1);
   const stack: number[] = [];
   const levelCounts: number[] = [];
+  let dropped: Uint8Array | undefined;
   for (k = 0; k < n; k++) {
     const i = order[k];
     while (stack.length > 0 && close[stack[stack.length - 1]] < open[i]) stack.pop();
     if (stack.length > 0) parent[i] = stack[stack.length - 1];
-    const d = Math.min(stack.length, 0xffff);
+    const d = stack.length;
+    stack.push(i);
+    if (d > MAX_DEPTH) {
+      (dropped ??= new Uint8Array(n))[i] = 1;
+      continue;
+    }
     depth[i] = d;
     levelCounts[d] = (levelCounts[d] ?? 0) + 1;
-    stack.push(i);
   }
-  return { order: byLevel(order, depth, levelCounts), depth, parent, extraFlags: new Uint8Array(n), levelCounts };
+  return { order: byLevel(order, depth, levelCounts, dropped), depth, parent, extraFlags: new Uint8Array(n), levelCounts, dropped };
 }
 
 /** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
 function layoutOnline(on: OnlineStack): Layout {
-  const depth = on.depth.view();
-  const n = depth.length;
+  const pushDepth = on.depth.view();
+  const n = pushDepth.length;
+  const depth = new Uint16Array(n);
+  let dropped: Uint8Array | undefined;
   const levelCounts: number[] = [];
-  for (let i = 0; i < n; i++) levelCounts[depth[i]] = (levelCounts[depth[i]] ?? 0) + 1;
+  for (let i = 0; i < n; i++) {
+    const d = pushDepth[i];
+    if (d > MAX_DEPTH) {
+      (dropped ??= new Uint8Array(n))[i] = 1;
+      continue;
+    }
+    depth[i] = d;
+    levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+  }
   const offset: number[] = [];
   let acc = 0;
   for (let d = 0; d < levelCounts.length; d++) {
     offset[d] = acc;
     acc += levelCounts[d] ??= 0;
   }
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[offset[depth[i]]++] = i;
-  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts };
+  const order = new Uint32Array(acc);
+  for (let i = 0; i < n; i++) if (!dropped?.[i]) order[offset[depth[i]]++] = i;
+  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts, dropped };
 }
 
 /** Fewest lanes for overlapping ranges (optimal interval partitioning). */
@@ -129,17 +154,18 @@ function layoutLanes(row: RowMeta): Layout {
   };
 }
 
-/** Stable bucket of a start-ordered permutation by level. */
-function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: number[]): Uint32Array {
+/** Stable bucket of a start-ordered permutation by level; dropped ranges are left out. */
+function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: number[], dropped?: Uint8Array): Uint32Array {
   const offset: number[] = [];
   let acc = 0;
   for (let d = 0; d < levelCounts.length; d++) {
     offset[d] = acc;
     acc += levelCounts[d] ?? 0;
   }
-  const out = new Uint32Array(startOrder.length);
+  const out = new Uint32Array(acc);
   for (let k = 0; k < startOrder.length; k++) {
     const i = startOrder[k];
+    if (dropped?.[i]) continue;
     out[offset[level[i]]++] = i;
   }
   return out;

@@ -3,7 +3,7 @@
  * process's category row, marks, counters, custom rows), each keeping its events in arrival order
  * in growable columns, and the caches that find a row in the hot paths without a string key.
  */
-import { f64, i32, u16, u32, u8, type Growable } from '../growable.ts';
+import { f64, i32, u32, u8, type Growable } from '../growable.ts';
 import type { CounterTrackInfo, ObjectRef, TrackKind } from '../types.ts';
 import { keyPacking, NO_KEY } from './cacheKey.ts';
 import type { RangeRename } from './inputs.ts';
@@ -43,8 +43,8 @@ export class RowEvents {
  */
 export class OnlineStack {
   lastT = -Infinity;
-  /** Per range (push order): stack depth at its push. */
-  readonly depth = u16();
+  /** Per range (push order): stack depth at its push (unbounded: the layout drops what is too deep). */
+  readonly depth = u32();
   /** Per range: the enclosing range (row-local index), or -1. */
   readonly parent = i32();
   /** Per range: location of its pop. */

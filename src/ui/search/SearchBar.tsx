@@ -8,7 +8,17 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { eventOf, eventSelection } from '../../analysis/eventIds.ts';
-import { buildMatchList, compileSearch, matchPosition, searchStyleMask, stepMatch, type SearchQuery } from '../../analysis/nameSearch.ts';
+import {
+  buildMatchList,
+  compileSearch,
+  matchPosition,
+  onRegexSearchResults,
+  regexSearchState,
+  searchStyleMask,
+  stepMatch,
+  type SearchQuery,
+} from '../../analysis/nameSearch.ts';
+import { REGEX_TIME_LIMIT_MS } from '../../worker/regex.client.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import { captureFilter } from '../../analysis/eventFilters.ts';
 import { RULER_HEIGHT_CSS } from '../../timeline/renderers/ruler.ts';
@@ -72,6 +82,9 @@ export function SearchBar() {
     };
   }, [store, reopen]);
 
+  // A regular expression answered in its worker: a new query object makes every view ask again.
+  useEffect(() => onRegexSearchResults(() => store.setState((s) => ({ search: { ...s.search } }))), [store]);
+
   const compiled = useMemo(() => compileSearch(search), [search]);
   const error = compiled !== null && typeof compiled === 'object' ? compiled.error : '';
   const deferred = useDeferredValue(search);
@@ -116,9 +129,12 @@ export function SearchBar() {
   if (!open) return null;
   const update = (patch: Partial<SearchQuery>) => setSearch({ ...search, ...patch });
   const stale = deferred !== search;
+  const regexStates = search.regex ? captures.map((c) => regexSearchState(c.model, search)) : [];
   let status: string;
   if (search.text === '') status = '';
   else if (error) status = 'Invalid expression';
+  else if (regexStates.includes('timed-out')) status = `Too slow: stopped after ${REGEX_TIME_LIMIT_MS / 1000} s`;
+  else if (regexStates.includes('pending')) status = '…';
   else if (list.count === 0) status = stale ? '…' : 'No matches';
   else status = current >= 0 ? `${formatCount(current + 1)} of ${formatCount(list.count)}` : `${formatCount(list.count)} match${list.count === 1 ? '' : 'es'}`;
 

@@ -11,7 +11,10 @@ export function ShareNotices({ notices = pageNotices }: { notices?: NoticeStore 
     <div className="share-notices">
       {list.map((n) => (
         <div key={n.id} className={`share-notice tone-${n.tone}`} role={n.tone === 'info' ? 'status' : 'alert'} data-testid="share-notice">
-          <span className="share-notice-text">{n.text}</span>
+          <span className="share-notice-text">
+            {n.text}
+            {n.repeats > 1 && <span className="share-notice-repeats"> ({n.repeats.toLocaleString('en-US')} times)</span>}
+          </span>
           <button type="button" className="button small" onClick={() => dismiss(n.id)}>
             Dismiss
           </button>

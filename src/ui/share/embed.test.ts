@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadOutcome, LoadSource } from '../loadController.ts';
+import { createNoticeStore } from './notices.ts';
 import { installEmbedding, parseOpenRequest, type EmbedMessage, type EmbedReply, type EmbedWindow, type OriginPolicy } from './embed.ts';
 
 /** A window that records what it posts, standing for the embedder. */
@@ -120,6 +121,22 @@ describe('embedding API', () => {
     ]);
   });
 
+  it('coalesces repeated refusals of one origin into one notice that counts them', async () => {
+    const win = new FakeWindow(undefined);
+    const notices = createNoticeStore();
+    installEmbedding(win, { open: async () => [] }, policy, (tone, text, key) => notices.getState().notify(tone, text, key));
+    for (let k = 0; k < 300; k++) {
+      win.listener!({ origin: 'https://evil.example', source: new Peer(), data: { type: 'nvtxview:open', files: Array.from({ length: 1 + (k % 3) }, () => ({ name: 'x', bytes: bytes('ok') })) } });
+    }
+    win.listener!({ origin: 'https://other.example', source: new Peer(), data: { type: 'nvtxview:open', files: [{ name: 'x', bytes: bytes('ok') }] } });
+    await settle();
+    const shown = notices.getState().notices;
+    expect(shown.map((n) => [n.text.slice(0, 45), n.repeats])).toEqual([
+      ['Refused 3 captures sent by https://evil.examp', 300],
+      ['Refused a capture sent by https://other.examp', 1],
+    ]);
+  });
+
   it('refuses opaque origins unless any origin is allowed', async () => {
     const win = new FakeWindow(undefined);
     const strict = setup(win, { ...policy, allowed: ['null'] });
@@ -128,6 +145,10 @@ describe('embedding API', () => {
     await settle();
     expect(strict.loader.opened).toEqual([]);
     expect(sender.received[0]).toMatchObject({ message: { type: 'nvtxview:error' }, targetOrigin: '*' });
+    // The advice is one the page accepts: not ?embedOrigin=null, which names no origin.
+    const advice = (sender.received[0].message as { message: string }).message;
+    expect(advice).not.toContain('?embedOrigin=null');
+    expect(advice).toContain('?embedOrigin=*');
 
     const open = setup(win, { ...policy, any: true });
     win.listener!({ origin: 'null', source: sender, data: { type: 'nvtxview:open', files: [{ name: 'x', bytes: bytes('ok') }] } });

@@ -79,10 +79,12 @@ export function originAllowed(policy: OriginPolicy, origin: string): boolean {
 export function refusalMessage(policy: OriginPolicy, origin: string, fileCount: number): string {
   const allowed = [policy.pageOrigin, ...policy.allowed].join(', ');
   const what = fileCount === 1 ? 'a capture' : `${fileCount} captures`;
-  return (
-    `Refused ${what} sent by ${origin}: only ${allowed} may send captures to this page. ` +
-    `To allow it, open nvtxview with ?embedOrigin=${encodeURIComponent(origin)} in its address.`
-  );
+  // "null" is every sandboxed frame and file:// page at once: it cannot be allowed by name.
+  const advice =
+    origin === 'null'
+      ? 'A page without an origin (a sandboxed frame or a file:// page) cannot be allowed by name: serve it over http(s) and allow that origin with ?embedOrigin=, or allow every origin with ?embedOrigin=*.'
+      : `To allow it, open nvtxview with ?embedOrigin=${encodeURIComponent(origin)} in its address.`;
+  return `Refused ${what} sent by ${origin}: only ${allowed} may send captures to this page. ${advice}`;
 }
 
 /** Where replies go: the sender's window, restricted to the sender's origin. */
@@ -127,7 +129,7 @@ export function installEmbedding(
   win: EmbedWindow,
   loader: EmbedLoader,
   policy: OriginPolicy,
-  notify: (tone: 'warning' | 'error', text: string) => void,
+  notify: (tone: 'warning' | 'error', text: string, key?: string) => void,
 ): () => void {
   const ready: EmbedReply = { type: 'nvtxview:ready', version: EMBED_API_VERSION };
   const onMessage = (event: EmbedMessage) => {
@@ -144,11 +146,12 @@ export function installEmbedding(
     if (!originAllowed(policy, event.origin)) {
       const count = request.ok ? request.files.length : Array.isArray(data.files) ? data.files.length : 1;
       const message = refusalMessage(policy, event.origin, count);
-      notify('error', message);
+      // One notice per refused origin, counting repeats.
+      notify('error', message, `embed-refused:${event.origin}`);
       return reply({ type: 'nvtxview:error', version: EMBED_API_VERSION, ...ids, message });
     }
     if (!request.ok) {
-      notify('warning', `A page at ${event.origin} sent a capture this page cannot read: ${request.message}.`);
+      notify('warning', `A page at ${event.origin} sent a capture this page cannot read: ${request.message}.`, `embed-unreadable:${event.origin}`);
       return reply({ type: 'nvtxview:error', version: EMBED_API_VERSION, ...ids, message: request.message });
     }
     void loader.open(request.files).then((outcomes) => {

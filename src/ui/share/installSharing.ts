@@ -17,7 +17,7 @@ export function installSharing(
   notices: NoticeStore = pageNotices,
   win: Window = window,
 ): () => void {
-  const notify = (tone: 'warning' | 'error', text: string) => notices.getState().notify(tone, text);
+  const notify = (tone: 'warning' | 'error', text: string, key?: string) => notices.getState().notify(tone, text, key);
   const params = readLaunchParams(win.location.search, win.location.href);
   for (const problem of params.problems) notify('warning', problem);
   // Before the downloads start, so that the link's hash waits for them instead of being rewritten.

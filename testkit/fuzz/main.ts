@@ -1,0 +1,76 @@
+/**
+ * The long fuzz run:
+ *   npm run fuzz -- --format nvtxt --cases 5000 --seed 1 [--first 0] [--out fuzz-out] [--max-depth 70000]
+ * `--format all` runs every kind in turn. Reproducers (inputs that hang, throw or break the model)
+ * are saved under --out with their format, seed, case number and outcome in the name, and a
+ * summary (counts, slowest case, each failure's message) is written there as JSON and printed.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FUZZ_FORMATS, type FuzzFormat } from './cases.ts';
+import { runFuzz, type FuzzSummary } from './harness.ts';
+
+function summaryLine(s: FuzzSummary): string {
+  const c = s.counts;
+  const slow = s.slowest ? `${s.slowest.ms} ms (case ${s.slowest.index}, ${s.slowest.bytes} bytes from ${s.slowest.from}, ${s.slowest.outcome})` : '-';
+  return `| ${s.format} | ${s.cases} | ${c.loaded} | ${c.refused} | ${c.hang} | ${c.exception} | ${c['invalid-model']} | ${slow} |`;
+}
+
+async function run(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      format: { type: 'string', default: 'all' },
+      cases: { type: 'string', default: '1000' },
+      first: { type: 'string', default: '0' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: 'fuzz-out' },
+      'max-depth': { type: 'string', default: '70000' },
+      'fixture-bytes': { type: 'string', default: String(4 << 20) },
+      factor: { type: 'string', default: '10' },
+      'floor-ms': { type: 'string', default: '2000' },
+    },
+  });
+  const formats = values.format === 'all' ? [...FUZZ_FORMATS] : (values.format!.split(',') as FuzzFormat[]);
+  for (const f of formats) if (!FUZZ_FORMATS.includes(f)) throw new Error(`--format: "${f}" is not one of all, ${FUZZ_FORMATS.join(', ')}`);
+  const out = resolve(values.out!);
+  mkdirSync(out, { recursive: true });
+  const seed = Number(values.seed);
+  const summaries: FuzzSummary[] = [];
+  for (const format of formats) {
+    let done = 0;
+    const cases = Number(values.cases);
+    const summary = await runFuzz({
+      format,
+      cases,
+      first: Number(values.first),
+      seed,
+      scale: { maxDepth: Number(values['max-depth']) },
+      fixtureBytes: Number(values['fixture-bytes']),
+      factor: Number(values.factor),
+      floorMs: Number(values['floor-ms']),
+      saveTo: out,
+      onSummary: (soFar) => writeFileSync(join(out, `summary-${format}-s${seed}.json`), JSON.stringify(soFar, null, 2) + '\n'),
+      onCase: (c, result) => {
+        done++;
+        if (result.outcome === 'exception' || result.outcome === 'invalid-model' || result.outcome === 'hang') {
+          process.stdout.write(`${format} case ${c.index} (${c.from}): ${result.outcome}: ${result.detail?.slice(0, 300)}\n`);
+        }
+        if (done % 500 === 0) process.stdout.write(`${format}: ${done}/${cases}\n`);
+      },
+    });
+    summaries.push(summary);
+    writeFileSync(join(out, `summary-${format}-s${seed}.json`), JSON.stringify(summary, null, 2) + '\n');
+    process.stdout.write(`${format}: done in ${(summary.wallMs / 1000).toFixed(0)} s\n`);
+  }
+  process.stdout.write('\n| format | cases | loaded | refused | hang | exception | invalid model | slowest |\n|---|---|---|---|---|---|---|---|\n');
+  for (const s of summaries) process.stdout.write(summaryLine(s) + '\n');
+  const failed = summaries.some((s) => s.failures.length > 0);
+  if (failed) process.stdout.write(`\nReproducers in ${out}\n`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+run().catch((e: unknown) => {
+  process.stderr.write(`${(e as Error).stack ?? e}\n`);
+  process.exitCode = 2;
+});
