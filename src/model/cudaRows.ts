@@ -12,3 +12,18 @@ export const SYNC_ROW_LABEL = 'Synchronization';
 
 /** Per-thread row of NVTX ranges projected onto the GPU (see src/import/nsys/projection.ts). */
 export const PROJECTION_ROW_LABEL = 'NVTX (GPU projection)';
+
+/** Per-stream row of GPU-side annotations (Kineto `gpu_user_annotation`): shown, never GPU work. */
+export function gpuAnnotationRowLabel(streamLabel: string): string {
+  return `${streamLabel} · annotations`;
+}
+
+const ANNOTATION_SUFFIX = gpuAnnotationRowLabel('');
+
+/**
+ * Whether a row holds GPU work (kernels, copies, sets): a 'gpu' row under the CUDA group that is
+ * neither the synchronization row nor an annotation row.
+ */
+export function isGpuWorkRow(track: { kind: string; label: string; path: readonly string[] }): boolean {
+  return track.kind === 'gpu' && track.path[0] === CUDA_GROUP && track.label !== SYNC_ROW_LABEL && !track.label.endsWith(ANNOTATION_SUFFIX);
+}

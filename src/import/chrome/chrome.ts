@@ -23,6 +23,7 @@ import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from 
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
+import { KinetoEvents, KinetoRole, isRoutedRole, kinetoRole } from './kineto.ts';
 import { INCOMPLETE, decodeStringToken, decodeText, jsonDepth } from './jsonBytes.ts';
 
 /** Small top-level values of the object form shown as capture properties. */
@@ -117,6 +118,9 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly asyncRanges = new AsyncRangeMatcher();
   private readonly asyncKey = new AsyncKey();
   private readonly counterRows = new Map<string, number>();
+  /** PyTorch profiler (Kineto) role of each category id. */
+  private readonly categoryRoles: KinetoRole[] = [KinetoRole.None];
+  private readonly kineto: KinetoEvents;
   // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
   private readonly where = { offset: 0 };
@@ -149,6 +153,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     private readonly fastPath = true,
   ) {
     this.budget = new IssueBudget(builder);
+    this.kineto = new KinetoEvents(builder);
     this.emptyName = builder.intern('');
     this.nameTexts.set(this.emptyName, '');
   }
@@ -171,6 +176,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   topLevelValue(key: string, json: string | undefined, bytes: number, where: IssueLocation): void {
     if (key === 'traceEvents') return;
+    if (key === 'deviceProperties' && json !== undefined && jsonDepth(json) <= MAX_PROPERTY_DEPTH) this.kineto.deviceProperties(parseJson(json));
     if (json === undefined) {
       this.builder.report('info', `top-level "${key}" (${bytes} bytes) is not shown`, where);
       return;
@@ -225,7 +231,10 @@ class ChromeTraceDecoder implements TraceDocumentSink {
         return this.metadata(buf, offset);
     }
     const skipped = SKIPPED_PHASES[f.ph];
-    if (skipped !== undefined) {
+    if ((f.ph === PH.s || f.ph === PH.f || f.ph === PH.t) && this.isAc2g(buf)) {
+      this.kineto.noteAc2gFlow();
+      this.budget.tally('ac2g', 'info', 'PyTorch profiler "ac2g" flow events: the launch → GPU work links they draw are read from the events\' "correlation" args', offset);
+    } else if (skipped !== undefined) {
       this.budget.tally(skipped, 'info', skipped, offset);
     } else if (f.phStart < 0) {
       this.budget.report('missing ph', 'warning', 'event without a string "ph" (phase); skipped', offset);
@@ -250,7 +259,18 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       this.budget.report('X negative dur', 'warning', `complete event "${name.length > 80 ? `${name.slice(0, 80)}…` : name}" has a negative "dur" (${dur / 1000} µs); drawn with zero length`, offset);
       dur = 0;
     }
-    this.builder.range(thread, t, t + dur, this.eventAttrs(buf), this.at(offset));
+    const attrs = this.eventAttrs(buf);
+    const role = this.categoryRoles[attrs.category ?? 0] ?? KinetoRole.None;
+    if (isRoutedRole(role)) {
+      const args = f.argsStart >= 0 && !f.argsEmpty ? this.parseArgs(buf, offset) : undefined;
+      const process = this.builder.process(this.pid);
+      this.kineto.complete({ role, startNs: t, endNs: t + dur, thread, process, pid: this.pid, tid: this.tid, attrs, args });
+      return;
+    }
+    this.builder.range(thread, t, t + dur, attrs, this.at(offset));
+    if (role === KinetoRole.UserAnnotation) {
+      this.kineto.annotation(thread, this.builder.process(this.pid), t, t + dur, attrs.nameId!, attrs.style ?? this.builder.style(attrs));
+    }
   }
 
   private beginEnd(buf: Uint8Array, offset: number): void {
@@ -464,6 +484,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     return id;
   }
 
+  /** Whether the event's category is `ac2g` (Kineto's launch → GPU work flow). */
+  private isAc2g(buf: Uint8Array): boolean {
+    const c = this.f.cat;
+    return c.kind === FieldKind.String && c.end - c.start === 4 && buf[c.start] === 0x61 && buf[c.start + 1] === 0x63 && buf[c.start + 2] === 0x32 && buf[c.start + 3] === 0x67;
+  }
+
   /** Synthetic category id of the event's `cat` (named on first use), or 0 without one. */
   private categoryId(buf: Uint8Array): number {
     const field = this.f.cat;
@@ -473,6 +499,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       const text = this.text(buf, field);
       id = ++this.categoryCount;
       this.builder.nameCategory(0, id, text);
+      this.categoryRoles[id] = kinetoRole(text);
       this.cats.set(buf, field.start, field.end, id);
     }
     return id;
@@ -631,6 +658,10 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   finish(reader: TraceDocumentReader): void {
     const b = this.builder;
     this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts.get(id) ?? '');
+    this.kineto.finish();
+    if (this.kineto.apiCalls + this.kineto.gpuOps > 0) {
+      b.setProperty('PyTorch profiler CUDA', `${this.kineto.apiCalls} API calls, ${this.kineto.gpuOps} GPU operations, ${this.kineto.ac2gFlows} ac2g flow events`);
+    }
     this.budget.flush();
     if (this.originUs !== undefined) b.setClock('Chrome trace clock (µs)', BigInt(this.originUs) * 1000n);
     if (reader.documentForm) b.setProperty('chrome.form', reader.documentForm === 'array' ? 'JSON array' : 'JSON object (traceEvents)');
