@@ -10,6 +10,8 @@ import { markName, trackOfMark } from '../model/query.ts';
 import { isExtPayload } from '../payload/model.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/colors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
+import { gpuWorkFields } from './cuda/gpuWorkFields.ts';
+import { JsonPayloadFields, useJsonObjectFields } from './JsonPayloadFields.tsx';
 import { PayloadTree } from './PayloadTree.tsx';
 import { useEffectiveTheme } from './useTheme.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
@@ -75,8 +77,10 @@ function Swatch({ model, style }: { model: Model; style: number }) {
 /** A core payload as its value; extended payloads decoded against the capture's schemas, as a tree. */
 function PayloadValue({ model, payload }: { model: Model; payload: number }) {
   const text = useMemo(() => (payload < 0 || isExtPayload(model, payload) ? null : formatPayload(model, payload)), [model, payload]);
+  const fields = useJsonObjectFields(model, payload);
   if (payload < 0) return <span className="muted">none</span>;
   if (isExtPayload(model, payload)) return <PayloadTree model={model} payload={payload} />;
+  if (fields) return <JsonPayloadFields fields={fields} />;
   return <code>{text}</code>;
 }
 
@@ -101,6 +105,7 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
     () => (index >= 0 && index < model.ranges.startNs.length ? rangeDetails(model, index) : null),
     [model, index],
   );
+  const gpuFields = useMemo(() => (details ? gpuWorkFields(model, index) : undefined), [details, model, index]);
   if (!details) return <p className="panel-hint">The selected range no longer exists.</p>;
   const d = details;
   const packed = d.style === 'StartEnd' || d.style === 'GPU';
@@ -152,9 +157,17 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
         <Row label="Color">
           <ColorValue model={model} style={model.ranges.style[index]} />
         </Row>
-        <Row label="Payload">
-          <PayloadValue model={model} payload={model.ranges.payload[index]} />
-        </Row>
+        {gpuFields ? (
+          gpuFields.map((f, k) => (
+            <Row key={k} label={f.label} testId={`gpu-field-${f.label}`}>
+              {f.value}
+            </Row>
+          ))
+        ) : (
+          <Row label="Payload">
+            <PayloadValue model={model} payload={model.ranges.payload[index]} />
+          </Row>
+        )}
       </dl>
       <RangeNotes details={d} />
       {d.children.length > 0 && <ChildBreakdown details={d} />}
