@@ -14,11 +14,18 @@ export interface Column<T> {
   value: (row: T) => string;
   /** Right-align (numbers). */
   right?: boolean;
+  /** Longer values are cut with an ellipsis (tables only). */
+  maxChars?: number;
+}
+
+/** `text` cut to `max` characters, the last one an ellipsis. */
+export function elide(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** Rows as an aligned text table with a header and a rule. */
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((c) => c.value(row)));
+  const cells = rows.map((row) => columns.map((c) => (c.maxChars === undefined ? c.value(row) : elide(c.value(row), c.maxChars))));
   const width = columns.map((c, i) => Math.max(c.title.length, ...cells.map((r) => r[i].length)));
   const line = (values: readonly string[]) =>
     values

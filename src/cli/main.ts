@@ -10,6 +10,7 @@ import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
 import { csvField } from './format.ts';
 import { CliFileError, issueText, loadFile } from './load.ts';
+import { STATS_KINDS, type StatsKind } from '../analysis/cuda/statsKinds.ts';
 import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRequest } from './stats.ts';
 
 /** Where output goes; `write` may return a promise to apply backpressure. */
@@ -37,6 +38,9 @@ Options of stats:
   --mode clip|overlap|contain
                             how ranges meet the --from/--to/--range scope: clipped to it (default),
                             whole if they overlap it (like nsys), or only whole ranges inside it
+  --kind KIND               what to count: ranges (default: the threads' ranges), api (CUDA API
+                            calls, like nsys cuda_api_sum), gpu (kernels and memory operations,
+                            cuda_gpu_sum), kernels (cuda_gpu_kern_sum), memops (copies and sets)
 Options of counters:
   --format table|csv|json   output format (default table); --json is --format json
   --from TIME, --to TIME    only this part of the capture
@@ -117,6 +121,7 @@ function parseCommand(argv: readonly string[]) {
       to: { type: 'string' },
       range: { type: 'string' },
       mode: { type: 'string' },
+      kind: { type: 'string' },
     },
   });
   return { values, positionals };
@@ -184,7 +189,7 @@ async function runTables<S extends { records: R[] }, R>(
 
 async function runCounters(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
   const format = outputFormat(values);
-  for (const option of ['group-by', 'range', 'mode'] as const) {
+  for (const option of ['group-by', 'range', 'mode', 'kind'] as const) {
     if (values[option] !== undefined) throw new UsageError(`--${option} is an option of stats, not of counters`);
   }
   const window = timeWindow(values);
@@ -197,9 +202,12 @@ async function runStats(io: CliIO, files: readonly string[], values: ReturnType<
   if (!GROUP_BY_VALUES.includes(groupBy)) throw new UsageError(`--group-by: "${groupBy}" is not one of ${GROUP_BY_VALUES.join(', ')}`);
   const mode = (values.mode ?? 'clip') as SpanMode;
   if (!['clip', 'overlap', 'contain'].includes(mode)) throw new UsageError(`--mode: "${mode}" is not one of clip, overlap, contain`);
+  const kind = (values.kind ?? 'ranges') as StatsKind;
+  if (!STATS_KINDS.includes(kind)) throw new UsageError(`--kind: "${kind}" is not one of ${STATS_KINDS.join(', ')}`);
   const request: StatsRequest = {
     groupBy,
     mode,
+    kind,
     ...timeWindow(values),
     range: values.range === undefined ? undefined : parseRangeFilter(values.range),
   };

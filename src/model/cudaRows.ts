@@ -27,3 +27,12 @@ const ANNOTATION_SUFFIX = gpuAnnotationRowLabel('');
 export function isGpuWorkRow(track: { kind: string; label: string; path: readonly string[] }): boolean {
   return track.kind === 'gpu' && track.path[0] === CUDA_GROUP && track.label !== SYNC_ROW_LABEL && !track.label.endsWith(ANNOTATION_SUFFIX);
 }
+
+/**
+ * Whether a GPU work name is a memory operation (copy or set) rather than a kernel: the names the
+ * nsys importer gives them (`[CUDA memcpy Host-to-Device]`, `[CUDA memset]`) and the ones PyTorch's
+ * profiler writes (`Memcpy HtoD (Pinned -> Device)`, `Memset (Device)`).
+ */
+export function isMemoryOperationName(name: string): boolean {
+  return /^(\[CUDA mem(cpy|set)\b|Mem(cpy|set)\b)/.test(name);
+}
