@@ -1,0 +1,59 @@
+/**
+ * Arrows from a selected range's launching call to its GPU work (or to the selected work from its
+ * call), drawn on the overlay over the dashed partner outlines: the link Perfetto draws for ac2g
+ * flows, for every capture with correlated ranges (nsys exports and PyTorch profiler traces alike).
+ */
+import type { Selection } from '../../state/viewerStore.ts';
+import type { Canvas2D } from '../canvas2d.ts';
+import { partnerArrows } from '../correlation.ts';
+import { locateRange, type Frame } from '../frame.ts';
+import type { BoxCss } from './types.ts';
+
+const HEAD_CSS = 6;
+
+/** The arrows' end points in CSS px: from the source's start (mid-height) to the target's start. */
+export function arrowSegments(frame: Frame, selection: Selection): { x0: number; y0: number; x1: number; y1: number }[] {
+  if (!selection || selection.kind !== 'range') return [];
+  const capture = frame.layout.captures.find((c) => c.id === selection.capture);
+  if (!capture || selection.index >= capture.model.ranges.startNs.length) return [];
+  const boxes = new Map<number, BoxCss | null>();
+  const box = (r: number) => {
+    if (!boxes.has(r)) boxes.set(r, locateRange(frame, selection.capture, r));
+    return boxes.get(r)!;
+  };
+  const out: { x0: number; y0: number; x1: number; y1: number }[] = [];
+  for (const [from, to] of partnerArrows(capture.model, selection.index)) {
+    const a = box(from);
+    const b = box(to);
+    if (!a || !b) continue;
+    out.push({ x0: a.x0, y0: a.y + a.h / 2, x1: b.x0, y1: b.y + b.h / 2 });
+  }
+  return out;
+}
+
+export function drawPartnerArrows(ctx: Canvas2D, frame: Frame, selection: Selection, color: string): void {
+  const segments = arrowSegments(frame, selection);
+  if (segments.length === 0) return;
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = 1.5;
+  for (const s of segments) {
+    // Both ends far off screen: nothing to see (and huge coordinates draw badly).
+    if ((s.x0 < -frame.widthCss && s.x1 < -frame.widthCss) || (s.x0 > 2 * frame.widthCss && s.x1 > 2 * frame.widthCss)) continue;
+    const clampX = (x: number) => Math.max(-frame.widthCss, Math.min(2 * frame.widthCss, x));
+    const x0 = clampX(s.x0);
+    const x1 = clampX(s.x1);
+    ctx.beginPath();
+    ctx.moveTo(x0, s.y0);
+    ctx.lineTo(x1, s.y1);
+    ctx.stroke();
+    // Head at the target, along the line.
+    const angle = Math.atan2(s.y1 - s.y0, x1 - x0);
+    ctx.beginPath();
+    ctx.moveTo(x1, s.y1);
+    ctx.lineTo(x1 - HEAD_CSS * Math.cos(angle - 0.45), s.y1 - HEAD_CSS * Math.sin(angle - 0.45));
+    ctx.lineTo(x1 - HEAD_CSS * Math.cos(angle + 0.45), s.y1 - HEAD_CSS * Math.sin(angle + 0.45));
+    ctx.closePath();
+    ctx.fill();
+  }
+}
