@@ -32,7 +32,9 @@ Commands:
 
 Options of stats:
   --format table|csv|json   output format (default table); --json is --format json
-  --group-by KEY            name (default), thread, process, category, domain, parent, payload
+  --group-by KEY            name (default), family (name with its trailing number folded, so that
+                            ProfilerStep#0, #1... compare as ProfilerStep#*), thread, process,
+                            category, domain, parent, payload
   --from TIME, --to TIME    only this part of the capture (times from its start: 1.5ms, 200us, 3s, or ns)
   --range NAME[@DOMAIN]     only the time inside the instances of this range (NAME@ = default domain)
   --mode clip|overlap|contain

@@ -3,6 +3,7 @@
  * only (one object per range, full sorts, interval arithmetic span by span), to check the fast
  * engine against. Shares nothing with src/analysis except the public option types.
  */
+import { foldNumber } from '../groups.ts';
 import { payloadValue } from '../../model/payload.ts';
 import type { Model } from '../../model/types.ts';
 import type { GroupBy, SpanMode, TimeSpan } from '../index.ts';
@@ -117,6 +118,10 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
     switch (options.groupBy ?? 'name') {
       case 'name':
         return { key: `${it.kind}|${it.label}`, label: it.label };
+      case 'family': {
+        const label = foldNumber(it.label);
+        return { key: `${it.kind}|${label}`, label };
+      }
       case 'thread': {
         const th = model.threads[it.thread];
         const label = th.name ? `${th.name} (${th.tid})` : `Thread ${th.tid}`;

@@ -145,3 +145,17 @@ describe('PyTorch profiler (Kineto) traces: generated', () => {
     expect(correlatedRanges(m, call)).toEqual([kernel]);
   });
 });
+
+describe('PyTorch profiler (Kineto) traces: steps', () => {
+  it('compare in one group with numbers folded, the slowest step one click away', async () => {
+    const { json, counts } = generateKineto({ steps: 6, opsPerStep: 3, seed: 9 });
+    const m = await load('steps.json', json);
+    const { rows } = rangeStats(m, { groupBy: 'family' });
+    const steps = rows.find((r) => r.label === 'ProfilerStep#*')!;
+    expect(steps.count).toBe(6);
+    expect(steps.maxNs).toBe(Math.max(...counts.stepNs));
+    expect(rangeName(m, steps.maxRange)).toBe(`ProfilerStep#${counts.stepNs.indexOf(Math.max(...counts.stepNs))}`);
+    // By name, each step is its own row.
+    expect(rangeStats(m, { groupBy: 'name' }).rows.filter((r) => r.label.startsWith('ProfilerStep#'))).toHaveLength(6);
+  });
+});

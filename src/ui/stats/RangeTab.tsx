@@ -36,6 +36,7 @@ import { useListVirtualizer } from '../useListVirtualizer.ts';
 
 const GROUP_LABELS: Record<GroupBy, string> = {
   name: 'Name',
+  family: 'Name, numbers folded (steps)',
   thread: 'Thread',
   process: 'Process',
   category: 'Category',
