@@ -4,7 +4,7 @@ import type { Model } from '../model/types.ts';
 import { partnerArrows } from './correlation.ts';
 import { locateRange } from './frame.ts';
 import { drawOverlay } from './renderers/overlay.ts';
-import { arrowSegments } from './renderers/partnerArrows.ts';
+import { arrowSegments, clipSegment } from './renderers/partnerArrows.ts';
 import { testFrame } from './testing/frames.ts';
 import { builder, loaded } from './testing/models.ts';
 import { RecordingCanvas } from './testing/recordingCanvas.ts';
@@ -48,7 +48,13 @@ describe('launch → GPU work arrows', () => {
     const [seg] = arrowSegments(frame, { kind: 'range', capture: 1, index: kernelA });
     const call = locateRange(frame, 1, launchA)!;
     const kernel = locateRange(frame, 1, kernelA)!;
-    expect(seg).toEqual({ x0: call.x0, y0: call.y + call.h / 2, x1: kernel.x0, y1: kernel.y + kernel.h / 2 });
+    // The call (1-2 µs) ends before the kernel (2.5 µs) starts: from its end.
+    expect(seg).toEqual({ x0: call.x1, y0: call.y + call.h / 2, x1: kernel.x0, y1: kernel.y + kernel.h / 2 });
+  });
+
+  it('keep their direction when an end lies far off screen', () => {
+    expect(clipSegment({ x0: -3000, y0: 0, x1: 100, y1: 310 }, -1000, 2000)).toEqual({ x0: -1000, y0: 200, x1: 100, y1: 310 });
+    expect(clipSegment({ x0: -3000, y0: 0, x1: -2000, y1: 10 }, -1000, 2000)).toBeNull();
   });
 
   it('are drawn on the overlay (a line and a head per arrow)', () => {

@@ -11,7 +11,11 @@ import type { BoxCss } from './types.ts';
 
 const HEAD_CSS = 6;
 
-/** The arrows' end points in CSS px: from the source's start (mid-height) to the target's start. */
+/**
+ * The arrows' end points in CSS px: from the point of the launching call nearest the work's start
+ * (mid-height; usually the call's end: a call is often much longer than the view around its kernel)
+ * to the work's start.
+ */
 export function arrowSegments(frame: Frame, selection: Selection): { x0: number; y0: number; x1: number; y1: number }[] {
   if (!selection || selection.kind !== 'range') return [];
   const capture = frame.layout.captures.find((c) => c.id === selection.capture);
@@ -26,7 +30,7 @@ export function arrowSegments(frame: Frame, selection: Selection): { x0: number;
     const a = box(from);
     const b = box(to);
     if (!a || !b) continue;
-    out.push({ x0: a.x0, y0: a.y + a.h / 2, x1: b.x0, y1: b.y + b.h / 2 });
+    out.push({ x0: Math.min(a.x1, Math.max(a.x0, b.x0)), y0: a.y + a.h / 2, x1: b.x0, y1: b.y + b.h / 2 });
   }
   return out;
 }
@@ -37,12 +41,12 @@ export function drawPartnerArrows(ctx: Canvas2D, frame: Frame, selection: Select
   ctx.strokeStyle = color;
   ctx.fillStyle = color;
   ctx.lineWidth = 1.5;
-  for (const s of segments) {
-    // Both ends far off screen: nothing to see (and huge coordinates draw badly).
-    if ((s.x0 < -frame.widthCss && s.x1 < -frame.widthCss) || (s.x0 > 2 * frame.widthCss && s.x1 > 2 * frame.widthCss)) continue;
-    const clampX = (x: number) => Math.max(-frame.widthCss, Math.min(2 * frame.widthCss, x));
-    const x0 = clampX(s.x0);
-    const x1 = clampX(s.x1);
+  for (const seg of segments) {
+    // Far-off ends are moved along the line to the edge of a band around the view (huge
+    // coordinates draw badly), keeping the arrow's direction.
+    const s = clipSegment(seg, -frame.widthCss, 2 * frame.widthCss);
+    if (!s) continue;
+    const { x0, x1 } = s;
     ctx.beginPath();
     ctx.moveTo(x0, s.y0);
     ctx.lineTo(x1, s.y1);
@@ -56,4 +60,18 @@ export function drawPartnerArrows(ctx: Canvas2D, frame: Frame, selection: Select
     ctx.closePath();
     ctx.fill();
   }
+}
+
+/** The part of a segment with x in [lo, hi], or null when it has none. */
+export function clipSegment(
+  s: { x0: number; y0: number; x1: number; y1: number },
+  lo: number,
+  hi: number,
+): { x0: number; y0: number; x1: number; y1: number } | null {
+  if ((s.x0 < lo && s.x1 < lo) || (s.x0 > hi && s.x1 > hi)) return null;
+  const at = (x: number) => s.y0 + ((x - s.x0) / (s.x1 - s.x0)) * (s.y1 - s.y0);
+  const clip = (x: number): [number, number] | undefined => (x < lo ? [lo, at(lo)] : x > hi ? [hi, at(hi)] : undefined);
+  const a = clip(s.x0);
+  const b = clip(s.x1);
+  return { x0: a ? a[0] : s.x0, y0: a ? a[1] : s.y0, x1: b ? b[0] : s.x1, y1: b ? b[1] : s.y1 };
 }
