@@ -700,6 +700,19 @@ export class ModelBuilder {
     corr.push(correlation);
   }
 
+  /** A flow arrow from a point of one thread to a point of another (Chrome flow events); see `Model.flows`. */
+  flow(fromThread: number, fromNs: number, toThread: number, toNs: number): void {
+    const f = (this.flowPoints ??= { fromThread: i32(), fromNs: f64(), toThread: i32(), toNs: f64() });
+    f.fromThread.push(fromThread);
+    f.fromNs.push(fromNs);
+    f.toThread.push(toThread);
+    f.toNs.push(toNs);
+    this.seeTime(fromNs);
+    this.seeTime(toNs);
+  }
+
+  private flowPoints?: { fromThread: Growable<Int32Array>; fromNs: Growable<Float64Array>; toThread: Growable<Int32Array>; toNs: Growable<Float64Array> };
+
   // ---------------------------------------------------------------- finish
 
   finish(): Model {
@@ -903,6 +916,15 @@ export class ModelBuilder {
     }
     if (this.resources.length > 0) model.resources = this.resources;
     if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
+    if (this.flowPoints && this.flowPoints.fromNs.length > 0) {
+      const f = this.flowPoints;
+      model.flows = {
+        fromThread: f.fromThread.view().slice(),
+        fromNs: f.fromNs.view().map((t) => t - zero),
+        toThread: f.toThread.view().slice(),
+        toNs: f.toNs.view().map((t) => t - zero),
+      };
+    }
     if (this.ext && this.ext.size > 0) model.extPayloads = this.ext.finish();
     if (this.jsonText) model.jsonText = this.jsonText.finish();
     if (this.payloadRegistry) model.payloadRegistry = this.payloadRegistry;

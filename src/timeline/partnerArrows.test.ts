@@ -67,3 +67,23 @@ describe('launch → GPU work arrows', () => {
     expect(none.calls.filter((c) => c.op === 'fill').length).toBe(0);
   });
 });
+
+describe('flow arrows', () => {
+  it('are drawn from and to the selected range', () => {
+    const b = builder('f.json');
+    const t1 = b.thread(1, 1, 'a');
+    const t2 = b.thread(1, 2, 'b');
+    b.range(t1, 0, 1_000, { name: 'send' });
+    b.range(t2, 2_000, 3_000, { name: 'receive' });
+    b.flow(t1, 500, t2, 2_000);
+    const m = b.finish();
+    const frame = testFrame([loaded(m)], { startNs: 0, endNs: 4_000, widthCss: 800 });
+    const [send, receive] = ['send', 'receive'].map((n) => named(m, n));
+    for (const selected of [send, receive]) {
+      const [seg] = arrowSegments(frame, { kind: 'range', capture: 1, index: selected });
+      const from = locateRange(frame, 1, send)!;
+      const to = locateRange(frame, 1, receive)!;
+      expect(seg).toEqual({ x0: from.x1, y0: from.y + from.h / 2, x1: to.x0, y1: to.y + to.h / 2 });
+    }
+  });
+});

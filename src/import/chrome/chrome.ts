@@ -10,8 +10,9 @@
  * Async ranges go to the process's category row of their `cat` (categories are numbered in order of
  * appearance in the default domain). `args` become JSON payloads. Timestamps are microseconds with a
  * fraction, converted to integer nanoseconds exactly from the decimal text; the first timestamp seen
- * is the decoder's origin. Flow, sample, object and memory-dump events are counted and reported once
- * per kind.
+ * is the decoder's origin. Flow events (`s`/`t`/`f`) become arrows between thread points (`Model.flows`);
+ * PyTorch's `ac2g` flows are the launch → GPU work links its events' correlation args give already
+ * (kineto.ts). Sample, object and memory-dump events are counted and reported once per kind.
  */
 import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
@@ -71,9 +72,6 @@ const PH = {
 
 /** Phases read but not shown, with how they are described in the load report. */
 const SKIPPED_PHASES: Record<number, string> = {
-  [PH.s]: 'flow start events (ph "s") not shown',
-  [PH.t]: 'flow step events (ph "t") not shown',
-  [PH.f]: 'flow end events (ph "f") not shown',
   [PH.T]: 'legacy async step events (ph "T") not shown',
   [PH.p]: 'legacy async step events (ph "p") not shown',
   [PH.P]: 'sample events (ph "P") not shown',
@@ -121,6 +119,9 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** PyTorch profiler (Kineto) role of each category id. */
   private readonly categoryRoles: KinetoRole[] = [KinetoRole.None];
   private readonly kineto: KinetoEvents;
+  /** Flow event points by category and id, paired at the end. */
+  private readonly flowPoints = new Map<string, { phase: number; thread: number; t: number; offset: number }[]>();
+  private flowCount = 0;
   // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
   private readonly where = { offset: 0 };
@@ -234,6 +235,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if ((f.ph === PH.s || f.ph === PH.f || f.ph === PH.t) && this.isAc2g(buf)) {
       this.kineto.noteAc2gFlow();
       this.budget.tally('ac2g', 'info', 'PyTorch profiler "ac2g" flow events: the launch → GPU work links they draw are read from the events\' "correlation" args', offset);
+    } else if (f.ph === PH.s || f.ph === PH.f || f.ph === PH.t) {
+      this.flowEvent(buf, offset);
     } else if (skipped !== undefined) {
       this.budget.tally(skipped, 'info', skipped, offset);
     } else if (f.phStart < 0) {
@@ -271,6 +274,55 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (role === KinetoRole.UserAnnotation) {
       this.kineto.annotation(thread, this.builder.process(this.pid), t, t + dur, attrs.nameId!, attrs.style ?? this.builder.style(attrs));
     }
+  }
+
+  /**
+   * Flow events pair by category and id once the file is read (files are not in time order): in
+   * time order, a start opens a flow, each step draws an arrow from the previous point, an end
+   * draws the last arrow and closes it. Arrows join points of threads; the ranges there are found
+   * when shown (src/model/flows.ts).
+   */
+  private flowEvent(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const thread = this.thread(buf, offset);
+    if (f.id.kind === FieldKind.Absent) {
+      this.budget.tally('flow without id', 'warning', 'flow events without an "id" skipped', offset);
+      return;
+    }
+    const key = `${f.cat.kind === FieldKind.Absent ? '' : this.text(buf, f.cat)}\u0000${this.text(buf, f.id)}`;
+    let points = this.flowPoints.get(key);
+    if (!points) this.flowPoints.set(key, (points = []));
+    points.push({ phase: f.ph === PH.s ? 0 : f.ph === PH.t ? 1 : 2, thread, t, offset });
+  }
+
+  private pairFlows(): void {
+    let unmatched = 0;
+    let unended = 0;
+    let firstUnmatched = -1;
+    for (const points of this.flowPoints.values()) {
+      points.sort((a, b) => a.t - b.t || a.phase - b.phase);
+      let open: { thread: number; t: number } | undefined;
+      for (const p of points) {
+        if (p.phase === 0) {
+          if (open) unended++;
+          open = p;
+          continue;
+        }
+        if (!open) {
+          unmatched++;
+          if (firstUnmatched < 0 || p.offset < firstUnmatched) firstUnmatched = p.offset;
+          continue;
+        }
+        this.builder.flow(open.thread, open.t, p.thread, p.t);
+        this.flowCount++;
+        open = p.phase === 1 ? p : undefined;
+      }
+      if (open) unended++;
+    }
+    if (unmatched > 0) this.builder.report('info', `${unmatched} flow step/end events with no flow start of their category and id before them; no arrow drawn for them`, { offset: firstUnmatched });
+    if (unended > 0) this.builder.report('info', `${unended} flow(s) started with no end event; no arrow drawn past their last point`);
   }
 
   private beginEnd(buf: Uint8Array, offset: number): void {
@@ -659,6 +711,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const b = this.builder;
     this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts.get(id) ?? '');
     this.kineto.finish();
+    this.pairFlows();
+    if (this.flowCount > 0) b.setProperty('chrome.flows', `${this.flowCount} flow arrows`);
     if (this.kineto.apiCalls + this.kineto.gpuOps > 0) {
       b.setProperty('PyTorch profiler CUDA', `${this.kineto.apiCalls} API calls, ${this.kineto.gpuOps} GPU operations, ${this.kineto.ac2gFlows} ac2g flow events`);
     }

@@ -1,12 +1,14 @@
 /**
  * Arrows from a selected range's launching call to its GPU work (or to the selected work from its
  * call), drawn on the overlay over the dashed partner outlines: the link Perfetto draws for ac2g
- * flows, for every capture with correlated ranges (nsys exports and PyTorch profiler traces alike).
+ * flows, for every capture with correlated ranges (nsys exports and PyTorch profiler traces alike);
+ * and the Chrome flow arrows (`Model.flows`) that start or end at the selected range.
  */
 import type { Selection } from '../../state/viewerStore.ts';
 import type { Canvas2D } from '../canvas2d.ts';
 import { partnerArrows } from '../correlation.ts';
 import { locateRange, type Frame } from '../frame.ts';
+import { flowLinks } from '../../model/flows.ts';
 import type { BoxCss } from './types.ts';
 
 const HEAD_CSS = 6;
@@ -26,7 +28,7 @@ export function arrowSegments(frame: Frame, selection: Selection): { x0: number;
     return boxes.get(r)!;
   };
   const out: { x0: number; y0: number; x1: number; y1: number }[] = [];
-  for (const [from, to] of partnerArrows(capture.model, selection.index)) {
+  for (const [from, to] of [...partnerArrows(capture.model, selection.index), ...flowLinks(capture.model, selection.index)]) {
     const a = box(from);
     const b = box(to);
     if (!a || !b) continue;
