@@ -271,6 +271,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       return;
     }
     this.builder.range(thread, t, t + dur, attrs, this.at(offset));
+    if (f.flowIn || f.flowOut) this.boundFlow(buf, thread, t, offset);
     if (role === KinetoRole.UserAnnotation) {
       this.kineto.annotation(thread, this.builder.process(this.pid), t, t + dur, attrs.nameId!, attrs.style ?? this.builder.style(attrs));
     }
@@ -295,6 +296,25 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     let points = this.flowPoints.get(key);
     if (!points) this.flowPoints.set(key, (points = []));
     points.push({ phase: f.ph === PH.s ? 0 : f.ph === PH.t ? 1 : 2, thread, t, offset });
+  }
+
+  /**
+   * Flow v2: a slice with `bind_id` and `flow_out` starts (or continues) the flow of that id at its
+   * start, `flow_in` ends it there; paired with the s/t/f flows of the same id and no category.
+   */
+  private boundFlow(buf: Uint8Array, thread: number, t: number, offset: number): void {
+    const f = this.f;
+    const idField = f.bindId.kind !== FieldKind.Absent ? f.bindId : f.id;
+    if (idField.kind === FieldKind.Absent) {
+      this.budget.tally('flow without bind_id', 'warning', 'slices with "flow_in"/"flow_out" but no "bind_id" (or "id"): no arrow drawn', offset);
+      return;
+    }
+    const key = `\u0000${this.text(buf, idField)}`;
+    let points = this.flowPoints.get(key);
+    if (!points) this.flowPoints.set(key, (points = []));
+    // flow_in then flow_out at one slice: a step (ends the incoming arrow, starts the next).
+    const phase = f.flowIn && f.flowOut ? 1 : f.flowOut ? 0 : 2;
+    points.push({ phase, thread, t, offset });
   }
 
   private pairFlows(): void {

@@ -33,6 +33,22 @@ describe('Chrome flow events', () => {
     expect(m.issues.map((i) => i.message).join('\n')).toContain('1 flow step/end events with no flow start');
   });
 
+  it('v2: slices with bind_id and flow_out / flow_in are joined', async () => {
+    const m = await load(`[
+      {"ph":"X","name":"post","pid":1,"tid":1,"ts":0,"dur":10,"bind_id":"0x5","flow_out":true},
+      {"ph":"X","name":"hop","pid":1,"tid":2,"ts":20,"dur":10,"bind_id":"0x5","flow_in":true,"flow_out":true},
+      {"ph":"X","name":"run","pid":1,"tid":3,"ts":40,"dur":10,"bind_id":"0x5","flow_in":true},
+      {"ph":"X","name":"other","pid":1,"tid":3,"ts":60,"dur":10,"flow_in":false}
+    ]`);
+    const [post, hop, run] = ['post', 'hop', 'run'].map((n) => named(m, n));
+    expect(flowLinks(m, hop)).toEqual([
+      [post, hop],
+      [hop, run],
+    ]);
+    expect(flowLinks(m, named(m, 'other'))).toEqual([]);
+    expect(m.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+  });
+
   it('finds no range where a thread has none', async () => {
     const m = await load(`[{"ph":"X","name":"a","pid":1,"tid":1,"ts":5,"dur":1},{"ph":"s","id":1,"pid":1,"tid":1,"ts":0},{"ph":"f","id":1,"pid":1,"tid":2,"ts":3}]`);
     expect(rangeAtPoint(m, m.threads.findIndex((t) => t.tid === 2), 3)).toBe(-1);
