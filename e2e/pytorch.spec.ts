@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { rangeCudaStatistics } from '../src/analysis/cuda/statistics.ts';
 import { loadModel, memorySource } from '../src/import/pipeline.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
@@ -68,4 +69,33 @@ test('a PyTorch trace shows GPU rows, kernel fields and the launch → kernel li
   await partners.getByRole('button').first().click();
   await expect.poll(() => page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().selection?.index)).toBe(call);
   await expect(page.getByTestId('payload-fields')).toContainText('correlation');
+});
+
+test('a record_function range shows its CUDA statistics and GPU projection; GPU work has its own statistics tab', async ({ page }) => {
+  const capture = await openFixture(page);
+  let forward = -1;
+  for (let r = 0; r < model.ranges.startNs.length && forward < 0; r++) {
+    if (rangeName(model, r) === 'forward' && model.tracks.find((t) => t.rangeBegin <= r && r < t.rangeEnd)?.kind === 'pushpop') forward = r;
+  }
+  const expected = rangeCudaStatistics(model, forward)!;
+  expect(expected.projection).toBeDefined();
+  await page.evaluate(
+    ([c, index]) => (window as unknown as HookedWindow).__nvtxview.store.getState().select({ kind: 'range', capture: c, index }),
+    [capture, forward] as const,
+  );
+  await idle(page);
+  const stats = page.getByTestId('cuda-stats');
+  await expect(stats).toContainText('CUDA Runtime API');
+  await expect(stats).toContainText('GPU 0 (NVIDIA H100 80GB HBM3)');
+  const work = stats.locator('tr[data-metric="gpu:All GPUs:work"] td[data-col="total"]');
+  expect(Number(await work.getAttribute('data-value'))).toBe(expected.gpu.workCount.total);
+  const projection = page.getByTestId('cuda-projection');
+  expect(Number(await projection.locator('dd[data-value]').getAttribute('data-value'))).toBe(expected.projection!.durationNs);
+
+  // Kernels in their own table, not among the ranges.
+  await page.getByRole('tab', { name: 'GPU work' }).click();
+  const pane = page.locator('#st-pane-gpu');
+  await expect(pane).toContainText('Memcpy HtoD (Pinned -> Device)');
+  await expect(pane).not.toContainText('aten::');
+  await page.screenshot({ path: 'test-results/pytorch-gpu-tab.png' });
 });
