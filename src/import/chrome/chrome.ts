@@ -19,12 +19,14 @@ import { PayloadType } from '../../model/types.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../types.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
+import { f64, i32, u32, u8 } from '../../model/growable.ts';
 import { cnameColor } from './colors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
-import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
+import { EventFields, FieldKind, SpanField, parseEvent } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
 import { KinetoEvents, KinetoRole, isRoutedRole, kinetoRole } from './kineto.ts';
+import { readKinetoArgs, type KinetoArgs } from './kinetoArgs.ts';
 import { INCOMPLETE, decodeStringToken, decodeText, jsonDepth } from './jsonBytes.ts';
 
 /** Small top-level values of the object form shown as capture properties. */
@@ -119,8 +121,14 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** PyTorch profiler (Kineto) role of each category id. */
   private readonly categoryRoles: KinetoRole[] = [KinetoRole.None];
   private readonly kineto: KinetoEvents;
-  /** Flow event points by category and id, paired at the end. */
-  private readonly flowPoints = new Map<string, { phase: number; thread: number; t: number; offset: number }[]>();
+  private readonly kinetoArgs: KinetoArgs = { correlation: undefined, device: undefined, stream: undefined };
+  /** Flow event points (key = category and id), paired at the end. */
+  private readonly flowPoints = { key: u32(), phase: u8(), thread: i32(), t: f64(), offset: f64() };
+  private readonly flowCats = new BytesTable();
+  private flowCatCount = 0;
+  /** An absent field (flow v2 ids have no category). */
+  private readonly noField = new SpanField();
+  private readonly flowKeys = new Map<string, number>();
   private flowCount = 0;
   // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
@@ -265,7 +273,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const attrs = this.eventAttrs(buf);
     const role = this.categoryRoles[attrs.category ?? 0] ?? KinetoRole.None;
     if (isRoutedRole(role)) {
-      const args = f.argsStart >= 0 && !f.argsEmpty ? this.parseArgs(buf, offset) : undefined;
+      const args = readKinetoArgs(buf, f.argsStart, f.argsEnd, this.kinetoArgs);
       const process = this.builder.process(this.pid);
       this.kineto.complete({ role, startNs: t, endNs: t + dur, thread, process, pid: this.pid, tid: this.tid, attrs, args });
       return;
@@ -292,10 +300,32 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       this.budget.tally('flow without id', 'warning', 'flow events without an "id" skipped', offset);
       return;
     }
-    const key = `${f.cat.kind === FieldKind.Absent ? '' : this.text(buf, f.cat)}\u0000${this.text(buf, f.id)}`;
-    let points = this.flowPoints.get(key);
-    if (!points) this.flowPoints.set(key, (points = []));
-    points.push({ phase: f.ph === PH.s ? 0 : f.ph === PH.t ? 1 : 2, thread, t, offset });
+    this.addFlowPoint(this.flowKey(buf, f.cat, f.id), f.ph === PH.s ? 0 : f.ph === PH.t ? 1 : 2, thread, t, offset);
+  }
+
+  /** A small number per (category, id) of a flow: ids that are plain integers need no text. */
+  private flowKey(buf: Uint8Array, cat: SpanField, id: SpanField): number {
+    let c = 0;
+    if (cat.kind !== FieldKind.Absent && cat.end > cat.start) {
+      c = this.flowCats.get(buf, cat.start, cat.end);
+      if (c === -1) {
+        c = ++this.flowCatCount;
+        this.flowCats.set(buf, cat.start, cat.end, c);
+      }
+    }
+    const key = id.kind === FieldKind.Number && Number.isSafeInteger(id.int) && id.int >= 0 ? `${c}:${id.int}` : `${c}\u0000${this.text(buf, id)}`;
+    let k = this.flowKeys.get(key);
+    if (k === undefined) this.flowKeys.set(key, (k = this.flowKeys.size));
+    return k;
+  }
+
+  private addFlowPoint(key: number, phase: number, thread: number, t: number, offset: number): void {
+    const p = this.flowPoints;
+    p.key.push(key);
+    p.phase.push(phase);
+    p.thread.push(thread);
+    p.t.push(t);
+    p.offset.push(offset);
   }
 
   /**
@@ -309,38 +339,45 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       this.budget.tally('flow without bind_id', 'warning', 'slices with "flow_in"/"flow_out" but no "bind_id" (or "id"): no arrow drawn', offset);
       return;
     }
-    const key = `\u0000${this.text(buf, idField)}`;
-    let points = this.flowPoints.get(key);
-    if (!points) this.flowPoints.set(key, (points = []));
     // flow_in then flow_out at one slice: a step (ends the incoming arrow, starts the next).
     const phase = f.flowIn && f.flowOut ? 1 : f.flowOut ? 0 : 2;
-    points.push({ phase, thread, t, offset });
+    this.addFlowPoint(this.flowKey(buf, this.noField, idField), phase, thread, t, offset);
   }
 
   private pairFlows(): void {
+    const p = this.flowPoints;
+    const n = p.key.length;
+    if (n === 0) return;
+    const key = p.key.view();
+    const phase = p.phase.view();
+    const time = p.t.view();
+    const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || time[a] - time[b] || phase[a] - phase[b]);
     let unmatched = 0;
     let unended = 0;
     let firstUnmatched = -1;
-    for (const points of this.flowPoints.values()) {
-      points.sort((a, b) => a.t - b.t || a.phase - b.phase);
-      let open: { thread: number; t: number } | undefined;
-      for (const p of points) {
-        if (p.phase === 0) {
-          if (open) unended++;
-          open = p;
-          continue;
-        }
-        if (!open) {
-          unmatched++;
-          if (firstUnmatched < 0 || p.offset < firstUnmatched) firstUnmatched = p.offset;
-          continue;
-        }
-        this.builder.flow(open.thread, open.t, p.thread, p.t);
-        this.flowCount++;
-        open = p.phase === 1 ? p : undefined;
+    let open = -1;
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      if (k > 0 && key[i] !== key[order[k - 1]]) {
+        if (open >= 0) unended++;
+        open = -1;
       }
-      if (open) unended++;
+      if (phase[i] === 0) {
+        if (open >= 0) unended++;
+        open = i;
+        continue;
+      }
+      if (open < 0) {
+        unmatched++;
+        const at = p.offset.get(i);
+        if (firstUnmatched < 0 || at < firstUnmatched) firstUnmatched = at;
+        continue;
+      }
+      this.builder.flow(p.thread.get(open), time[open], p.thread.get(i), time[i]);
+      this.flowCount++;
+      open = phase[i] === 1 ? i : -1;
     }
+    if (open >= 0) unended++;
     if (unmatched > 0) this.builder.report('info', `${unmatched} flow step/end events with no flow start of their category and id before them; no arrow drawn for them`, { offset: firstUnmatched });
     if (unended > 0) this.builder.report('info', `${unended} flow(s) started with no end event; no arrow drawn past their last point`);
   }

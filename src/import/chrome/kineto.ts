@@ -17,6 +17,7 @@ import { CUDA_GROUP, PROJECTION_ROW_LABEL, gpuAnnotationRowLabel } from '../../m
 import { f64, u32 } from '../../model/growable.ts';
 import { PayloadType } from '../../model/types.ts';
 import { launchTable, projectRange } from '../nsys/projection.ts';
+import type { KinetoArgs } from './kinetoArgs.ts';
 
 /** What a Kineto category means to the importer. */
 export const enum KinetoRole {
@@ -73,8 +74,8 @@ export interface KinetoEvent {
   tid: number;
   /** Name, category, color and the args payload, as for any range. */
   attrs: EventAttrs;
-  /** The parsed `args`, or undefined without them. */
-  args: Record<string, unknown> | undefined;
+  /** `correlation`, `device` and `stream` from the args (src/import/chrome/kinetoArgs.ts). */
+  args: KinetoArgs;
 }
 
 /** The thread's ranges of one thread that may get a GPU projection. */
@@ -135,7 +136,8 @@ export class KinetoEvents {
 
   /** A complete event of a routed role. */
   complete(e: KinetoEvent): void {
-    const corr = correlationOf(e.args);
+    // 0 is "none" in CUPTI.
+    const corr = e.args.correlation !== undefined && e.args.correlation > 0 ? e.args.correlation : undefined;
     switch (e.role) {
       case KinetoRole.RuntimeApi:
       case KinetoRole.DriverApi: {
@@ -160,8 +162,8 @@ export class KinetoEvents {
       case KinetoRole.Memcpy:
       case KinetoRole.Memset:
       case KinetoRole.GpuAnnotation: {
-        const device = intArg(e.args, 'device') ?? e.pid;
-        const stream = intArg(e.args, 'stream') ?? e.tid;
+        const device = e.args.device ?? e.pid;
+        const stream = e.args.stream ?? e.tid;
         const annotation = e.role === KinetoRole.GpuAnnotation;
         const row = this.gpuRow(e.process, device, stream, annotation);
         if (annotation) {
@@ -243,15 +245,4 @@ export class KinetoEvents {
       }
     }
   }
-}
-
-function intArg(args: Record<string, unknown> | undefined, key: string): number | undefined {
-  const v = args?.[key];
-  return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
-}
-
-/** The event's correlation id, when it has a usable one (0 is "none" in CUPTI). */
-function correlationOf(args: Record<string, unknown> | undefined): number | undefined {
-  const v = intArg(args, 'correlation');
-  return v !== undefined && v > 0 ? v : undefined;
 }
