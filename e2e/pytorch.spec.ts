@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { rangeCudaStatistics } from '../src/analysis/cuda/statistics.ts';
 import { loadModel, memorySource } from '../src/import/pipeline.ts';
+import { enclosingRanges } from '../src/model/flows.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
 import { idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
@@ -55,6 +56,12 @@ test('a PyTorch trace shows GPU rows, kernel fields and the launch → kernel li
   // The launching call is the partner; both ends are on screen, so the arrow joins them.
   const partners = page.getByTestId('cuda-partners');
   await expect(partners).toContainText('cudaLaunchKernel');
+  // ... and the CPU op stack above the call.
+  const stack = enclosingRanges(model, model.ranges.thread[call], model.ranges.startNs[call]).map((r) => rangeName(model, r));
+  expect(stack.length).toBeGreaterThan(0);
+  await expect(page.getByTestId('cuda-call-stack')).toContainText(stack[stack.length - 1]);
+  await partners.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/pytorch-kernel-details.png' });
   const ends = await page.evaluate(
     ([c, a, b]) => {
       const t = (window as unknown as HookedWindow).__nvtxview.timeline!;

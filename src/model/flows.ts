@@ -45,3 +45,20 @@ export function flowLinks(model: Model, range: number): [from: number, to: numbe
   }
   return out;
 }
+
+/**
+ * The ranges of a thread's stack that contain `tNs`, outermost first: the CPU op stack above a CUDA
+ * API call (whose own row is beside the thread's stack, not in it).
+ */
+export function enclosingRanges(model: Model, thread: number, tNs: number): number[] {
+  const r = model.ranges;
+  const out: number[] = [];
+  for (const track of model.tracks) {
+    if (track.kind !== 'pushpop' || track.thread !== thread) continue;
+    for (let level = 0; level < levelCount(track); level++) {
+      const [first, last] = levelWindow(model, track, level, tNs, tNs);
+      for (let i = first; i < last; i++) if (r.startNs[i] <= tNs && tNs <= r.endNs[i]) out.push(i);
+    }
+  }
+  return out;
+}

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { generateKineto } from '../../../scripts/gen/kineto.ts';
 import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
 import { PROJECTION_ROW_LABEL, isGpuWorkRow } from '../../model/cudaRows.ts';
-import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';
+import { enclosingRanges } from '../../model/flows.ts';
+import { correlatedRanges, correlationIdOf, rangeName, trackOfRange } from '../../model/query.ts';
 import { NVTX_RANGE_KINDS } from '../../analysis/scope.ts';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import type { Model } from '../../model/types.ts';
@@ -157,5 +158,25 @@ describe('PyTorch profiler (Kineto) traces: steps', () => {
     expect(rangeName(m, steps.maxRange)).toBe(`ProfilerStep#${counts.stepNs.indexOf(Math.max(...counts.stepNs))}`);
     // By name, each step is its own row.
     expect(rangeStats(m, { groupBy: 'name' }).rows.filter((r) => r.label.startsWith('ProfilerStep#'))).toHaveLength(6);
+  });
+});
+
+describe('PyTorch profiler (Kineto) traces: the CPU op stack above a launch', () => {
+  it('is the thread ranges around the call, as the JSON has them', async () => {
+    const text = readFileSync(FIXTURE, 'utf8');
+    const m = await load('cnn.json', text);
+    interface Ev { ph: string; cat?: string; name: string; tid: number; ts: number; dur: number; args?: { correlation?: number } }
+    const events = (JSON.parse(text) as { traceEvents: Ev[] }).traceEvents;
+    const call = events.find((e) => e.cat === 'cuda_runtime' && e.name === 'cudaLaunchKernel')!;
+    const expected = events
+      .filter((e) => e.ph === 'X' && (e.cat === 'cpu_op' || e.cat === 'user_annotation') && e.tid === call.tid && e.ts <= call.ts && call.ts <= e.ts + e.dur)
+      .sort((a, b) => a.ts - b.ts || b.dur - a.dur)
+      .map((e) => e.name);
+    expect(expected.length).toBeGreaterThan(0);
+    // The kernel of that call (same correlation id), and from it, its launching call.
+    const kernel = [...Array(m.ranges.startNs.length).keys()].find((i) => m.tracks[trackOfRange(m, i)].kind === 'gpu' && correlationIdOf(m, i) === call.args!.correlation)!;
+    const launch = correlatedRanges(m, kernel)[0];
+    expect(rangeName(m, launch)).toBe('cudaLaunchKernel');
+    expect(enclosingRanges(m, m.ranges.thread[launch], m.ranges.startNs[launch]).map((r) => rangeName(m, r))).toEqual(expected);
   });
 });
