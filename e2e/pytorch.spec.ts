@@ -11,6 +11,7 @@ import { loadModel, memorySource } from '../src/import/pipeline.ts';
 import { enclosingRanges } from '../src/model/flows.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
+import { generateKineto } from '../scripts/gen/kineto.ts';
 import { idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 const FIXTURE = '../shared/fixtures/pytorch/cnn-h100-torch2.11.json';
@@ -105,4 +106,21 @@ test('a record_function range shows its CUDA statistics and GPU projection; GPU 
   await expect(pane).toContainText('Memcpy HtoD (Pinned -> Device)');
   await expect(pane).not.toContainText('aten::');
   await page.screenshot({ path: 'test-results/pytorch-gpu-tab.png' });
+});
+
+test('ProfilerStep#N compare in one row grouped with numbers folded; the slowest step is one click away', async ({ page }) => {
+  const { json, counts } = generateKineto({ steps: 8, opsPerStep: 4, seed: 5 });
+  await openApp(page);
+  await page.getByTestId('open-input').setInputFiles({ name: 'steps.pt.trace.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+  await waitForCaptures(page, 1);
+  const panel = page.getByTestId('stats-panel');
+  await panel.getByTestId('group-by').selectOption('family');
+  const row = panel.getByTestId('stats-row').filter({ hasText: 'ProfilerStep#*' });
+  await row.click();
+  const detail = page.getByTestId('range-detail');
+  await expect(detail.getByTestId('summary-Instances')).toHaveText('8');
+  await detail.getByTestId('jump-slowest').click();
+  const slowest = counts.stepNs.indexOf(Math.max(...counts.stepNs));
+  await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText(`ProfilerStep#${slowest}`);
+  await page.screenshot({ path: 'test-results/pytorch-steps.png' });
 });
