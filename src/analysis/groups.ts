@@ -13,13 +13,14 @@ import { modelPayloadSummary } from '../model/extPayloadReader.ts';
 import { categoryLabel, domainLabel, processLabel, threadLabel } from '../model/trackTree.ts';
 import { PayloadType, type Model, type TrackKind } from '../model/types.ts';
 
-export type GroupBy = 'name' | 'thread' | 'process' | 'category' | 'domain' | 'parent' | 'payload';
+export type GroupBy = 'name' | 'family' | 'thread' | 'process' | 'category' | 'domain' | 'parent' | 'payload';
 
-export const GROUP_BY_VALUES: readonly GroupBy[] = ['name', 'thread', 'process', 'category', 'domain', 'parent', 'payload'];
+export const GROUP_BY_VALUES: readonly GroupBy[] = ['name', 'family', 'thread', 'process', 'category', 'domain', 'parent', 'payload'];
 
 /** Title of the group column of a statistics table (CLI and panel alike). */
 export const GROUP_BY_TITLE: Readonly<Record<GroupBy, string>> = {
   name: 'Range',
+  family: 'Range (numbers folded)',
   thread: 'Thread',
   process: 'Process',
   category: 'Category',
@@ -72,6 +73,14 @@ export function qualifiedName(model: Model, style: number): string {
   return domain ? `${domain}:${name}` : name;
 }
 
+/**
+ * A name with its trailing number folded to `*` (`ProfilerStep#12` -> `ProfilerStep#*`, `iteration
+ * 7` -> `iteration *`), so that the instances of an iteration-like range compare in one group.
+ */
+export function foldNumber(name: string): string {
+  return name.replace(/\d+$/, '*');
+}
+
 const TOP_LEVEL = '(top level)';
 const NO_PAYLOAD = '(no payload)';
 /** Extended payloads group by their decoded text up to this length, shown up to the second. */
@@ -122,6 +131,7 @@ export class Grouper {
     const r = this.model.ranges;
     switch (this.by) {
       case 'name':
+      case 'family':
       case 'category':
       case 'domain':
         return this.styleGroup(r.style[i], cls);
@@ -143,11 +153,11 @@ export class Grouper {
    * Hot loops read it directly instead of calling `rangeGroup` per range.
    */
   styleTable(cls: number): Int32Array | undefined {
-    return this.by === 'name' || this.by === 'category' || this.by === 'domain' ? this.byStyle[cls] : undefined;
+    return this.by === 'name' || this.by === 'family' || this.by === 'category' || this.by === 'domain' ? this.byStyle[cls] : undefined;
   }
 
   private styleGroup(style: number, cls: number): number {
-    if (this.by === 'name') return this.nameGroup(style, cls);
+    if (this.by === 'name' || this.by === 'family') return this.nameGroup(style, cls);
     const table = this.byStyle[cls];
     if (table[style] < 0) table[style] = this.attributeGroup(style, -1);
     return table[style];
@@ -158,6 +168,7 @@ export class Grouper {
     const m = this.model.marks;
     switch (this.by) {
       case 'name':
+      case 'family':
         return this.nameGroup(m.style[i], -1);
       case 'parent':
         return this.intern('top', () => ({ label: TOP_LEVEL }));
@@ -176,13 +187,14 @@ export class Grouper {
     const model = this.model;
     const nameId = model.styles.name[style];
     const domainId = model.styles.domain[style];
-    // The domain's name, not its per-process index; the name id last keeps the key unambiguous.
-    const key = `${cls < 0 ? '' : STYLE_OF_CLASS[cls]}|${model.domains[domainId]?.name ?? ''}|${nameId}`;
-    const id = this.intern(key, () => ({
-      label: qualifiedName(model, style),
-      name: model.strings[nameId],
-      domain: model.domains[domainId]?.name ?? '',
-    }));
+    // The domain's name, not its per-process index; the name id (or the folded family) last keeps the key unambiguous.
+    const folded = this.by === 'family' ? foldNumber(model.strings[nameId]) : undefined;
+    const domain = model.domains[domainId]?.name ?? '';
+    const key = `${cls < 0 ? '' : STYLE_OF_CLASS[cls]}|${domain}|${folded === undefined ? nameId : `f${folded}`}`;
+    const id = this.intern(key, () => {
+      if (folded === undefined) return { label: qualifiedName(model, style), name: model.strings[nameId], domain };
+      return { label: domain ? `${domain}:${folded}` : folded, domain };
+    });
     table[style] = id;
     return id;
   }

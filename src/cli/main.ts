@@ -13,6 +13,7 @@ import { csvField, terminalSafe } from './textOutput.ts';
 import { breachText, diffRecords, fileComparison, renderDiffCsv, renderDiffTable } from './diff.ts';
 import { parseThreshold, thresholdBreaches, type Threshold } from '../analysis/compare/index.ts';
 import { CliFileError, issueText, loadFile } from './load.ts';
+import { STATS_KINDS, type StatsKind } from '../analysis/cuda/statsKinds.ts';
 import { fileStats, parseRangeFilter, renderStatsCsv, renderStatsTable, type OutputFormat, type StatsRequest } from './stats.ts';
 
 /** Where output goes; `write` may return a promise to apply backpressure. */
@@ -38,12 +39,17 @@ Commands:
 
 Options of stats:
   --format table|csv|json   output format (default table); --json is --format json
-  --group-by KEY            name (default), thread, process, category, domain, parent, payload
+  --group-by KEY            name (default), family (name with its trailing number folded, so that
+                            ProfilerStep#0, #1... compare as ProfilerStep#*), thread, process,
+                            category, domain, parent, payload
   --from TIME, --to TIME    only this part of the capture (times from its start: 1.5ms, 200us, 3s, or ns)
   --range NAME[@DOMAIN]     only the time inside the instances of this range (NAME@ = default domain)
   --mode clip|overlap|contain
                             how ranges meet the --from/--to/--range scope: clipped to it (default),
                             whole if they overlap it (like nsys), or only whole ranges inside it
+  --kind KIND               what to count: ranges (default: the threads' ranges), api (CUDA API
+                            calls, like nsys cuda_api_sum), gpu (kernels and memory operations,
+                            cuda_gpu_sum), kernels (cuda_gpu_kern_sum), memops (copies and sets)
                             Ranges still open at the end of the capture have no real duration: they
                             are counted in "unended" (a table column when there are any) and in no
                             total, mean or percentile. Name rows merge across processes (like nsys
@@ -139,6 +145,7 @@ function parseCommand(argv: readonly string[]) {
       range: { type: 'string' },
       mode: { type: 'string' },
       'fail-if': { type: 'string', multiple: true },
+      kind: { type: 'string' },
     },
   });
   return { values, positionals };
@@ -206,7 +213,7 @@ async function runTables<S extends { records: R[] }, R>(
 
 async function runCounters(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
   const format = outputFormat(values);
-  for (const option of ['group-by', 'range', 'mode', 'fail-if'] as const) {
+  for (const option of ['group-by', 'range', 'mode', 'fail-if', 'kind'] as const) {
     if (values[option] !== undefined) throw new UsageError(`--${option} is an option of stats, not of counters`);
   }
   const window = timeWindow(values);
@@ -228,9 +235,12 @@ function statsRequest(values: ReturnType<typeof parseCommand>['values']): StatsR
   if (!GROUP_BY_VALUES.includes(groupBy)) throw new UsageError(`--group-by: "${groupBy}" is not one of ${GROUP_BY_VALUES.join(', ')}`);
   const mode = (values.mode ?? 'clip') as SpanMode;
   if (!['clip', 'overlap', 'contain'].includes(mode)) throw new UsageError(`--mode: "${mode}" is not one of clip, overlap, contain`);
+  const kind = (values.kind ?? 'ranges') as StatsKind;
+  if (!STATS_KINDS.includes(kind)) throw new UsageError(`--kind: "${kind}" is not one of ${STATS_KINDS.join(', ')}`);
   const request: StatsRequest = {
     groupBy,
     mode,
+    kind,
     ...timeWindow(values),
     range: values.range === undefined ? undefined : parseRangeFilter(values.range),
   };

@@ -1,6 +1,8 @@
 /** `nvtxview stats`: the per-name (or per-group) range table of `nsys stats nvtx_sum`, and more. */
 import { GROUP_BY_TITLE, mergeSpans, rangeStats, type GroupBy, type RangeStatsRow, type SpanMode, type TimeSpan } from '../analysis/index.ts';
 import { NVTX_RANGE_KINDS } from '../analysis/scope.ts';
+import { STATS_KIND_NOUN, isGpuKind, statsKindScope, type StatsKind } from '../analysis/cuda/statsKinds.ts';
+import { rangeCudaStatistics } from '../analysis/cuda/statistics.ts';
 import type { Model } from '../model/types.ts';
 import { formatCount, formatPercent } from '../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../format/time.ts';
@@ -16,6 +18,8 @@ export interface StatsRequest {
   toNs?: number;
   /** `--range NAME[@DOMAIN]`: the scope is the time of this range's instances. */
   range?: { name: string; domain?: string };
+  /** What is counted (default 'ranges'): never CPU ranges and GPU work in one table. */
+  kind?: StatsKind;
 }
 
 /** A row as JSON and CSV give it: durations in ns (integers stay integers). */
@@ -69,8 +73,12 @@ export function parseRangeFilter(text: string): { name: string; domain?: string 
   return at < 0 ? { name: text } : { name: text.slice(0, at), domain: text.slice(at + 1) };
 }
 
-/** The time spans of every instance of a range name (nsys --filter-nvtx style scope). */
-export function rangeInstanceSpans(model: Model, name: string, domain?: string): TimeSpan[] {
+/**
+ * The time spans of every instance of a range name (nsys --filter-nvtx style scope). `gpu`: each
+ * instance's GPU projection instead (the GPU time of the work it launched; GPU work runs after the
+ * calls that launch it), instances that launched nothing left out.
+ */
+export function rangeInstanceSpans(model: Model, name: string, domain?: string, gpu = false): TimeSpan[] {
   const styles = new Uint8Array(model.styles.name.length);
   let any = false;
   for (let s = 0; s < styles.length; s++) {
@@ -84,7 +92,14 @@ export function rangeInstanceSpans(model: Model, name: string, domain?: string):
   const { startNs, endNs, style } = model.ranges;
   for (const track of model.tracks) {
     if (!NVTX_RANGE_KINDS.includes(track.kind)) continue;
-    for (let i = track.rangeBegin; i < track.rangeEnd; i++) if (styles[style[i]] === 1) spans.push({ startNs: startNs[i], endNs: endNs[i] });
+    for (let i = track.rangeBegin; i < track.rangeEnd; i++) {
+      if (styles[style[i]] !== 1) continue;
+      if (!gpu) spans.push({ startNs: startNs[i], endNs: endNs[i] });
+      else {
+        const p = rangeCudaStatistics(model, i)?.projection;
+        if (p) spans.push({ startNs: p.startNs, endNs: p.endNs });
+      }
+    }
   }
   return spans;
 }
@@ -94,6 +109,8 @@ export interface FileStats {
   records: StatsRecord[];
   /** Human description of the scope. */
   scope: string;
+  /** What the rows count. */
+  kind: StatsKind;
   rangeCount: number;
   /** Ranges in scope that never ended (not in `rangeCount`). */
   unendedCount: number;
@@ -118,10 +135,12 @@ export function requestSpans(file: string, model: Model, request: Omit<StatsRequ
     const label = domain === undefined ? name : `${name}@${domain}`;
     const instances = rangeInstanceSpans(model, name, domain);
     if (instances.length === 0) throw new Error(`${file}: no range named "${label}"`);
-    spans = mergeSpans(instances)
+    const gpu = isGpuKind(request.kind ?? 'ranges');
+    const projected = gpu ? rangeInstanceSpans(model, name, domain, true) : instances;
+    spans = mergeSpans(projected)
       .map((s) => ({ startNs: Math.max(s.startNs, from), endNs: Math.min(s.endNs, to) }))
       .filter((s) => s.endNs >= s.startNs);
-    scope = `inside ${formatCount(instances.length)} instance(s) of "${label}"${window ? ` between ${formatTimestamp(from)} and ${formatTimestamp(to)}` : ''}`;
+    scope = `inside ${gpu ? `the GPU projections of ${formatCount(projected.length)} of the ` : ''}${formatCount(instances.length)} instance(s) of "${label}"${window ? ` between ${formatTimestamp(from)} and ${formatTimestamp(to)}` : ''}`;
   }
   if (spans) scope += ` (${request.mode === 'clip' ? 'ranges clipped to it' : request.mode === 'overlap' ? 'whole ranges overlapping it' : 'whole ranges inside it'})`;
   return { spans, scope };
@@ -130,11 +149,13 @@ export function requestSpans(file: string, model: Model, request: Omit<StatsRequ
 /** Statistics of one loaded file; throws a message naming the file when --range matches nothing. */
 export function fileStats(file: string, model: Model, request: StatsRequest): FileStats {
   const { spans, scope } = requestSpans(file, model, request);
-  const result = rangeStats(model, { spans, mode: request.mode, groupBy: request.groupBy });
+  const kind = request.kind ?? 'ranges';
+  const result = rangeStats(model, { spans, mode: request.mode, groupBy: request.groupBy, ...statsKindScope(model, kind) });
   const empty = spans !== undefined && spans.length === 0;
   const rows = empty ? [] : result.rows;
   return {
     rows,
+    kind,
     rangeCount: empty ? 0 : result.rangeCount,
     unendedCount: empty ? 0 : result.unendedCount,
     scope,
@@ -160,8 +181,11 @@ export function fileStats(file: string, model: Model, request: StatsRequest): Fi
   };
 }
 
+/** Longest name shown in a table (a demangled kernel name runs to thousands of characters); CSV and JSON keep it whole. */
+export const TABLE_NAME_CHARS = 100;
+
 /** The table's columns; "Unended" only when some range in scope never ended. */
-function tableColumns(groupBy: GroupBy, withUnended: boolean): Column<RangeStatsRow>[] {
+function tableColumns(groupBy: GroupBy, kind: StatsKind, withUnended: boolean): Column<RangeStatsRow>[] {
   // Trailing zeros kept so that the figures of a column line up.
   // A row of only unended instances has no time to show: "-" rather than a measured-looking 0.
   const d = (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => (r.count === 0 ? '-' : formatDuration(pick(r), { fixedPoint: true }));
@@ -176,19 +200,27 @@ function tableColumns(groupBy: GroupBy, withUnended: boolean): Column<RangeStats
     { title: 'Min', value: d((r) => r.minNs), right: true },
     { title: 'Max', value: d((r) => r.maxNs), right: true },
     { title: 'StdDev', value: d((r) => r.stdDevNs), right: true },
+    ...(kind === 'ranges' ? rangeOnlyColumns(d) : []),
+    { title: kind !== 'ranges' && groupBy === 'name' ? 'Name' : GROUP_BY_TITLE[groupBy], value: (r) => r.label, maxChars: TABLE_NAME_CHARS },
+  ];
+}
+
+/** Columns of range tables only; API and GPU tables have nsys `cuda_*_sum` columns. */
+function rangeOnlyColumns(d: (pick: (r: RangeStatsRow) => number) => (r: RangeStatsRow) => string): Column<RangeStatsRow>[] {
+  return [
     { title: 'P90', value: d((r) => r.p90Ns), right: true },
     { title: 'P99', value: d((r) => r.p99Ns), right: true },
     { title: 'Self', value: d((r) => r.selfNs), right: true },
     { title: 'Style', value: (r) => r.style },
-    { title: GROUP_BY_TITLE[groupBy], value: (r) => r.label },
   ];
 }
 
 export function renderStatsTable(file: string, stats: FileStats, groupBy: GroupBy): string {
+  const noun = STATS_KIND_NOUN[stats.kind];
   const open = stats.unendedCount > 0 ? ` (and ${formatCount(stats.unendedCount)} never ended, counted apart and in no figure)` : '';
-  const head = `${terminalSafe(file)}: ${formatCount(stats.rangeCount)} ranges${open}, ${terminalSafe(stats.scope)}\n`;
-  if (stats.rows.length === 0) return `${head}(no ranges in scope)\n`;
-  return head + renderTable(stats.rows, tableColumns(groupBy, stats.unendedCount > 0));
+  const head = `${terminalSafe(file)}: ${formatCount(stats.rangeCount)} ${noun}${open}, ${terminalSafe(stats.scope)}\n`;
+  if (stats.rows.length === 0) return `${head}(no ${noun} in scope)\n`;
+  return head + renderTable(stats.rows, tableColumns(groupBy, stats.kind, stats.unendedCount > 0));
 }
 
 export function renderStatsCsv(records: readonly StatsRecord[]): string {

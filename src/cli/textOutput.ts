@@ -14,6 +14,13 @@ export interface Column<T> {
   value: (row: T) => string;
   /** Right-align (numbers). */
   right?: boolean;
+  /** Longer values are cut with an ellipsis (tables only). */
+  maxChars?: number;
+}
+
+/** `text` cut to `max` characters, the last one an ellipsis. */
+export function elide(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /**
@@ -27,7 +34,7 @@ export function terminalSafe(text: string): string {
 
 /** Rows as an aligned text table with a header and a rule; cell text is made terminal-safe. */
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((c) => terminalSafe(c.value(row)).replace(/[\t\n]/g, ' ')));
+  const cells = rows.map((row) => columns.map((c) => terminalSafe(c.maxChars === undefined ? c.value(row) : elide(c.value(row), c.maxChars)).replace(/[\t\n]/g, ' ')));
   // A loop, not Math.max(...cells): a table of 200,000 names would overflow the call stack.
   const width = columns.map((c) => c.title.length);
   for (const r of cells) for (let i = 0; i < r.length; i++) if (r[i].length > width[i]) width[i] = r[i].length;

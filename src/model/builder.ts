@@ -234,6 +234,11 @@ export class ModelBuilder {
     this.events.rowRange(row, startNs, endNs, attrs, thread, correlation);
   }
 
+  /** A flow arrow from a point of one thread to a point of another (Chrome flow events); see `Model.flows`. */
+  flow(fromThread: number, fromNs: number, toThread: number, toNs: number): void {
+    this.events.flow(fromThread, fromNs, toThread, toNs);
+  }
+
   // ---------------------------------------------------------------- extended payloads
 
   /**

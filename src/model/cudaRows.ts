@@ -28,3 +28,27 @@ export const CUDA_CORRELATION_SPAN = 2 ** 32;
 export function cuptiCorrelationId(modelId: number): number {
   return modelId % CUDA_CORRELATION_SPAN;
 }
+
+/** Per-stream row of GPU-side annotations (Kineto `gpu_user_annotation`): shown, never GPU work. */
+export function gpuAnnotationRowLabel(streamLabel: string): string {
+  return `${streamLabel} · annotations`;
+}
+
+const ANNOTATION_SUFFIX = gpuAnnotationRowLabel('');
+
+/**
+ * Whether a row holds GPU work (kernels, copies, sets): a 'gpu' row under the CUDA group that is
+ * neither the synchronization row nor an annotation row.
+ */
+export function isGpuWorkRow(track: { kind: string; label: string; path: readonly string[] }): boolean {
+  return track.kind === 'gpu' && track.path[0] === CUDA_GROUP && track.label !== SYNC_ROW_LABEL && !track.label.endsWith(ANNOTATION_SUFFIX);
+}
+
+/**
+ * Whether a GPU work name is a memory operation (copy or set) rather than a kernel: the names the
+ * nsys importer gives them (`[CUDA memcpy Host-to-Device]`, `[CUDA memset]`) and the ones PyTorch's
+ * profiler writes (`Memcpy HtoD (Pinned -> Device)`, `Memset (Device)`).
+ */
+export function isMemoryOperationName(name: string): boolean {
+  return /^(\[CUDA mem(cpy|set)\b|Mem(cpy|set)\b)/.test(name);
+}

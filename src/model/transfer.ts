@@ -17,6 +17,7 @@ export function modelTransferables(model: Model): ArrayBuffer[] {
   visit(model.payloads);
   visit(model.crossThreadEnds);
   if (model.correlation) visit(model.correlation);
+  if (model.flows) visit(model.flows);
   if (model.rangeLod) visit(model.rangeLod);
   if (model.flaggedRanges) visit(model.flaggedRanges);
   if (model.extPayloads) visit(model.extPayloads);

@@ -381,6 +381,18 @@ export interface CorrelationColumns {
   byId: Int32Array;
 }
 
+/**
+ * Flow arrows between points of threads (Chrome flow events `s`/`t`/`f`): each row an arrow from
+ * (fromThread, fromNs) to (toThread, toNs). The ranges they join are found when needed
+ * (`flowLinks` in src/model/flows.ts): the deepest range of the thread containing the point.
+ */
+export interface FlowColumns {
+  fromThread: Int32Array;
+  fromNs: Float64Array;
+  toThread: Int32Array;
+  toNs: Float64Array;
+}
+
 /** Range statistics / timeline input for one loaded file. */
 export interface Model {
   capture: CaptureInfo;
@@ -398,6 +410,8 @@ export interface Model {
   crossThreadEnds: { range: Int32Array; thread: Int32Array };
   /** Sparse, optional: ranges linked by a correlation id (e.g. a CUDA API call and its GPU work). */
   correlation?: CorrelationColumns;
+  /** Sparse, optional: flow arrows between thread points (Chrome flow events). */
+  flows?: FlowColumns;
   /**
    * Level-of-detail summaries of `ranges` for drawing zoomed-out views (src/model/lod.ts); built by
    * `ModelBuilder.finish`. Valid only while `rangeLod.startNs === ranges.startNs`.

@@ -54,3 +54,16 @@ export function outlinedPartners(model: Model, range: number): number[] {
   if (!model.correlation) return [];
   return correlatedRanges(model, range).slice(0, MAX_OUTLINED_PARTNERS);
 }
+
+/**
+ * Arrows to draw with a selected range, as (from, to) range pairs: from a launching call to each
+ * piece of GPU work it launched, whichever end is selected (selecting a kernel draws the arrow from
+ * its call; the call's other work is outlined, not arrowed). Ranges on no GPU row are sources.
+ */
+export function partnerArrows(model: Model, range: number): [from: number, to: number][] {
+  const partners = outlinedPartners(model, range);
+  if (partners.length === 0) return [];
+  const onGpu = (r: number) => model.tracks[trackOfRange(model, r)]?.kind === 'gpu';
+  if (!onGpu(range)) return partners.filter(onGpu).map((p) => [range, p]);
+  return partners.filter((p) => !onGpu(p)).map((p) => [p, range]);
+}

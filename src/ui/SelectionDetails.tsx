@@ -11,6 +11,8 @@ import { markName, trackOfMark, trackOfRange } from '../model/query.ts';
 import { isExtPayload } from '../model/extPayloadReader.ts';
 import { argbToRgb, rgbToCss, stylePaint } from '../timeline/styleColors.ts';
 import { CudaStatistics } from './cuda/CudaStatistics.tsx';
+import { gpuWorkFields } from './cuda/gpuWorkFields.ts';
+import { JsonPayloadFields, useJsonObjectFields } from './JsonPayloadFields.tsx';
 import { PayloadTree } from './PayloadTree.tsx';
 import { shortFunctionName } from './shortName.ts';
 import { useEffectiveTheme } from './useTheme.ts';
@@ -84,8 +86,10 @@ function Swatch({ model, style }: { model: Model; style: number }) {
 /** A core payload as its value; extended payloads decoded against the capture's schemas, as a tree. */
 function PayloadValue({ model, payload }: { model: Model; payload: number }) {
   const text = useMemo(() => (payload < 0 || isExtPayload(model, payload) ? null : formatPayload(model, payload)), [model, payload]);
+  const fields = useJsonObjectFields(model, payload);
   if (payload < 0) return <span className="muted">none</span>;
   if (isExtPayload(model, payload)) return <PayloadTree model={model} payload={payload} />;
+  if (fields) return <JsonPayloadFields fields={fields} />;
   return <code>{text}</code>;
 }
 
@@ -135,6 +139,7 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
     () => (index >= 0 && index < model.ranges.startNs.length ? rangeDetails(model, index) : null),
     [model, index],
   );
+  const gpuFields = useMemo(() => (details ? gpuWorkFields(model, index) : undefined), [details, model, index]);
   if (!details) return <p className="panel-hint">The selected range no longer exists.</p>;
   const d = details;
   const packed = d.style === 'StartEnd' || d.style === 'GPU';
@@ -183,9 +188,17 @@ function RangeDetails({ capture, index }: { capture: LoadedCapture; index: numbe
               {o.name ? <> · <strong>{o.name}</strong></> : <span className="muted"> (unnamed)</span>}
             </Row>
           ))}
-        <Row label="Payload" testId="detail-payload">
-          <PayloadValue model={model} payload={model.ranges.payload[index]} />
-        </Row>
+        {gpuFields ? (
+          gpuFields.map((f, k) => (
+            <Row key={k} label={f.label} testId={`gpu-field-${f.label}`}>
+              {f.value}
+            </Row>
+          ))
+        ) : (
+          <Row label="Payload" testId="detail-payload">
+            <PayloadValue model={model} payload={model.ranges.payload[index]} />
+          </Row>
+        )}
       </dl>
       <RangeNotes details={d} />
       <NamedObjects model={model} process={d.process?.index ?? -1} />

@@ -3,6 +3,7 @@
  * only (one object per range, full sorts, interval arithmetic span by span), to check the fast
  * engine against. Shares nothing with src/analysis except the public option types.
  */
+import { foldNumber } from '../../src/analysis/groups.ts';
 import { payloadValue } from '../../src/model/payload.ts';
 import { RangeFlag, type Model } from '../../src/model/types.ts';
 import type { GroupBy, SpanMode, TimeSpan } from '../../src/analysis/index.ts';
@@ -121,6 +122,10 @@ export function referenceRangeStats(model: Model, options: ReferenceOptions): Re
     switch (options.groupBy ?? 'name') {
       case 'name':
         return { key: `${it.kind}|${it.label}`, label: it.label };
+      case 'family': {
+        const label = foldNumber(it.label);
+        return { key: `${it.kind}|${label}`, label };
+      }
       case 'thread': {
         const th = model.threads[it.thread];
         const label = th.name ? `${th.name} (${th.tid})` : `Thread ${th.tid}`;

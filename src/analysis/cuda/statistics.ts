@@ -26,7 +26,7 @@
  *     the range is not a meaningful reference for GPU time.
  *   A percentage whose reference is 0 is 0.
  */
-import { CUDA_GROUP, SYNC_ROW_LABEL } from '../../model/cudaRows.ts';
+import { isGpuWorkRow } from '../../model/cudaRows.ts';
 import { childrenOf, correlatedRanges, levelCount, levelWindow, trackOfRange } from '../../model/query.ts';
 import type { Model, Track } from '../../model/types.ts';
 import { coverage } from './intervals.ts';
@@ -193,7 +193,7 @@ function forEachCallInside(model: Model, track: Track, start: number, end: numbe
 
 function isGpuWork(model: Model, range: number): boolean {
   const t = model.tracks[trackOfRange(model, range)];
-  return t !== undefined && t.kind === 'gpu' && t.path[0] === CUDA_GROUP && t.label !== SYNC_ROW_LABEL;
+  return t !== undefined && isGpuWorkRow(t);
 }
 
 function deviceLabel(track: Track): string {

@@ -280,7 +280,7 @@ describe('Chrome importer documents', () => {
     expect(m.issues).toEqual([expect.objectContaining({ severity: 'info', message: expect.stringContaining('"systemTraceEvents"') })]);
   });
 
-  it('loads a PyTorch profiler trace and skips its flow events with one note per kind', async () => {
+  it('loads a PyTorch profiler trace, its ac2g flows noted once (their links come from the correlation args)', async () => {
     // Shape of torch.profiler's export_chrome_trace() output (PyTorch 2.x): object form with
     // schemaVersion/deviceProperties, X events with "args" for CPU ops and GPU kernels (pid = device,
     // tid = stream), "ac2g" flow events (ph s/f with bp "e"), M metadata and a global "Record Window
@@ -341,7 +341,8 @@ describe('Chrome importer documents', () => {
     expect(ranges(m)).toEqual([
       ['aten::linear', 0, 85125, 0],
       ['aten::addmm', 10250, 70250, 1],
-      ['cudaLaunchKernel', 50500, 60000, 2],
+      // On the thread's CUDA Runtime API row, not nested in the op.
+      ['cudaLaunchKernel', 50500, 60000, 0],
       ['ampere_sgemm_128x64_tn', 69750, 111750, 0],
     ]);
     expect(marks(m)).toEqual([['Record Window End', 199750]]);
@@ -352,8 +353,7 @@ describe('Chrome importer documents', () => {
     const linear = Array.from(m.ranges.startNs.keys()).find((r) => rangeName(m, r) === 'aten::linear')!;
     expect(JSON.parse(payloadValue(m, m.ranges.payload[linear])!.value as string)).toMatchObject({ 'External id': 12 });
     expect(m.issues.map((i) => `${i.severity}: ${i.message}`)).toEqual([
-      'info: 1 flow start events (ph "s") not shown (first at byte ' + text.indexOf('{\n    "ph": "s"') + ')',
-      'info: 1 flow end events (ph "f") not shown (first at byte ' + text.indexOf('{\n    "ph": "f"') + ')',
+      `info: 2 PyTorch profiler "ac2g" flow events: the launch → GPU work links they draw are read from the events' "correlation" args (first at byte ${text.indexOf('{\n    "ph": "s"')})`,
     ]);
   });
 

@@ -10,8 +10,9 @@
  * Async ranges go to the process's category row of their `cat` (categories are numbered in order of
  * appearance in the default domain). `args` become JSON payloads. Timestamps are microseconds with a
  * fraction, converted to integer nanoseconds exactly from the decimal text; the first timestamp seen
- * is the decoder's origin. Flow, sample, object and memory-dump events are counted and reported once
- * per kind.
+ * is the decoder's origin. Flow events (`s`/`t`/`f`) become arrows between thread points (`Model.flows`);
+ * PyTorch's `ac2g` flows are the launch → GPU work links its events' correlation args give already
+ * (kineto.ts). Sample, object and memory-dump events are counted and reported once per kind.
  */
 import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
@@ -19,11 +20,14 @@ import { StyleCache } from '../styleCache.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
+import { f64, i32, u32, u8 } from '../../model/growable.ts';
 import { cnameColor } from './cnameColors.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
-import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
+import { EventFields, FieldKind, SpanField, parseEvent } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
+import { KinetoEvents, KinetoRole, isRoutedRole, kinetoRole } from './kineto.ts';
+import { readKinetoArgs, type KinetoArgs } from './kinetoArgs.ts';
 import { INCOMPLETE, decodeStringToken, decodeText, jsonDepth } from './jsonBytes.ts';
 
 /** Small top-level values of the object form shown as capture properties. */
@@ -71,9 +75,6 @@ const PH = {
 
 /** Phases read but not shown, with how they are described in the load report. */
 const SKIPPED_PHASES: Record<number, string> = {
-  [PH.s]: 'flow start events (ph "s") not shown',
-  [PH.t]: 'flow step events (ph "t") not shown',
-  [PH.f]: 'flow end events (ph "f") not shown',
   [PH.T]: 'legacy async step events (ph "T") not shown',
   [PH.p]: 'legacy async step events (ph "p") not shown',
   [PH.P]: 'sample events (ph "P") not shown',
@@ -115,6 +116,18 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly asyncRanges = new AsyncRangeMatcher();
   private readonly asyncKey = new AsyncKey();
   private readonly counterRows = new Map<string, number>();
+  /** PyTorch profiler (Kineto) role of each category id. */
+  private readonly categoryRoles: KinetoRole[] = [KinetoRole.None];
+  private readonly kineto: KinetoEvents;
+  private readonly kinetoArgs: KinetoArgs = { correlation: undefined, device: undefined, stream: undefined };
+  /** Flow event points (key = category and id), paired at the end. */
+  private readonly flowPoints = { key: u32(), phase: u8(), thread: i32(), t: f64(), offset: f64() };
+  private readonly flowCats = new BytesTable();
+  private flowCatCount = 0;
+  /** An absent field (flow v2 ids have no category). */
+  private readonly noField = new SpanField();
+  private readonly flowKeys = new Map<string, number>();
+  private flowCount = 0;
   // Reused per event: the builder copies what it keeps.
   private readonly attrs: EventAttrs = {};
   private readonly where = { offset: 0 };
@@ -148,6 +161,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   ) {
     this.budget = new IssueBudget(builder);
     this.styles = new StyleCache(builder);
+    this.kineto = new KinetoEvents(builder);
     this.emptyName = builder.intern('');
     this.nameTexts.set(this.emptyName, '');
   }
@@ -170,6 +184,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   topLevelValue(key: string, json: string | undefined, bytes: number, where: IssueLocation): void {
     if (key === 'traceEvents') return;
+    if (key === 'deviceProperties' && json !== undefined && jsonDepth(json) <= MAX_PROPERTY_DEPTH) this.kineto.deviceProperties(parseJson(json));
     if (json === undefined) {
       this.builder.report('info', `top-level "${key}" (${bytes} bytes) is not shown`, where);
       return;
@@ -224,7 +239,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
         return this.metadata(buf, offset);
     }
     const skipped = SKIPPED_PHASES[f.ph];
-    if (skipped !== undefined) {
+    if ((f.ph === PH.s || f.ph === PH.f || f.ph === PH.t) && this.isAc2g(buf)) {
+      this.kineto.noteAc2gFlow();
+      this.budget.tally('ac2g', 'info', 'PyTorch profiler "ac2g" flow events: the launch → GPU work links they draw are read from the events\' "correlation" args', offset);
+    } else if (f.ph === PH.s || f.ph === PH.f || f.ph === PH.t) {
+      this.flowEvent(buf, offset);
+    } else if (skipped !== undefined) {
       this.budget.tally(skipped, 'info', skipped, offset);
     } else if (f.phStart < 0) {
       this.budget.report('missing ph', 'warning', 'event without a string "ph" (phase); skipped', offset);
@@ -249,7 +269,116 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       this.budget.report('X negative dur', 'warning', `complete event "${name.length > 80 ? `${name.slice(0, 80)}…` : name}" has a negative "dur" (${dur / 1000} µs); drawn with zero length`, offset);
       dur = 0;
     }
-    this.builder.range(thread, t, t + dur, this.eventAttrs(buf), this.at(offset));
+    const attrs = this.eventAttrs(buf);
+    const role = this.categoryRoles[attrs.category ?? 0] ?? KinetoRole.None;
+    if (isRoutedRole(role)) {
+      const args = readKinetoArgs(buf, f.argsStart, f.argsEnd, this.kinetoArgs);
+      const process = this.builder.process(this.pid);
+      this.kineto.complete({ role, startNs: t, endNs: t + dur, thread, process, pid: this.pid, tid: this.tid, attrs, args });
+      return;
+    }
+    this.builder.range(thread, t, t + dur, attrs, this.at(offset));
+    if (f.flowIn || f.flowOut) this.boundFlow(buf, thread, t, offset);
+    if (role === KinetoRole.UserAnnotation) {
+      this.kineto.annotation(thread, this.builder.process(this.pid), t, t + dur, attrs.nameId!, attrs.style ?? this.builder.style(attrs));
+    }
+  }
+
+  /**
+   * Flow events pair by category and id once the file is read (files are not in time order): in
+   * time order, a start opens a flow, each step draws an arrow from the previous point, an end
+   * draws the last arrow and closes it. Arrows join points of threads; the ranges there are found
+   * when shown (src/model/flows.ts).
+   */
+  private flowEvent(buf: Uint8Array, offset: number): void {
+    const f = this.f;
+    const t = this.time(offset);
+    if (Number.isNaN(t)) return;
+    const thread = this.thread(buf, offset);
+    if (f.id.kind === FieldKind.Absent) {
+      this.budget.tally('flow without id', 'warning', 'flow events without an "id" skipped', offset);
+      return;
+    }
+    this.addFlowPoint(this.flowKey(buf, f.cat, f.id), f.ph === PH.s ? 0 : f.ph === PH.t ? 1 : 2, thread, t, offset);
+  }
+
+  /** A small number per (category, id) of a flow: ids that are plain integers need no text. */
+  private flowKey(buf: Uint8Array, cat: SpanField, id: SpanField): number {
+    let c = 0;
+    if (cat.kind !== FieldKind.Absent && cat.end > cat.start) {
+      c = this.flowCats.get(buf, cat.start, cat.end);
+      if (c === -1) {
+        c = ++this.flowCatCount;
+        this.flowCats.set(buf, cat.start, cat.end, c);
+      }
+    }
+    const key = id.kind === FieldKind.Number && Number.isSafeInteger(id.int) && id.int >= 0 ? `${c}:${id.int}` : `${c}\u0000${this.text(buf, id)}`;
+    let k = this.flowKeys.get(key);
+    if (k === undefined) this.flowKeys.set(key, (k = this.flowKeys.size));
+    return k;
+  }
+
+  private addFlowPoint(key: number, phase: number, thread: number, t: number, offset: number): void {
+    const p = this.flowPoints;
+    p.key.push(key);
+    p.phase.push(phase);
+    p.thread.push(thread);
+    p.t.push(t);
+    p.offset.push(offset);
+  }
+
+  /**
+   * Flow v2: a slice with `bind_id` and `flow_out` starts (or continues) the flow of that id at its
+   * start, `flow_in` ends it there; paired with the s/t/f flows of the same id and no category.
+   */
+  private boundFlow(buf: Uint8Array, thread: number, t: number, offset: number): void {
+    const f = this.f;
+    const idField = f.bindId.kind !== FieldKind.Absent ? f.bindId : f.id;
+    if (idField.kind === FieldKind.Absent) {
+      this.budget.tally('flow without bind_id', 'warning', 'slices with "flow_in"/"flow_out" but no "bind_id" (or "id"): no arrow drawn', offset);
+      return;
+    }
+    // flow_in then flow_out at one slice: a step (ends the incoming arrow, starts the next).
+    const phase = f.flowIn && f.flowOut ? 1 : f.flowOut ? 0 : 2;
+    this.addFlowPoint(this.flowKey(buf, this.noField, idField), phase, thread, t, offset);
+  }
+
+  private pairFlows(): void {
+    const p = this.flowPoints;
+    const n = p.key.length;
+    if (n === 0) return;
+    const key = p.key.view();
+    const phase = p.phase.view();
+    const time = p.t.view();
+    const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => key[a] - key[b] || time[a] - time[b] || phase[a] - phase[b]);
+    let unmatched = 0;
+    let unended = 0;
+    let firstUnmatched = -1;
+    let open = -1;
+    for (let k = 0; k < n; k++) {
+      const i = order[k];
+      if (k > 0 && key[i] !== key[order[k - 1]]) {
+        if (open >= 0) unended++;
+        open = -1;
+      }
+      if (phase[i] === 0) {
+        if (open >= 0) unended++;
+        open = i;
+        continue;
+      }
+      if (open < 0) {
+        unmatched++;
+        const at = p.offset.get(i);
+        if (firstUnmatched < 0 || at < firstUnmatched) firstUnmatched = at;
+        continue;
+      }
+      this.builder.flow(p.thread.get(open), time[open], p.thread.get(i), time[i]);
+      this.flowCount++;
+      open = phase[i] === 1 ? i : -1;
+    }
+    if (open >= 0) unended++;
+    if (unmatched > 0) this.builder.report('info', `${unmatched} flow step/end events with no flow start of their category and id before them; no arrow drawn for them`, { offset: firstUnmatched });
+    if (unended > 0) this.builder.report('info', `${unended} flow(s) started with no end event; no arrow drawn past their last point`);
   }
 
   private beginEnd(buf: Uint8Array, offset: number): void {
@@ -454,6 +583,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     return id;
   }
 
+  /** Whether the event's category is `ac2g` (Kineto's launch → GPU work flow). */
+  private isAc2g(buf: Uint8Array): boolean {
+    const c = this.f.cat;
+    return c.kind === FieldKind.String && c.end - c.start === 4 && buf[c.start] === 0x61 && buf[c.start + 1] === 0x63 && buf[c.start + 2] === 0x32 && buf[c.start + 3] === 0x67;
+  }
+
   /** Synthetic category id of the event's `cat` (named on first use), or 0 without one. */
   private categoryId(buf: Uint8Array): number {
     const field = this.f.cat;
@@ -463,6 +598,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       const text = this.text(buf, field);
       id = ++this.categoryCount;
       this.builder.nameCategory(0, id, text);
+      this.categoryRoles[id] = kinetoRole(text);
       this.cats.set(buf, field.start, field.end, id);
     }
     return id;
@@ -621,6 +757,12 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   finish(reader: TraceDocumentReader): void {
     const b = this.builder;
     this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts.get(id) ?? '');
+    this.kineto.finish();
+    this.pairFlows();
+    if (this.flowCount > 0) b.setProperty('chrome.flows', `${this.flowCount} flow arrows`);
+    if (this.kineto.apiCalls + this.kineto.gpuOps > 0) {
+      b.setProperty('PyTorch profiler CUDA', `${this.kineto.apiCalls} API calls, ${this.kineto.gpuOps} GPU operations, ${this.kineto.ac2gFlows} ac2g flow events`);
+    }
     this.budget.flush();
     if (this.originUs !== undefined) b.setClock('Chrome trace clock (µs)', BigInt(this.originUs) * 1000n);
     if (reader.documentForm) b.setProperty('chrome.form', reader.documentForm === 'array' ? 'JSON array' : 'JSON object (traceEvents)');

@@ -68,6 +68,10 @@ export class EventFields {
   readonly id = new SpanField();
   readonly scope = new SpanField();
   readonly cname = new SpanField();
+  /** Flow v2 (`bind_id` with `flow_in` / `flow_out` on a slice): the flow id and the directions. */
+  readonly bindId = new SpanField();
+  flowIn = false;
+  flowOut = false;
   /** Instant scope ("s"): 'g', 'p', 't' char code, 0 when absent. */
   instantScope = 0;
   hasTs: FieldKindCode = FieldKind.Absent;
@@ -95,6 +99,9 @@ export class EventFields {
     this.id.reset();
     this.scope.reset();
     this.cname.reset();
+    this.bindId.reset();
+    this.flowIn = false;
+    this.flowOut = false;
     this.instantScope = 0;
     this.hasTs = FieldKind.Absent;
     this.hasDur = FieldKind.Absent;
@@ -122,6 +129,9 @@ export const K_ARGS = 10;
 export const K_S = 11;
 export const K_SCOPE = 12;
 export const K_CNAME = 13;
+export const K_BIND_ID = 14;
+export const K_FLOW_IN = 15;
+export const K_FLOW_OUT = 16;
 
 /** The key buf[s, s + n) (no quotes, no escapes). */
 export function keyOf(buf: Uint8Array, s: number, n: number): number {
@@ -157,9 +167,21 @@ export function keyOf(buf: Uint8Array, s: number, n: number): number {
       if (c0 === 0x73 && buf[s + 1] === 0x63 && buf[s + 2] === 0x6f && buf[s + 3] === 0x70 && buf[s + 4] === 0x65) return K_SCOPE;
       if (c0 === 0x63 && buf[s + 1] === 0x6e && buf[s + 2] === 0x61 && buf[s + 3] === 0x6d && buf[s + 4] === 0x65) return K_CNAME;
       return K_OTHER;
+    case 7:
+      if (c0 === 0x62 && bytesAre(buf, s, 'bind_id')) return K_BIND_ID;
+      if (c0 === 0x66 && bytesAre(buf, s, 'flow_in')) return K_FLOW_IN;
+      return K_OTHER;
+    case 8:
+      return c0 === 0x66 && bytesAre(buf, s, 'flow_out') ? K_FLOW_OUT : K_OTHER;
     default:
       return K_OTHER;
   }
+}
+
+/** Whether buf[s...] starts with the ASCII `text`. */
+function bytesAre(buf: Uint8Array, s: number, text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (buf[s + k] !== text.charCodeAt(k)) return false;
+  return true;
 }
 
 /**
@@ -250,6 +272,19 @@ function readValue(buf: Uint8Array, i: number, limit: number, key: number, f: Ev
       return readSpan(buf, i, limit, f.scope);
     case K_CNAME:
       return readSpan(buf, i, limit, f.cname);
+    case K_BIND_ID:
+      return readSpan(buf, i, limit, f.bindId);
+    case K_FLOW_IN:
+    case K_FLOW_OUT: {
+      const end = skipValue(buf, i, limit);
+      if (end === INCOMPLETE) return INCOMPLETE;
+      // Only the literal true turns a direction on.
+      if (c === 0x74) {
+        if (key === K_FLOW_IN) f.flowIn = true;
+        else f.flowOut = true;
+      }
+      return end;
+    }
     case K_S: {
       if (c !== QUOTE) return skipValue(buf, i, limit);
       const end = scanString(buf, i, limit);

@@ -15,9 +15,12 @@ import {
   EventFields,
   FieldKind,
   K_ARGS,
+  K_BIND_ID,
   K_CAT,
   K_CNAME,
   K_DUR,
+  K_FLOW_IN,
+  K_FLOW_OUT,
   K_ID,
   K_ID2,
   K_NAME,
@@ -219,6 +222,10 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
         break;
       }
       case K_ID2:
+      case K_BIND_ID:
+      case K_FLOW_IN:
+      case K_FLOW_OUT:
+        // Rare shapes: the general reader takes them.
         return FALLBACK;
       default: {
         const end = scalarEnd(buf, i, limit);

@@ -231,6 +231,15 @@ export function assembleModel(p: BuildParts): Model {
   }
   if (p.resources.length > 0) model.resources = p.resources;
   if (corrRange.length > 0) model.correlation = correlationColumns(corrRange.view(), corrId.view());
+  const flows = events.flowPoints;
+  if (flows && flows.fromNs.length > 0) {
+    model.flows = {
+      fromThread: flows.fromThread.view().slice(),
+      fromNs: flows.fromNs.view().map((t) => t - zero),
+      toThread: flows.toThread.view().slice(),
+      toNs: flows.toNs.view().map((t) => t - zero),
+    };
+  }
   p.payloads.finishInto(model);
   model.trackTree = buildTrackTree(model);
   model.rangeLod = buildRangeLod(ranges);

@@ -3,7 +3,7 @@
  * ranges, start/end ranges by id, marks, counter samples and custom-row ranges. Owns the open
  * start/end ranges and the first and last time seen.
  */
-import { f64 } from '../growable.ts';
+import { f64, i32, type Growable } from '../growable.ts';
 import { RangeFlag } from '../types.ts';
 import type { EventAttrs, PayloadValue, RangeRename, SourceLocation } from './inputs.ts';
 import { locCode, locOf, NO_LOC, type IssueLog } from './issues.ts';
@@ -201,6 +201,19 @@ export class EventRecorder {
     const corr = (meta.corr ??= f64());
     while (corr.length < index) corr.push(NaN);
     corr.push(correlation);
+  }
+
+  /** Flow arrows between points of two threads (Chrome flow events), in decoder ns; see `Model.flows`. */
+  flowPoints?: { fromThread: Growable<Int32Array>; fromNs: Growable<Float64Array>; toThread: Growable<Int32Array>; toNs: Growable<Float64Array> };
+
+  flow(fromThread: number, fromNs: number, toThread: number, toNs: number): void {
+    const f = (this.flowPoints ??= { fromThread: i32(), fromNs: f64(), toThread: i32(), toNs: f64() });
+    f.fromThread.push(fromThread);
+    f.fromNs.push(fromNs);
+    f.toThread.push(toThread);
+    f.toNs.push(toNs);
+    this.seeTime(fromNs);
+    this.seeTime(toNs);
   }
 
   private seeTime(t: number): void {

@@ -11,6 +11,7 @@ import { outlinedPartners } from '../correlation.ts';
 import { formatDuration, formatTimeAtResolution } from '../../format/time.ts';
 import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
 import { drawHighlights, type HighlightIndex } from './highlight.ts';
+import { drawPartnerArrows } from './partnerArrows.ts';
 import { rangeBoxInRow } from './rangeRow.ts';
 import { counterValueAt, counterValueScale } from './counterRow.ts';
 import { RULER_HEIGHT_CSS } from './ruler.ts';
@@ -72,6 +73,7 @@ export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): v
     ctx.setLineDash([4, 3]);
     for (const box of partners) strokeBox(ctx, frame, box, theme.accent, 2);
     ctx.setLineDash([]);
+    drawPartnerArrows(ctx, frame, state.selection, theme.accent);
   }
   ctx.restore();
 

@@ -6,7 +6,8 @@
  */
 import { Fragment, useMemo } from 'react';
 import { rangeCudaStatistics, type GpuProjection, type StatValue } from '../../analysis/cuda/statistics.ts';
-import { correlatedRanges, trackOfRange } from '../../model/query.ts';
+import { enclosingRanges } from '../../model/flows.ts';
+import { correlatedRanges, rangeName, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
@@ -147,7 +148,35 @@ function CorrelatedPartners({ capture, index }: { capture: LoadedCapture; index:
         ))}
         {partners.length > LISTED_PARTNERS && <li className="muted">and {formatCount(partners.length - LISTED_PARTNERS)} more</li>}
       </ul>
+      <CallStack capture={capture} index={index} />
     </section>
+  );
+}
+
+/** The thread's ranges (CPU ops, annotations) around the launching call: where the work came from. */
+function CallStack({ capture, index }: { capture: LoadedCapture; index: number }) {
+  const select = useViewer((s) => s.select);
+  const model = capture.model;
+  const stack = useMemo(() => {
+    const kind = model.tracks[trackOfRange(model, index)]?.kind;
+    const call = kind === 'api' ? index : correlatedRanges(model, index).find((p) => model.tracks[trackOfRange(model, p)]?.kind === 'api');
+    if (call === undefined || model.ranges.thread[call] < 0) return [];
+    return enclosingRanges(model, model.ranges.thread[call], model.ranges.startNs[call]);
+  }, [model, index]);
+  if (stack.length === 0) return null;
+  return (
+    <div className="cuda-call-stack" data-testid="cuda-call-stack">
+      <h4 className="cuda-title">Launched from</h4>
+      <ol className="parent-chain">
+        {stack.map((r) => (
+          <li key={r}>
+            <button type="button" className="link" onClick={() => select({ kind: 'range', capture: capture.id, index: r })} title="Select this range">
+              {rangeName(model, r) || '(unnamed)'}
+            </button>
+          </li>
+        ))}
+      </ol>
+    </div>
   );
 }
 

@@ -37,6 +37,7 @@ import { useStatsQuery } from './useStatsQuery.ts';
 
 const GROUP_LABELS: Record<GroupBy, string> = {
   name: 'Name',
+  family: 'Name, numbers folded (steps)',
   thread: 'Thread',
   process: 'Process',
   category: 'Category',

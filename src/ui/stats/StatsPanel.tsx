@@ -12,12 +12,17 @@ import { RangeTab } from './RangeTab.tsx';
 import { ScopeBar } from './ScopeBar.tsx';
 import { StatsService } from './statsService.ts';
 import { TrackPicker } from './TrackPicker.tsx';
+import { hasCudaRows } from '../cuda/cudaTable.ts';
 import './stats.css';
 
-type Tab = 'ranges' | 'marks' | 'counters';
+type Tab = 'ranges' | 'gpu' | 'api' | 'marks' | 'counters';
 
-const TABS: { id: Tab; label: string }[] = [
+const TABS: { id: Tab; label: string; cuda?: boolean }[] = [
   { id: 'ranges', label: 'Ranges' },
+  // GPU work and CUDA API calls in their own tables (nsys cuda_gpu_sum / cuda_api_sum), shown
+  // when a capture has CUDA rows.
+  { id: 'gpu', label: 'GPU work', cuda: true },
+  { id: 'api', label: 'CUDA API', cuda: true },
   { id: 'marks', label: 'Marks' },
   { id: 'counters', label: 'Counters' },
 ];
@@ -61,11 +66,15 @@ export function StatsPanel() {
   const filters = useViewer((s) => s.filters);
   const scope: PanelScope = useMemo(() => ({ kind, span, mode, tracks, filters }), [kind, span, mode, tracks, filters]);
   const key = scopeKey(scope);
+  const gpuScope: PanelScope = useMemo(() => ({ ...scope, rangeKind: 'gpu' }), [scope]);
+  const apiScope: PanelScope = useMemo(() => ({ ...scope, rangeKind: 'api' }), [scope]);
+  const cuda = captures.some((c) => hasCudaRows(c.model));
+  const tabs = TABS.filter((t) => !t.cuda || cuda);
 
   return (
     <div className="st-panel" data-testid="stats-panel">
       <div className="st-tabs" role="tablist" aria-label="Statistics">
-        {TABS.map((t) => (
+        {tabs.map((t) => (
           <button
             key={t.id}
             type="button"
@@ -84,9 +93,11 @@ export function StatsPanel() {
         </div>
       </div>
       <ScopeBar scope={scope} onKind={setKind} onMode={setMode} />
-      {TABS.filter((t) => visited.has(t.id)).map((t) => (
+      {tabs.filter((t) => visited.has(t.id)).map((t) => (
         <div key={t.id} className="st-pane" role="tabpanel" id={`st-pane-${t.id}`} aria-labelledby={`st-tab-${t.id}`} hidden={tab !== t.id}>
           {t.id === 'ranges' && <RangeTab service={service} scope={scope} scopeKey={key} />}
+          {t.id === 'gpu' && <RangeTab service={service} scope={gpuScope} scopeKey={scopeKey(gpuScope)} />}
+          {t.id === 'api' && <RangeTab service={service} scope={apiScope} scopeKey={scopeKey(apiScope)} />}
           {t.id === 'marks' && <MarkTable service={service} scope={scope} scopeKey={key} />}
           {t.id === 'counters' && <CounterTable service={service} scope={scope} scopeKey={key} />}
         </div>

@@ -8,6 +8,7 @@ import type { GroupBy } from '../../analysis/groups.ts';
 import { markStats, type MarkStatsResult } from '../../analysis/markStats.ts';
 import { rangeInstances, rangeStats, type GroupInstances, type RangeStatsOptions, type RangeStatsResult } from '../../analysis/rangeStats.ts';
 import type { SpanMode } from '../../analysis/scope.ts';
+import { statsKindScope, type StatsKind } from '../../analysis/cuda/statsKinds.ts';
 import type { Model } from '../../model/types.ts';
 import { payloadChoices, projectPayloadField, type PayloadChoices } from './payloadFields.ts';
 
@@ -21,6 +22,8 @@ export interface StatsScope {
   /** The event filters (src/analysis/eventFilters.ts `captureFilter`): per style / per thread, 0 = hidden. */
   includeStyles?: Uint8Array;
   includeThreads?: Uint8Array;
+  /** What the range table counts (default 'ranges'): CPU ranges, API calls or GPU work, never mixed. */
+  rangeKind?: StatsKind;
 }
 
 /** How the range table groups: an engine grouping, or a field of the extended payloads. */
@@ -47,7 +50,22 @@ export function engineInput(model: Model, scope: StatsScope, grouping: Grouping)
   if (scope.tracks) options.tracks = scope.tracks;
   if (scope.includeStyles) options.includeStyles = scope.includeStyles;
   if (scope.includeThreads) options.includeThreads = scope.includeThreads;
+  if (scope.rangeKind && scope.rangeKind !== 'ranges') narrowToKind(model, options, scope.rangeKind);
   return { model: grouping.by === 'payloadField' ? projectPayloadField(model, grouping.path) : model, options };
+}
+
+/** Narrows engine options to the rows and names of one kind (intersecting the caller's tracks and masks). */
+function narrowToKind(model: Model, options: RangeStatsOptions, kind: StatsKind): void {
+  const k = statsKindScope(model, kind);
+  options.kinds = k.kinds;
+  if (k.tracks) {
+    const allowed = new Set(k.tracks);
+    options.tracks = options.tracks ? options.tracks.filter((t) => allowed.has(t)) : k.tracks;
+  }
+  if (k.includeStyles) {
+    const given = options.includeStyles;
+    options.includeStyles = given ? k.includeStyles.map((v, i) => (v && given[i] ? 1 : 0)) : k.includeStyles;
+  }
 }
 
 /** A span that misses the capture: nothing is in scope (an empty track list says so to the engine). */

@@ -3,6 +3,7 @@
  * capture), and its translation into one capture's `StatsScope`.
  */
 import type { SpanMode } from '../../analysis/scope.ts';
+import type { StatsKind } from '../../analysis/cuda/statsKinds.ts';
 import { captureFilter, encodeFilters, type EventFilters } from '../../analysis/eventFilters.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import type { StatsScope } from './compute.ts';
@@ -18,6 +19,8 @@ export interface PanelScope {
   tracks: TrackSelection;
   /** The store's event filters: hidden events leave every statistic. */
   filters?: EventFilters;
+  /** What the range table counts (default 'ranges'). */
+  rangeKind?: StatsKind;
 }
 
 export function trackKey(captureId: number, track: number): string {
@@ -33,17 +36,18 @@ export function captureScope(scope: PanelScope, capture: LoadedCapture): StatsSc
     for (let t = 0; t < capture.model.tracks.length; t++) if (scope.tracks.has(trackKey(capture.id, t))) tracks.push(t);
   }
   const filter = scope.filters ? captureFilter(capture.model, scope.filters) : null;
-  if (!filter) return { span, mode: scope.mode, tracks };
+  const rangeKind = scope.rangeKind;
+  if (!filter) return { span, mode: scope.mode, tracks, rangeKind };
   // Rows the filters hide leave the scope; events hidden on shown rows go through the masks.
   const shown = tracks ? tracks.filter((t) => filter.hiddenTracks[t] === 0) : filter.shownTracks;
-  return { span, mode: scope.mode, tracks: shown, includeStyles: filter.includeStyles, includeThreads: filter.includeThreads };
+  return { span, mode: scope.mode, tracks: shown, includeStyles: filter.includeStyles, includeThreads: filter.includeThreads, rangeKind };
 }
 
 /** A key that changes whenever the scope of any capture does (for effects). */
 export function scopeKey(scope: PanelScope): string {
   const span = scope.kind === 'span' && scope.span ? `${scope.span.startNs}:${scope.span.endNs}` : 'all';
   const tracks = scope.tracks ? [...scope.tracks].sort().join(',') : '*';
-  return `${span}|${scope.mode}|${tracks}|${scope.filters ? encodeFilters(scope.filters) : ''}`;
+  return `${span}|${scope.mode}|${tracks}|${scope.filters ? encodeFilters(scope.filters) : ''}|${scope.rangeKind ?? 'ranges'}`;
 }
 
 /** Every track of a thread (its push/pop rows, marks, and the category rows of its ranges are process-wide). */
