@@ -226,7 +226,6 @@ export class NativeDecoder {
     }
     this.pairing.finish();
     this.nesting.report(this.b);
-    this.notes.finish();
     this.finishSyncObjects();
     this.ext?.finish();
     this.clock.report(this.b);
