@@ -111,39 +111,6 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
             ? ' · too few instances to tell noise apart'
             : ''}
       </p>
-      <div className="cmp-align" role="group" aria-label="Align the timelines">
-        <label>
-          Align B under A at instance{' '}
-          <input type="number" min={1} value={alignAt} onChange={(e) => setAlignAt(Math.max(1, Math.floor(Number(e.target.value) || 1)))} data-testid="compare-align-n" />
-        </label>
-        <button
-          type="button"
-          className="button small"
-          data-testid="compare-align"
-          title="Shift B on the shared time axis so that its N-th instance of this row (by start time) starts with A's N-th"
-          onClick={() => {
-            const s = store.getState();
-            const baseNow = s.captures.find((c) => c.id === base.id);
-            const candidateNow = s.captures.find((c) => c.id === candidate.id);
-            const aligned = baseNow && candidateNow ? alignmentOffset(result, row, alignAt, baseNow, candidateNow) : null;
-            if (!aligned || !baseNow) {
-              setAlignNote(`A or B has fewer than ${alignAt} instances`);
-              return;
-            }
-            applyOffset(store, candidate.id, aligned.offsetNs);
-            const r = baseNow.model.ranges;
-            const start = baseNow.offsetNs + r.startNs[aligned.baseRange];
-            const length = Math.max(r.endNs[aligned.baseRange] - r.startNs[aligned.baseRange], 1);
-            s.setView(start - length, start + 3 * length);
-            setAlignNote(`instance ${alignAt} of both starts at one time`);
-          }}
-        >
-          Align
-        </button>
-        {alignNote && <span className="muted" data-testid="compare-align-note">{alignNote}</span>}
-      </div>
-      {side('A', base, a, view.a, 'a')}
-      {side('B', candidate, b, view.b, 'b')}
       {a.durations.length + b.durations.length > 0 && (
         <>
           <div className="segmented cmp-scale" role="group" aria-label="Duration axis">
@@ -180,6 +147,39 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
           )}
         </>
       )}
+      {side('A', base, a, view.a, 'a')}
+      {side('B', candidate, b, view.b, 'b')}
+      <div className="cmp-align" role="group" aria-label="Align the timelines">
+        <label>
+          Align B under A at instance{' '}
+          <input type="number" min={1} value={alignAt} onChange={(e) => setAlignAt(Math.max(1, Math.floor(Number(e.target.value) || 1)))} data-testid="compare-align-n" />
+        </label>
+        <button
+          type="button"
+          className="button small"
+          data-testid="compare-align"
+          title="Shift B on the shared time axis so that its N-th instance of this row (by start time) starts with A's N-th"
+          onClick={() => {
+            const s = store.getState();
+            const baseNow = s.captures.find((c) => c.id === base.id);
+            const candidateNow = s.captures.find((c) => c.id === candidate.id);
+            const aligned = baseNow && candidateNow ? alignmentOffset(result, row, alignAt, baseNow, candidateNow) : null;
+            if (!aligned || !baseNow) {
+              setAlignNote(`A or B has fewer than ${alignAt} instances`);
+              return;
+            }
+            applyOffset(store, candidate.id, aligned.offsetNs);
+            const r = baseNow.model.ranges;
+            const start = baseNow.offsetNs + r.startNs[aligned.baseRange];
+            const length = Math.max(r.endNs[aligned.baseRange] - r.startNs[aligned.baseRange], 1);
+            s.setView(start - length, start + 3 * length);
+            setAlignNote(`instance ${alignAt} of both starts at one time`);
+          }}
+        >
+          Align
+        </button>
+        {alignNote && <span className="muted" data-testid="compare-align-note">{alignNote}</span>}
+      </div>
     </section>
   );
 }

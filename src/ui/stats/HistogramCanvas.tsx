@@ -113,8 +113,11 @@ function draw(
   const inBand = (b: number) => !band || (b >= band.first && b <= band.last);
 
   if (band) {
-    ctx.fillStyle = palette.band;
+    // Overlaid, a neutral wash: the selection blue would read as more of the first series.
+    ctx.fillStyle = overlay ? palette.fg : palette.band;
+    ctx.globalAlpha = overlay ? 0.08 : 1;
     ctx.fillRect(band.first * barW, 0, (band.last - band.first + 1) * barW, PLOT_HEIGHT_CSS);
+    ctx.globalAlpha = 1;
   }
   ctx.fillStyle = palette.grid;
   ctx.fillRect(0, PLOT_HEIGHT_CSS - 1, widthCss, 1);
