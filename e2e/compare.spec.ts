@@ -174,4 +174,23 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   await expect(linked.getByTestId('compare-base')).toHaveValue(
     String(await linked.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().captures.find((c) => c.model.capture.fileName === 'before.nvtxt')!.id)),
   );
+
+  // A range only in B still gets the overlaid view: A's series is empty, B's holds all 30.
+  await row(linked, 'warmup').click();
+  const added = linked.getByTestId('compare-detail');
+  await expect(added.getByTestId('histogram')).toHaveAttribute('data-series', '2');
+  await expect(added.getByTestId('compare-side-A')).toContainText('no instances');
+  await expect(added.getByTestId('compare-slowest-A')).toBeDisabled();
+  await added.getByTestId('histogram').scrollIntoViewIfNeeded();
+  const addedBox = (await added.getByTestId('histogram').boundingBox())!;
+  const addedBins = Number(await added.getByTestId('histogram').getAttribute('data-bins'));
+  let inB = 0;
+  for (let bin = 0; bin < addedBins; bin++) {
+    await linked.mouse.move(addedBox.x + ((bin + 0.5) * addedBox.width) / addedBins, addedBox.y + addedBox.height / 2);
+    const text = (await added.getByTestId('histogram-hover').textContent()) ?? '';
+    const m = /: A 0 \(0\.0%\) · B ([\d,]+) \([\d.]+%\)$/.exec(text);
+    expect(m, text).not.toBeNull();
+    inB += Number(m![1]);
+  }
+  expect(inB).toBe(30);
 });
