@@ -1,8 +1,8 @@
 /**
  * Comparing two captures in the page: two generated NVTXT captures with known changes (one range
  * 20% slower, one added, one removed, one unchanged with 30% spread), the Compare tab, a row's
- * histograms and slowest instances, and the comparison restored from a link.
- * Screenshot in test-results/compare.png.
+ * overlaid histograms (legend, both counts per bin, a band) and slowest instances, and the comparison
+ * restored from a link. Screenshots in test-results/compare.png, compare-histogram.png, compare-histogram-dark.png.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { capturePairNvtxt } from '../testkit/gen/comparePair.ts';
@@ -56,10 +56,72 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   await row(page, 'step').click();
   const detail = page.getByTestId('compare-detail');
   await expect(detail).toBeVisible();
-  await expect(detail.getByTestId('histogram')).toHaveCount(2);
-  // Both histograms share one axis: same number of bins.
-  const bins = await detail.getByTestId('histogram').evaluateAll((els) => els.map((e) => e.getAttribute('data-bins')));
-  expect(bins[0]).toBe(bins[1]);
+  // Both distributions overlaid on one canvas (one axis, the same bins), a legend naming both captures.
+  const histogram = detail.getByTestId('histogram');
+  await expect(histogram).toHaveCount(1);
+  await expect(histogram).toHaveAttribute('data-series', '2');
+  await expect(histogram).toHaveAttribute('aria-label', /A \(before\.nvtxt\) filled, B \(after\.nvtxt\) outlined/);
+  await expect(detail.getByTestId('histogram-legend-first')).toHaveText('A before.nvtxt');
+  await expect(detail.getByTestId('histogram-legend-second')).toHaveText('B after.nvtxt');
+  // The swatches use the two series colors, which differ.
+  const swatches = await detail.locator('.st-hist-swatch').evaluateAll((els) =>
+    els.map((e) => {
+      const cs = getComputedStyle(e);
+      return cs.backgroundColor + ' ' + cs.borderTopColor;
+    }),
+  );
+  expect(swatches).toHaveLength(2);
+  expect(swatches[0]).not.toBe(swatches[1]);
+  // Something is drawn in both series' colors: A's translucent bars and B's outline.
+  const colors = await histogram.evaluate((canvas: HTMLCanvasElement) => {
+    const data = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let blueish = 0;
+    let orangeish = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, b, a] = [data[i], data[i + 2], data[i + 3]];
+      if (a < 40) continue;
+      if (b > r + 40) blueish++;
+      if (r > b + 80 && r > 150) orangeish++;
+    }
+    return { blueish, orangeish };
+  });
+  expect(colors.blueish).toBeGreaterThan(50);
+  expect(colors.orangeish).toBeGreaterThan(50);
+
+  // Hovering a bin reads both counts of that bin; they add up over the bins to each side's count.
+  await histogram.scrollIntoViewIfNeeded();
+  const box = (await histogram.boundingBox())!;
+  const binsShown = Number(await histogram.getAttribute('data-bins'));
+  let sumA = 0;
+  let sumB = 0;
+  for (let bin = 0; bin < binsShown; bin++) {
+    await page.mouse.move(box.x + ((bin + 0.5) * box.width) / binsShown, box.y + box.height / 2);
+    const text = (await detail.getByTestId('histogram-hover').textContent()) ?? '';
+    const m = /: A ([\d,]+) \([\d.]+%\) · B ([\d,]+) \([\d.]+%\)$/.exec(text);
+    expect(m, text).not.toBeNull();
+    sumA += Number(m![1].replace(/,/g, ''));
+    sumB += Number(m![2].replace(/,/g, ''));
+  }
+  expect([sumA, sumB]).toEqual([200, 200]);
+
+  // A band over the right half counts both sides' instances there: B (20% slower) has more.
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+  await page.mouse.up();
+  const bandText = (await detail.getByTestId('compare-band').textContent()) ?? '';
+  const inBand = /: A ([\d,]+), B ([\d,]+) instances/.exec(bandText);
+  expect(inBand, bandText).not.toBeNull();
+  expect(Number(inBand![2])).toBeGreaterThan(Number(inBand![1]));
+  const highlighted = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+      captures: { id: number; model: { capture: { fileName: string } } }[];
+      highlight: { capture: number; ranges: Int32Array } | null;
+    };
+    const after = s.captures.find((c) => c.model.capture.fileName === 'after.nvtxt')!;
+    return { capture: s.highlight?.capture, after: after.id, n: s.highlight?.ranges.length };
+  });
+  expect(highlighted).toEqual({ capture: highlighted.after, after: highlighted.after, n: Number(inBand![2]) });
   await expect(detail).toContainText('Mann–Whitney U');
 
   await detail.getByTestId('compare-slowest-B').click();
@@ -95,6 +157,12 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   expect(hash).toContain('panel=compare');
   expect(hash).toContain('cmprow=PushPop%7Cstep');
   await page.screenshot({ path: 'test-results/compare.png' });
+  // The overlaid histogram with its band, in both themes.
+  await detail.locator('.st-hist').screenshot({ path: 'test-results/compare-histogram.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await detail.locator('.st-hist').screenshot({ path: 'test-results/compare-histogram-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // Opening the link and dropping the same files brings the comparison back, row open.
   const linked = await page.context().newPage();
@@ -106,4 +174,23 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   await expect(linked.getByTestId('compare-base')).toHaveValue(
     String(await linked.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().captures.find((c) => c.model.capture.fileName === 'before.nvtxt')!.id)),
   );
+
+  // A range only in B still gets the overlaid view: A's series is empty, B's holds all 30.
+  await row(linked, 'warmup').click();
+  const added = linked.getByTestId('compare-detail');
+  await expect(added.getByTestId('histogram')).toHaveAttribute('data-series', '2');
+  await expect(added.getByTestId('compare-side-A')).toContainText('no instances');
+  await expect(added.getByTestId('compare-slowest-A')).toBeDisabled();
+  await added.getByTestId('histogram').scrollIntoViewIfNeeded();
+  const addedBox = (await added.getByTestId('histogram').boundingBox())!;
+  const addedBins = Number(await added.getByTestId('histogram').getAttribute('data-bins'));
+  let inB = 0;
+  for (let bin = 0; bin < addedBins; bin++) {
+    await linked.mouse.move(addedBox.x + ((bin + 0.5) * addedBox.width) / addedBins, addedBox.y + addedBox.height / 2);
+    const text = (await added.getByTestId('histogram-hover').textContent()) ?? '';
+    const m = /: A 0 \(0\.0%\) · B ([\d,]+) \([\d.]+%\)$/.exec(text);
+    expect(m, text).not.toBeNull();
+    inB += Number(m![1]);
+  }
+  expect(inB).toBe(30);
 });

@@ -70,6 +70,37 @@ export function durationHistogram(durations: ArrayLike<number>, options: Histogr
   return { scale, weight, edges, values };
 }
 
+/**
+ * Histograms of several duration series on one axis (a comparison's baseline and candidate): the
+ * axis spans every series, so all share the same edges and bin b means the same durations in each.
+ * A log axis starts at the smallest positive duration of any series (each series' zeros go to the
+ * first bin), so no series can move the axis on its own.
+ */
+export function sharedDurationHistograms(series: readonly ArrayLike<number>[], options: Omit<HistogramOptions, 'minNs' | 'maxNs'> = {}): Histogram[] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  let minPositive = Infinity;
+  for (const durations of series) {
+    for (let i = 0; i < durations.length; i++) {
+      const d = durations[i];
+      if (d < lo) lo = d;
+      if (d > hi) hi = d;
+      if (d > 0 && d < minPositive) minPositive = d;
+    }
+  }
+  // No duration at all: every series gets durationHistogram's default axis, which is the same.
+  if (!Number.isFinite(lo)) return series.map((durations) => durationHistogram(durations, options));
+  if (options.scale === 'log') lo = Math.max(1, Number.isFinite(minPositive) ? minPositive : 1);
+  return series.map((durations) => durationHistogram(durations, { ...options, minNs: lo, maxNs: hi }));
+}
+
+/** Whether histograms share their bins (same scale and edges), so they can be drawn over each other. */
+export function sameBins(a: Histogram, b: Histogram): boolean {
+  if (a.scale !== b.scale || a.edges.length !== b.edges.length) return false;
+  for (let i = 0; i < a.edges.length; i++) if (a.edges[i] !== b.edges[i]) return false;
+  return true;
+}
+
 export interface DistributionSummary {
   count: number;
   totalNs: number;

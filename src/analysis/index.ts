@@ -32,7 +32,8 @@
  * Marks:      markStats(model, { spans?, tracks?, groupBy?, include* }) -> counts per name.
  * Counters:   counterStats(model, { spans?, tracks? }) -> min, max, time-weighted average,
  *             first, last, delta, rate per second per counter row (step-function semantics).
- * Helpers:    durationHistogram (linear/log bins, count or time weighted), summarizeSorted,
+ * Helpers:    durationHistogram (linear/log bins, count or time weighted), sharedDurationHistograms
+ *             (several series on one axis, for overlaying), summarizeSorted,
  *             durationBand, quantiles / percentile / percentileSorted / quantilesInPlace
  *             (linear interpolation between closest ranks, NumPy's default), parseDuration.
  *
@@ -49,6 +50,8 @@ export { GROUP_BY_TITLE, GROUP_BY_VALUES, qualifiedName, type GroupBy, type Grou
 export {
   durationBand,
   durationHistogram,
+  sameBins,
+  sharedDurationHistograms,
   summarizeSorted,
   type DistributionSummary,
   type Histogram,

@@ -1,42 +1,70 @@
 /**
- * One comparison row opened: the duration histograms of A and B drawn by the statistics panel's
- * histogram view on one shared axis (same bins, same log scale, one above the other, so a shift
- * reads straight down), their figures, and the slowest instance of each one click away.
+ * One comparison row opened: the duration histograms of A and B overlaid in the statistics panel's
+ * histogram view (one canvas, one axis, the same bins: A filled, B outlined, so a shift reads as
+ * the outline moving off the bars), their figures, and the slowest instance of each one click away.
+ * A band dragged over the bins counts both sides' instances in it and points out one side's on
+ * the timeline.
  */
-import { useCallback, useMemo, useState } from 'react';
-import { durationHistogram, summarizeSorted } from '../../analysis/histogram.ts';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { sharedDurationHistograms, summarizeSorted } from '../../analysis/histogram.ts';
 import { rowDurations, type CompareResult, type CompareRow } from '../../analysis/compare/index.ts';
 import { formatRelativeChange } from '../../format/change.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { HistogramCanvas } from '../stats/HistogramCanvas.tsx';
-import { binsForCount, type BinBand } from '../stats/histogramView.ts';
+import { HistogramCanvas, type HistogramOverlay } from '../stats/HistogramCanvas.tsx';
+import { bandInterval, bandPositions, binsForCount, type BinBand } from '../stats/histogramView.ts';
 import { alignmentOffset, applyOffset } from './align.ts';
 
 export function CompareDetail({ result, row, base, candidate }: { result: CompareResult; row: CompareRow; base: LoadedCapture; candidate: LoadedCapture }) {
   const revealEvent = useViewer((s) => s.revealEvent);
-  const setHighlight = useViewer((s) => s.setHighlight);
   const store = useViewerStore();
   const [alignAt, setAlignAt] = useState(1);
   const [alignNote, setAlignNote] = useState('');
   const [maxBins, setMaxBins] = useState(60);
-  const [bands, setBands] = useState<{ a: BinBand | null; b: BinBand | null }>({ a: null, b: null });
+  const [scale, setScale] = useState<'linear' | 'log'>('log');
+  const [band, setBand] = useState<BinBand | null>(null);
+  // Whose instances in the band the timeline points out (it highlights one capture at a time).
+  const [bandSide, setBandSide] = useState<'a' | 'b'>('b');
   const a = useMemo(() => rowDurations(result, row, 'base'), [result, row]);
   const b = useMemo(() => rowDurations(result, row, 'candidate'), [result, row]);
   const onBins = useCallback((bins: number) => setMaxBins(bins), []);
+  // A log axis needs positive durations with some spread (as in the statistics panel).
+  const lo = Math.min(a.durations[0] ?? Infinity, b.durations[0] ?? Infinity);
+  const hi = Math.max(a.durations[a.durations.length - 1] ?? -Infinity, b.durations[b.durations.length - 1] ?? -Infinity);
+  const canLog = lo > 0 && hi > lo;
+  const effectiveScale = canLog ? scale : 'linear';
   const view = useMemo(() => {
-    // One axis for both: from the smaller minimum to the larger maximum.
-    const lo = Math.min(a.durations[0] ?? Infinity, b.durations[0] ?? Infinity);
-    const hi = Math.max(a.durations[a.durations.length - 1] ?? -Infinity, b.durations[b.durations.length - 1] ?? -Infinity);
     const bins = binsForCount(Math.max(a.durations.length, b.durations.length), maxBins);
-    const axis = Number.isFinite(lo) ? { minNs: Math.max(1, lo), maxNs: hi, bins, scale: 'log' as const } : { bins, scale: 'log' as const };
+    const [ha, hb] = sharedDurationHistograms([a.durations, b.durations], { bins, scale: effectiveScale });
     return {
-      a: { histogram: durationHistogram(a.durations, axis), summary: summarizeSorted(a.durations) },
-      b: { histogram: durationHistogram(b.durations, axis), summary: summarizeSorted(b.durations) },
+      a: { histogram: ha, summary: summarizeSorted(a.durations) },
+      b: { histogram: hb, summary: summarizeSorted(b.durations) },
     };
-  }, [a, b, maxBins]);
+  }, [a, b, maxBins, effectiveScale]);
+  const overlay = useMemo<HistogramOverlay>(
+    () => ({
+      first: { tag: 'A', name: base.model.capture.fileName },
+      second: { tag: 'B', name: candidate.model.capture.fileName, ...view.b },
+    }),
+    [base, candidate, view],
+  );
+  useEffect(() => setBand(null), [view]);
+  // [begin, end) of each side's sorted durations inside the band (durations are sorted ascending).
+  const inBand = useMemo(
+    () => (band ? { a: bandPositions(view.a.histogram, a.durations, band), b: bandPositions(view.b.histogram, b.durations, band) } : null),
+    [band, view, a, b],
+  );
+  useEffect(() => {
+    if (!inBand) return;
+    const [capture, data, [begin, end]] = bandSide === 'a' ? [base, a, inBand.a] : [candidate, b, inBand.b];
+    const highlight = { capture: capture.id, ranges: data.ranges.slice(begin, end) };
+    store.getState().setHighlight(highlight);
+    return () => {
+      if (store.getState().highlight === highlight) store.getState().setHighlight(null);
+    };
+  }, [store, inBand, bandSide, base, candidate, a, b]);
 
   const side = (label: 'A' | 'B', capture: LoadedCapture, data: typeof a, shown: (typeof view)['a'], key: 'a' | 'b') => {
     const slowest = data.ranges.length > 0 ? data.ranges[data.ranges.length - 1] : -1;
@@ -63,23 +91,6 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
             {slowest >= 0 ? ` (${formatDurationShort(data.durations[data.durations.length - 1])})` : ''}
           </button>
         </div>
-        {data.durations.length > 0 && (
-          <HistogramCanvas
-            histogram={shown.histogram}
-            summary={shown.summary}
-            band={bands[key]}
-            onBand={(band) => {
-              setBands((old) => ({ ...old, [key]: band }));
-              if (!band) return setHighlight(null);
-              // The instances in the dragged bins, pointed out on the timeline like in the statistics panel.
-              const lo = shown.histogram.edges[band.first];
-              const hi = shown.histogram.edges[band.last + 1];
-              const picked = data.ranges.filter((_, k) => data.durations[k] >= lo && data.durations[k] <= hi);
-              setHighlight({ capture: capture.id, ranges: picked });
-            }}
-            onBins={onBins}
-          />
-        )}
       </div>
     );
   };
@@ -100,6 +111,44 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
             ? ' · too few instances to tell noise apart'
             : ''}
       </p>
+      {a.durations.length + b.durations.length > 0 && (
+        <>
+          <div className="segmented cmp-scale" role="group" aria-label="Duration axis">
+            <button type="button" aria-pressed={effectiveScale === 'linear'} onClick={() => setScale('linear')}>
+              Linear
+            </button>
+            <button
+              type="button"
+              aria-pressed={effectiveScale === 'log'}
+              disabled={!canLog}
+              onClick={() => setScale('log')}
+              title={canLog ? 'Logarithmic duration axis' : 'A log axis needs positive durations that differ'}
+            >
+              Log
+            </button>
+          </div>
+          <HistogramCanvas histogram={view.a.histogram} summary={view.a.summary} overlay={overlay} band={band} onBand={setBand} onBins={onBins} />
+          {band && inBand && (
+            <p className="cmp-band" data-testid="compare-band">
+              {formatDurationShort(bandInterval(view.a.histogram, band).fromNs)} – {formatDurationShort(bandInterval(view.a.histogram, band).toNs)}: A{' '}
+              {formatCount(inBand.a[1] - inBand.a[0])}, B {formatCount(inBand.b[1] - inBand.b[0])} instances
+              <span className="segmented" role="group" aria-label="Instances in the band shown on the timeline">
+                <button type="button" aria-pressed={bandSide === 'a'} onClick={() => setBandSide('a')} title="Point out A's instances in the band on the timeline">
+                  A's
+                </button>
+                <button type="button" aria-pressed={bandSide === 'b'} onClick={() => setBandSide('b')} title="Point out B's instances in the band on the timeline">
+                  B's
+                </button>
+              </span>
+              <button type="button" className="link" onClick={() => setBand(null)}>
+                Clear
+              </button>
+            </p>
+          )}
+        </>
+      )}
+      {side('A', base, a, view.a, 'a')}
+      {side('B', candidate, b, view.b, 'b')}
       <div className="cmp-align" role="group" aria-label="Align the timelines">
         <label>
           Align B under A at instance{' '}
@@ -131,8 +180,6 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
         </button>
         {alignNote && <span className="muted" data-testid="compare-align-note">{alignNote}</span>}
       </div>
-      {side('A', base, a, view.a, 'a')}
-      {side('B', candidate, b, view.b, 'b')}
     </section>
   );
 }

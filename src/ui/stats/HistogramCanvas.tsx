@@ -1,13 +1,29 @@
 /**
  * The duration histogram on a small canvas: bars (count or time per bin), P50/P90/P99 markers, a
  * duration axis, and a band the user drags (or clicks, for one bar) to pick instances by duration.
+ * With an overlay (the Compare tab), a second series on the same bins is drawn over the first:
+ * the first filled and translucent, the second as an outline, each in its own color, so the two
+ * tell apart by shape as well as by color (color-blind users, print); a legend names both, the
+ * markers are each series' P50 and P99, and the hover readout gives both values of the bin.
  */
 import { useEffect, useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
-import type { DistributionSummary, Histogram } from '../../analysis/histogram.ts';
+import { sameBins, type DistributionSummary, type Histogram } from '../../analysis/histogram.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useEffectiveTheme } from '../useTheme.ts';
-import { bandOfDrag, binAtX, binCount, histogramScale, tallestBin, type BinBand } from './histogramView.ts';
+import { bandOfDrag, barHeight, binAtX, binCount, binShare, histogramScale, stepOutline, tallestBinOf, type BinBand } from './histogramView.ts';
+
+/** A series' short tag (drawn in the chart, e.g. "A") and what it is (the legend, e.g. a file name). */
+export interface SeriesName {
+  tag: string;
+  name: string;
+}
+
+/** The second distribution of an overlaid histogram; its histogram must have the first's bins. */
+export interface HistogramOverlay {
+  first: SeriesName;
+  second: SeriesName & { histogram: Histogram; summary: DistributionSummary };
+}
 
 const PLOT_HEIGHT_CSS = 88;
 const AXIS_HEIGHT_CSS = 16;
@@ -40,6 +56,9 @@ interface Palette {
   muted: string;
   grid: string;
   marker: string;
+  /** Overlay: the filled first series and the outlined second one. */
+  first: string;
+  second: string;
 }
 
 function readPalette(el: Element): Palette {
@@ -54,10 +73,27 @@ function readPalette(el: Element): Palette {
     muted: v('--fg-muted', '#5b6675'),
     grid: v('--grid', '#e8ecf1'),
     marker: v('--info', '#2e6cd6'),
+    first: v('--series-first', '#0072b2'),
+    second: v('--series-second', '#d55e00'),
   };
 }
 
-function draw(canvas: HTMLCanvasElement, widthCss: number, h: Histogram, summary: DistributionSummary, band: BinBand | null, palette: Palette): void {
+interface Marker {
+  label: string;
+  ns: number;
+  color: string;
+  dash: number[];
+}
+
+function draw(
+  canvas: HTMLCanvasElement,
+  widthCss: number,
+  h: Histogram,
+  summary: DistributionSummary,
+  overlay: HistogramOverlay | undefined,
+  band: BinBand | null,
+  palette: Palette,
+): void {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.max(1, Math.round(widthCss * dpr));
   const hh = Math.round(HEIGHT_CSS * dpr);
@@ -69,53 +105,89 @@ function draw(canvas: HTMLCanvasElement, widthCss: number, h: Histogram, summary
   ctx.clearRect(0, 0, widthCss, HEIGHT_CSS);
   const bins = binCount(h);
   const barW = widthCss / bins;
-  const top = tallestBin(h);
+  // One vertical scale for both series, so equal bars mean equal values.
+  const top = tallestBinOf(overlay ? [h, overlay.second.histogram] : [h]);
   const plotTop = 12;
   const plotH = PLOT_HEIGHT_CSS - plotTop;
+  const baseY = PLOT_HEIGHT_CSS - 1;
+  const inBand = (b: number) => !band || (b >= band.first && b <= band.last);
 
   if (band) {
-    ctx.fillStyle = palette.band;
+    // Overlaid, a neutral wash: the selection blue would read as more of the first series.
+    ctx.fillStyle = overlay ? palette.fg : palette.band;
+    ctx.globalAlpha = overlay ? 0.08 : 1;
     ctx.fillRect(band.first * barW, 0, (band.last - band.first + 1) * barW, PLOT_HEIGHT_CSS);
+    ctx.globalAlpha = 1;
   }
   ctx.fillStyle = palette.grid;
   ctx.fillRect(0, PLOT_HEIGHT_CSS - 1, widthCss, 1);
   for (let b = 0; b < bins; b++) {
-    const v = h.values[b];
-    if (v <= 0) continue;
-    // At least 2 px, so a lone instance in a tall distribution still shows.
-    const barH = Math.max(2, (v / top) * plotH);
-    const inBand = !band || (b >= band.first && b <= band.last);
-    ctx.fillStyle = inBand ? palette.bar : palette.barDim;
-    ctx.globalAlpha = inBand ? 1 : 0.45;
-    ctx.fillRect(b * barW + 0.5, PLOT_HEIGHT_CSS - 1 - barH, Math.max(1, barW - 1), barH);
+    const barH = barHeight(h.values[b], top, plotH);
+    if (barH === 0) continue;
+    if (overlay) {
+      // Translucent, so the outline of the second series reads where it falls inside a bar.
+      ctx.fillStyle = palette.first;
+      ctx.globalAlpha = inBand(b) ? 0.5 : 0.2;
+    } else {
+      ctx.fillStyle = inBand(b) ? palette.bar : palette.barDim;
+      ctx.globalAlpha = inBand(b) ? 1 : 0.45;
+    }
+    ctx.fillRect(b * barW + 0.5, baseY - barH, Math.max(1, barW - 1), barH);
   }
   ctx.globalAlpha = 1;
+  if (overlay) {
+    const pts = stepOutline(overlay.second.histogram, top, widthCss, baseY, plotH);
+    ctx.strokeStyle = palette.second;
+    ctx.lineWidth = 1.75;
+    ctx.lineJoin = 'miter';
+    for (let b = 0; b < bins; b++) {
+      ctx.globalAlpha = inBand(b) ? 1 : 0.35;
+      ctx.beginPath();
+      ctx.moveTo(pts[4 * b], pts[4 * b + 1]);
+      ctx.lineTo(pts[4 * b + 2], pts[4 * b + 3]);
+      ctx.lineTo(pts[4 * b + 4], pts[4 * b + 5]);
+      // The last bin also takes the drop back to the baseline at the right edge.
+      if (b === bins - 1) ctx.lineTo(pts[4 * b + 6], pts[4 * b + 7]);
+      ctx.stroke();
+    }
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 1;
+  }
 
   const x = histogramScale(h, widthCss);
   ctx.font = '10px system-ui, sans-serif';
   ctx.textBaseline = 'top';
   // Percentile markers, labels at the top, pushed apart when they would overlap.
+  const markers: Marker[] = overlay
+    ? [
+        { label: `${overlay.first.tag} P50`, ns: summary.p50Ns, color: palette.first, dash: [3, 2] },
+        { label: `${overlay.second.tag} P50`, ns: overlay.second.summary.p50Ns, color: palette.second, dash: [1, 2] },
+        { label: `${overlay.first.tag} P99`, ns: summary.p99Ns, color: palette.first, dash: [3, 2] },
+        { label: `${overlay.second.tag} P99`, ns: overlay.second.summary.p99Ns, color: palette.second, dash: [1, 2] },
+      ]
+        .filter((m) => Number.isFinite(m.ns))
+        .sort((m, n) => m.ns - n.ns)
+    : [
+        { label: 'P50', ns: summary.p50Ns, color: palette.marker, dash: [3, 2] },
+        { label: 'P90', ns: summary.p90Ns, color: palette.marker, dash: [3, 2] },
+        { label: 'P99', ns: summary.p99Ns, color: palette.marker, dash: [3, 2] },
+      ];
   let labelEnd = -Infinity;
-  const markers: [string, number][] = [
-    ['P50', summary.p50Ns],
-    ['P90', summary.p90Ns],
-    ['P99', summary.p99Ns],
-  ];
-  for (const [name, ns] of markers) {
+  for (const { label, ns, color, dash } of markers) {
     const mx = Math.round(Math.min(widthCss - 1, Math.max(0, x(Math.max(ns, h.edges[0]))))) + 0.5;
-    ctx.strokeStyle = palette.marker;
-    ctx.setLineDash([3, 2]);
+    ctx.strokeStyle = color;
+    ctx.setLineDash(dash);
     ctx.beginPath();
     ctx.moveTo(mx, plotTop - 2);
     ctx.lineTo(mx, PLOT_HEIGHT_CSS - 1);
     ctx.stroke();
     ctx.setLineDash([]);
-    const tw = ctx.measureText(name).width;
+    const tw = ctx.measureText(label).width;
     let lx = Math.min(widthCss - tw - 1, Math.max(1, mx - tw / 2));
     if (lx < labelEnd + 3) lx = labelEnd + 3;
     if (lx + tw <= widthCss) {
-      ctx.fillStyle = palette.marker;
-      ctx.fillText(name, lx, 0);
+      ctx.fillStyle = color;
+      ctx.fillText(label, lx, 0);
       labelEnd = lx + tw;
     }
   }
@@ -145,16 +217,22 @@ function draw(canvas: HTMLCanvasElement, widthCss: number, h: Histogram, summary
 export function HistogramCanvas({
   histogram,
   summary,
+  overlay,
   band,
   onBand,
   onBins,
 }: {
   histogram: Histogram;
   summary: DistributionSummary;
+  /** A second series on the same bins, outlined over the first (which is then filled and translucent). */
+  overlay?: HistogramOverlay;
   band: BinBand | null;
   onBand(band: BinBand | null): void;
   onBins(bins: number): void;
 }) {
+  if (overlay && !sameBins(histogram, overlay.second.histogram)) {
+    throw new Error('HistogramCanvas: an overlaid series must have the same bins as the first (see sharedDurationHistograms)');
+  }
   const boxRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [width, setWidth] = useState(0);
@@ -176,26 +254,48 @@ export function HistogramCanvas({
 
   const shownBand = drag && width > 0 ? bandOfDrag(histogram, drag.x0, drag.x1, width) : band;
   useEffect(() => {
-    if (width > 0 && canvasRef.current) draw(canvasRef.current, width, histogram, summary, shownBand, readPalette(canvasRef.current));
-  }, [width, histogram, summary, shownBand?.first, shownBand?.last, theme]);
+    if (width > 0 && canvasRef.current) draw(canvasRef.current, width, histogram, summary, overlay, shownBand, readPalette(canvasRef.current));
+  }, [width, histogram, summary, overlay, shownBand?.first, shownBand?.last, theme]);
 
   const local = (e: ReactPointerEvent<HTMLCanvasElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
     return Math.min(width - 0.001, Math.max(0, e.clientX - r.left));
   };
-  const total = histogram.values.reduce((a, b) => a + b, 0);
   const hover = hoverBin !== null && hoverBin < histogram.values.length ? hoverBin : null;
+  const what = histogram.weight === 'count' ? 'instances' : 'time';
+  const valueText = (v: number) => (histogram.weight === 'count' ? formatCount(v) : formatDurationShort(v));
+  const shareText = (h: Histogram, bin: number) => {
+    const { value, percent } = binShare(h, bin);
+    return `${valueText(value)}${histogram.weight === 'count' ? '' : ' total'} (${percent.toFixed(1)}%)`;
+  };
 
   return (
     <div className="st-hist" ref={boxRef}>
+      {overlay && (
+        <p className="st-hist-legend" data-testid="histogram-legend">
+          <span className="st-hist-key first" data-testid="histogram-legend-first">
+            <span className="st-hist-swatch first" aria-hidden="true" />
+            <strong>{overlay.first.tag}</strong> {overlay.first.name}
+          </span>
+          <span className="st-hist-key second" data-testid="histogram-legend-second">
+            <span className="st-hist-swatch second" aria-hidden="true" />
+            <strong>{overlay.second.tag}</strong> {overlay.second.name}
+          </span>
+        </p>
+      )}
       <canvas
         ref={canvasRef}
         className="st-hist-canvas"
         style={{ width: width || '100%', height: HEIGHT_CSS }}
         role="img"
-        aria-label={`Duration histogram, ${histogram.scale} axis, ${histogram.weight === 'count' ? 'instances' : 'time'} per bar`}
+        aria-label={
+          overlay
+            ? `Duration histograms on one ${histogram.scale} axis, ${what} per bar: ${overlay.first.tag} (${overlay.first.name}) filled, ${overlay.second.tag} (${overlay.second.name}) outlined`
+            : `Duration histogram, ${histogram.scale} axis, ${what} per bar`
+        }
         data-testid="histogram"
         data-bins={binCount(histogram)}
+        data-series={overlay ? 2 : 1}
         onPointerDown={(e) => {
           if (e.button !== 0) return;
           e.currentTarget.setPointerCapture(e.pointerId);
@@ -218,14 +318,18 @@ export function HistogramCanvas({
       />
       {hover !== null && (
         // On the side away from the pointer, so it never covers the bar it describes.
-        <p className={`st-hist-hover ${hover < binCount(histogram) / 2 ? 'right' : 'left'}`} data-testid="histogram-hover">
-          <>
-            {formatDurationShort(histogram.edges[hover])} – {formatDurationShort(histogram.edges[hover + 1])}:{' '}
-            {histogram.weight === 'count'
-              ? `${formatCount(histogram.values[hover])} instances`
-              : `${formatDurationShort(histogram.values[hover])} total`}{' '}
-            ({total > 0 ? ((100 * histogram.values[hover]) / total).toFixed(1) : '0'}%)
-          </>
+        <p className={`st-hist-hover ${hover < binCount(histogram) / 2 ? 'right' : 'left'}${overlay ? ' overlaid' : ''}`} data-testid="histogram-hover">
+          {formatDurationShort(histogram.edges[hover])} – {formatDurationShort(histogram.edges[hover + 1])}:{' '}
+          {overlay ? (
+            <>
+              {overlay.first.tag} {shareText(histogram, hover)} · {overlay.second.tag} {shareText(overlay.second.histogram, hover)}
+            </>
+          ) : (
+            <>
+              {histogram.weight === 'count' ? `${formatCount(histogram.values[hover])} instances` : `${formatDurationShort(histogram.values[hover])} total`}{' '}
+              ({binShare(histogram, hover).percent.toFixed(1)}%)
+            </>
+          )}
         </p>
       )}
     </div>

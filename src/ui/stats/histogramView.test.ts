@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { durationHistogram } from '../../analysis/histogram.ts';
+import { durationHistogram, sharedDurationHistograms } from '../../analysis/histogram.ts';
 import type { GroupInstances } from '../../analysis/rangeStats.ts';
-import { bandInterval, bandOfDrag, bandPositions, binAtX, binOf, binsForCount, histogramScale, tallestBin } from './histogramView.ts';
+import {
+  bandInterval,
+  bandOfDrag,
+  bandPositions,
+  barHeight,
+  binAtX,
+  binOf,
+  binShare,
+  binsForCount,
+  histogramScale,
+  stepOutline,
+  tallestBin,
+  tallestBinOf,
+} from './histogramView.ts';
 import { jumpTargets, listOrder } from './jumpTargets.ts';
 
 /** Deterministic pseudo-random durations (xorshift), log-normal-ish, sorted ascending. */
@@ -104,5 +117,73 @@ describe('jump targets and the instance list', () => {
     expect(Array.from(listOrder(instances, 2, 6, 'start', startNs))).toEqual([5, 4, 3, 2]);
     for (let k = 0; k < 10; k++) startNs[40 + k] = k;
     expect(Array.from(listOrder(instances, 2, 6, 'start', startNs))).toEqual([2, 3, 4, 5]);
+  });
+});
+
+describe('two series overlaid', () => {
+  const base = durations(300, 7);
+  const candidate = durations(500, 11).map((d) => d * 1.4);
+  const [a, b] = sharedDurationHistograms([base, candidate], { bins: 30, scale: 'log' });
+
+  it('draws both on one vertical scale: the taller series sets it', () => {
+    expect(tallestBinOf([a, b])).toBe(Math.max(tallestBin(a), tallestBin(b)));
+    expect(tallestBinOf([durationHistogram([], { bins: 3 })])).toBe(1);
+    expect(barHeight(0, 10, 80)).toBe(0);
+    expect(barHeight(10, 10, 80)).toBe(80);
+    // A lone instance under a tall bar still gets 2 px.
+    expect(barHeight(1, 1000, 80)).toBe(2);
+  });
+
+  it('outlines the second series as steps over the same bins as the bars', () => {
+    const top = tallestBinOf([a, b]);
+    const pts = stepOutline(b, top, 300, 87, 76);
+    expect(pts.length).toBe(2 * (2 * 30 + 2));
+    expect([pts[0], pts[1]]).toEqual([0, 87]);
+    expect([pts[pts.length - 2], pts[pts.length - 1]]).toEqual([300, 87]);
+    for (let bin = 0; bin < 30; bin++) {
+      // Bin b's top spans exactly the bar of bin b, at the bar's height.
+      const [x0, y0, x1, y1] = pts.slice(4 * bin + 2, 4 * bin + 6);
+      expect(x0).toBeCloseTo(bin * 10, 9);
+      expect(x1).toBeCloseTo((bin + 1) * 10, 9);
+      expect(y0).toBe(y1);
+      expect(87 - y0).toBeCloseTo(barHeight(b.values[bin], top, 76), 9);
+      // Its riser starts where the previous top ended.
+      expect(pts[4 * bin]).toBeCloseTo(x0, 9);
+    }
+  });
+
+  it('reads a bin of each series for the hover: value and share of its own total', () => {
+    let sumA = 0;
+    let sumB = 0;
+    for (let bin = 0; bin < 30; bin++) {
+      const sa = binShare(a, bin);
+      const sb = binShare(b, bin);
+      expect(sa.value).toBe(a.values[bin]);
+      expect(sb.value).toBe(b.values[bin]);
+      sumA += sa.percent;
+      sumB += sb.percent;
+    }
+    expect(sumA).toBeCloseTo(100, 9);
+    expect(sumB).toBeCloseTo(100, 9);
+    expect(binShare(durationHistogram([], { bins: 2 }), 0)).toEqual({ value: 0, percent: 0 });
+  });
+
+  it('a band on the shared axis picks each series\' instances in the same durations', () => {
+    const band = bandOfDrag(a, 100, 200, 300);
+    const { fromNs, toNs } = bandInterval(a, band);
+    expect(bandInterval(b, band)).toEqual({ fromNs, toNs });
+    for (const [h, sorted] of [
+      [a, base],
+      [b, candidate],
+    ] as const) {
+      const [begin, end] = bandPositions(h, sorted, band);
+      let expected = 0;
+      for (let bin = band.first; bin <= band.last; bin++) expected += h.values[bin];
+      expect(end - begin).toBe(expected);
+      for (let k = begin; k < end; k++) {
+        expect(sorted[k]).toBeGreaterThanOrEqual(fromNs);
+        expect(sorted[k]).toBeLessThanOrEqual(toNs);
+      }
+    }
   });
 });

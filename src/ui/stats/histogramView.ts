@@ -93,6 +93,44 @@ export function tallestBin(h: Histogram): number {
   return max > 0 ? max : 1;
 }
 
+/** The highest bar of several histograms drawn on one vertical scale (at least 1). */
+export function tallestBinOf(histograms: readonly Histogram[]): number {
+  let max = 1;
+  for (const h of histograms) max = Math.max(max, tallestBin(h));
+  return max;
+}
+
+/** Height in CSS px of a bar holding v: 0 when empty, else at least 2 px so a lone instance still shows. */
+export function barHeight(v: number, tallest: number, plotHeightCss: number): number {
+  return v > 0 ? Math.max(2, (v / tallest) * plotHeightCss) : 0;
+}
+
+/**
+ * The outline of a histogram drawn as steps (the overlaid series, so the filled one stays visible
+ * under it): points [x0, y0, x1, y1, ...] from the baseline at the left edge, up or down to each
+ * bin's top and across it, back to the baseline at the right edge. Bin b's part is the points
+ * 2b .. 2b + 2 (its left riser and its top), so a band can dim bins outside it.
+ */
+export function stepOutline(h: Histogram, tallest: number, widthCss: number, baselineY: number, plotHeightCss: number): number[] {
+  const bins = binCount(h);
+  const barW = widthCss / bins;
+  const out = [0, baselineY];
+  for (let b = 0; b < bins; b++) {
+    const y = baselineY - barHeight(h.values[b], tallest, plotHeightCss);
+    out.push(b * barW, y, (b + 1) * barW, y);
+  }
+  out.push(widthCss, baselineY);
+  return out;
+}
+
+/** A bin's value and its share (in %) of the histogram's total, for the hover readout. */
+export function binShare(h: Histogram, bin: number): { value: number; percent: number } {
+  let total = 0;
+  for (let b = 0; b < h.values.length; b++) total += h.values[b];
+  const value = h.values[bin] ?? 0;
+  return { value, percent: total > 0 ? (100 * value) / total : 0 };
+}
+
 /** Position of the first duration >= ns among sorted durations (for markers and tests). */
 export function rankOf(sorted: ArrayLike<number>, ns: number): number {
   return lowerBound(sorted, ns, 0, sorted.length);
