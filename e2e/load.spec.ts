@@ -66,6 +66,10 @@ test('dragging files over the page shows the drop overlay', async ({ page }) => 
 
 test('the Open button and Ctrl+O open the file picker, which loads the files', async ({ page }) => {
   await openApp(page);
+  // The shortcut listener is attached once the shell has rendered and settled (on a busy machine
+  // the hook above can be ready a little before it).
+  await expect(page.getByRole('button', { name: 'Open…' })).toBeVisible();
+  await idle(page);
   const viaKey = page.waitForEvent('filechooser');
   await page.keyboard.press('Control+o');
   expect((await viaKey).isMultiple()).toBe(true);

@@ -48,7 +48,9 @@ test('a PyTorch trace shows GPU rows, kernel fields and the launch → kernel li
   );
   await idle(page);
   const details = page.getByTestId('range-details');
-  await expect(details.getByTestId('detail-name')).toContainText('FillFunctor');
+  // The short kernel name is shown, the full demangled one in its title.
+  await expect(details.getByTestId('detail-name')).toContainText('vectorized_elementwise_kernel');
+  await expect(details.getByTestId('detail-name')).toHaveAttribute('title', /FillFunctor/);
   await expect(details.getByTestId('gpu-field-Grid')).toHaveText('(1, 1, 1)');
   await expect(details.getByTestId('gpu-field-Block')).toHaveText('(128, 1, 1)');
   await expect(details.getByTestId('gpu-field-Registers per thread')).toHaveText('16');
