@@ -52,6 +52,31 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   await expect(row(page, 'noisy io')).toHaveAttribute('data-status', 'within-noise');
   await expect(row(page, 'noisy io')).toContainText('within noise');
   await expect(page.getByTestId('compare-summary')).toHaveText('1 slower, 1 added, 1 removed, 2 within noise');
+  await expect(row(page, 'step').locator('.cmp-status')).toHaveAttribute('title', /Mann–Whitney U/);
+
+  // Sorting: by name ascending first, then descending; the change of total again restores the default.
+  const table = page.getByTestId('compare-table');
+  const names = () => page.getByTestId('compare-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name')));
+  await expect(table.getByRole('columnheader', { name: /^Δ Total/ })).toHaveAttribute('aria-sort', 'descending');
+  await expect(table.getByRole('columnheader', { name: 'Count A' })).not.toHaveAttribute('aria-sort', /./);
+  await table.getByRole('columnheader', { name: /^Name/ }).click();
+  await expect(table.getByRole('columnheader', { name: /^Name/ })).toHaveAttribute('aria-sort', 'ascending');
+  expect(await names()).toEqual(['legacy copy', 'noisy io', 'step', 'tiny', 'warmup']);
+  await table.getByRole('columnheader', { name: /^Name/ }).click();
+  expect(await names()).toEqual(['warmup', 'tiny', 'step', 'noisy io', 'legacy copy']);
+  await table.getByRole('columnheader', { name: 'Count A' }).click();
+  expect(await names()).toEqual(['warmup', 'tiny', 'step', 'noisy io', 'legacy copy']);
+  await table.getByRole('columnheader', { name: /^Δ Total/ }).click();
+  await expect(page.getByTestId('compare-row').first()).toHaveAttribute('data-name', 'step');
+
+  // The keyboard opens a row (Enter) and closes it again (Space).
+  await row(page, 'tiny').focus();
+  await page.keyboard.press('Enter');
+  await expect(row(page, 'tiny')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('compare-detail')).toContainText('tiny');
+  await page.keyboard.press(' ');
+  await expect(row(page, 'tiny')).toHaveAttribute('aria-selected', 'false');
+  await expect(page.getByTestId('compare-detail')).toHaveCount(0);
 
   await row(page, 'step').click();
   const detail = page.getByTestId('compare-detail');

@@ -3,7 +3,7 @@
  * name (or other grouping) what changed, with changes inside the runs' noise marked as such; a
  * row opens both duration histograms on one axis and the slowest instance of each.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { GROUP_BY_TITLE, GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
 import { compareCaptures, type CompareResult, type CompareRow } from '../../analysis/compare/index.ts';
 import { formatCountChange, formatDurationChange, formatRelativeChange } from '../../format/change.ts';
@@ -13,7 +13,8 @@ import { useViewer } from '../../state/context.tsx';
 import { captureFilter } from '../../analysis/eventFilters.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { useListVirtualizer } from '../useListVirtualizer.ts';
+import { SortableGrid, type GridColumn } from '../stats/SortableGrid.tsx';
+import '../stats/stats.css';
 import { CompareDetail } from './CompareDetail.tsx';
 import { compareSummary, DEFAULT_COMPARE_SORT, sortCompareRows, type CompareSort, type CompareSortKey } from './compareTable.ts';
 import './compare.css';
@@ -51,23 +52,50 @@ function tone(row: CompareRow): string {
   return row.status === 'slower' || row.status === 'added' ? 'worse' : row.status === 'faster' || row.status === 'removed' ? 'better' : 'neutral';
 }
 
-const COLUMNS: { title: string; sort?: CompareSortKey; cell(r: CompareRow): string; className?: string; hint?: string }[] = [
-  { title: 'Name', sort: 'label', cell: (r) => r.label, className: 'cmp-name' },
-  { title: 'Status', sort: 'status', cell: (r) => STATUS_LABEL[r.status], className: 'cmp-status' },
-  { title: 'Count A', cell: (r) => (r.base ? formatCount(r.base.count) : '–') },
-  { title: 'Count B', cell: (r) => (r.candidate ? formatCount(r.candidate.count) : '–') },
-  { title: 'Total A', sort: 'totalA', cell: (r) => (r.base ? formatDurationShort(r.base.totalNs) : '–') },
-  { title: 'Total B', sort: 'totalB', cell: (r) => (r.candidate ? formatDurationShort(r.candidate.totalNs) : '–') },
-  { title: 'Δ Total', sort: 'change', cell: (r) => formatDurationChange(r.change.total.abs, false, 3), hint: 'Change of total time (the default order)' },
-  { title: 'Δ%', sort: 'relChange', cell: (r) => pct(r, 'total') },
-  { title: 'Mean Δ%', cell: (r) => pct(r, 'mean') },
-  { title: 'Med Δ%', sort: 'medianChange', cell: (r) => pct(r, 'median') },
-  { title: 'P90 Δ%', cell: (r) => pct(r, 'p90') },
-  { title: 'P99 Δ%', sort: 'p99Change', cell: (r) => pct(r, 'p99') },
-  { title: 'Δ Count', cell: (r) => formatCountChange(r.change.count.abs) },
+function isSortKey(id: string): id is CompareSortKey {
+  return SORT_KEYS.has(id);
+}
+const SORT_KEYS: ReadonlySet<string> = new Set<CompareSortKey>(['label', 'status', 'totalA', 'totalB', 'change', 'relChange', 'medianChange', 'p99Change']);
+
+function column(id: string, header: string, title: string, cell: (r: CompareRow) => string): GridColumn<CompareRow> {
+  return { id, header, title, className: 'num', cell, sortable: isSortKey(id) };
+}
+
+const COLUMNS: readonly GridColumn<CompareRow>[] = [
+  {
+    id: 'label',
+    header: 'Name',
+    title: 'Name (or other grouping)',
+    className: 'name',
+    sortable: true,
+    cell: (r) => (
+      <span className="st-name" title={r.label}>
+        {r.label}
+      </span>
+    ),
+  },
+  { id: 'status', header: 'Status', title: 'What changed, and whether it stands out of the noise', className: 'cmp-status', sortable: true, cell: (r) => STATUS_LABEL[r.status], cellTitle: (r) => STATUS_TITLE[r.status] },
+  column('countA', 'Count A', 'Instances in the baseline (A)', (r) => (r.base ? formatCount(r.base.count) : '–')),
+  column('countB', 'Count B', 'Instances in the candidate (B)', (r) => (r.candidate ? formatCount(r.candidate.count) : '–')),
+  column('totalA', 'Total A', 'Total time in the baseline (A)', (r) => (r.base ? formatDurationShort(r.base.totalNs) : '–')),
+  column('totalB', 'Total B', 'Total time in the candidate (B)', (r) => (r.candidate ? formatDurationShort(r.candidate.totalNs) : '–')),
+  column('change', 'Δ Total', 'Change of total time (the default order)', (r) => formatDurationChange(r.change.total.abs, false, 3)),
+  column('relChange', 'Δ%', 'Relative change of total time', (r) => pct(r, 'total')),
+  column('meanChange', 'Mean Δ%', 'Relative change of the mean duration', (r) => pct(r, 'mean')),
+  column('medianChange', 'Med Δ%', 'Relative change of the median duration', (r) => pct(r, 'median')),
+  column('p90Change', 'P90 Δ%', 'Relative change of the 90th percentile duration', (r) => pct(r, 'p90')),
+  column('p99Change', 'P99 Δ%', 'Relative change of the 99th percentile duration', (r) => pct(r, 'p99')),
+  column('countChange', 'Δ Count', 'Change of the number of instances', (r) => formatCountChange(r.change.count.abs)),
 ];
 
-const ROW_HEIGHT = 24;
+/** The grid's column template (stats.css): the name wide, the status fixed, the figures even. */
+const GRID_STYLE = {
+  '--st-name': '110px',
+  '--st-wide': '100px repeat(11, minmax(68px, 0.5fr))',
+  '--st-min': '848px',
+  '--st-narrow': '100px repeat(11, minmax(68px, 1fr))',
+  '--st-narrow-min': '848px',
+} as CSSProperties;
 
 export function ComparePanel() {
   const captures = useViewer((s) => s.captures);
@@ -176,59 +204,26 @@ function CompareRows({
   selectedKey: string | null;
   onSelect(key: string): void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useListVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
   return (
-    <div className="cmp-table" role="table" aria-label="Comparison" aria-rowcount={rows.length + 1} data-testid="compare-table">
-      <div className="cmp-row cmp-head" role="row">
-        {COLUMNS.map((c) => (
-          <div key={c.title} role="columnheader" className={`cmp-cell ${c.className ?? ''}`} title={c.hint}
-            aria-sort={c.sort && sort.key === c.sort ? (sort.descending ? 'descending' : 'ascending') : undefined}>
-            {c.sort ? (
-              <button type="button" className="cmp-sort" onClick={() => onSort({ key: c.sort!, descending: sort.key === c.sort ? !sort.descending : c.sort !== 'label' })}>
-                {c.title}
-                {sort.key === c.sort ? (sort.descending ? ' ▾' : ' ▴') : ''}
-              </button>
-            ) : (
-              c.title
-            )}
-          </div>
-        ))}
-      </div>
-      <div className="cmp-scroll" ref={scrollRef}>
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const r = rows[item.index];
-            return (
-              <div
-                key={r.key}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={r.key === selectedKey}
-                tabIndex={0}
-                className={`cmp-row status-${r.status} tone-${tone(r)}${r.key === selectedKey ? ' selected' : ''}`}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-                onClick={() => onSelect(r.key)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter' || e.key === ' ') {
-                    e.preventDefault();
-                    onSelect(r.key);
-                  }
-                }}
-                data-testid="compare-row"
-                data-status={r.status}
-                data-name={r.label}
-              >
-                {COLUMNS.map((c) => (
-                  <div key={c.title} role="cell" className={`cmp-cell ${c.className ?? ''}`} title={c.className === 'cmp-status' ? STATUS_TITLE[r.status] : undefined}>
-                    {c.cell(r)}
-                  </div>
-                ))}
-              </div>
-            );
-          })}
-        </div>
-      </div>
-    </div>
+    <SortableGrid
+      label="Comparison"
+      className="cmp-table"
+      rows={rows}
+      rowKey={(r) => r.key}
+      columns={COLUMNS}
+      sort={{ id: sort.key, descending: sort.descending }}
+      // A new column sorts largest first, except the name.
+      onSort={(id) => {
+        if (isSortKey(id)) onSort({ key: id, descending: sort.key === id ? !sort.descending : id !== 'label' });
+      }}
+      busy={false}
+      style={GRID_STYLE}
+      onOpen={(r) => onSelect(r.key)}
+      selectedKey={selectedKey}
+      rowClassName={(r) => `status-${r.status} tone-${tone(r)}`}
+      rowData={(r) => ({ 'data-status': r.status, 'data-name': r.label })}
+      testId="compare-table"
+      rowTestId="compare-row"
+    />
   );
 }

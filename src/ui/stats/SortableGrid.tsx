@@ -1,7 +1,7 @@
 /**
- * The one sortable, virtualized table of the statistics panel (range, mark and counter tables):
- * a header of sort buttons over a windowed body of rows that open on click, Enter or Space. Sort
- * state and row order belong to the caller; this draws them.
+ * The one sortable, virtualized table of the page (the statistics panel's range, mark and counter
+ * tables, the Compare tab): a header of sort buttons over a windowed body of rows that open on
+ * click, Enter or Space. Sort state, row order and selection belong to the caller; this draws them.
  */
 import { useRef, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { useListVirtualizer } from '../useListVirtualizer.ts';
@@ -9,8 +9,10 @@ import { useListVirtualizer } from '../useListVirtualizer.ts';
 export interface GridColumn<T> {
   id: string;
   header: ReactNode;
-  /** Header tooltip (", click to sort" is added). */
+  /** Header tooltip (". Click to sort." is added to sortable columns). */
   title: string;
+  /** False for a column that cannot be sorted by: its header is plain text. */
+  sortable?: boolean;
   /** Extra classes of the column's header and cells ('name', 'num', ...). */
   className: string;
   cell(row: T): ReactNode;
@@ -37,6 +39,10 @@ export function SortableGrid<T>({
   openTitle,
   testId,
   rowTestId,
+  className,
+  selectedKey,
+  rowClassName,
+  rowData,
 }: {
   label: string;
   /** Rows in display order. */
@@ -52,6 +58,14 @@ export function SortableGrid<T>({
   openTitle?: string;
   testId: string;
   rowTestId?: string;
+  /** Extra classes of the grid, for its place in the page. */
+  className?: string;
+  /** Where rows can be selected: the selected row's key (null for none); rows get aria-selected. */
+  selectedKey?: string | null;
+  /** Extra classes of a body row (its status, tone, ...). */
+  rowClassName?(row: T): string;
+  /** `data-*` attributes of a body row, for tests and styles. */
+  rowData?(row: T): Record<`data-${string}`, string>;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useListVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => 40, overscan: 8 });
@@ -63,7 +77,7 @@ export function SortableGrid<T>({
   };
   return (
     <div
-      className={`st-grid${busy ? ' busy' : ''}`}
+      className={`st-grid${className ? ` ${className}` : ''}${busy ? ' busy' : ''}`}
       role="table"
       aria-label={label}
       aria-rowcount={rows.length + 1}
@@ -74,6 +88,13 @@ export function SortableGrid<T>({
     >
       <div className="st-row st-head" role="row">
         {columns.map((c) => {
+          if (c.sortable === false) {
+            return (
+              <span key={c.id} role="columnheader" className={`st-cell static${c.className ? ` ${c.className}` : ''}`} title={c.title}>
+                {c.header}
+              </span>
+            );
+          }
           const active = sort.id === c.id;
           return (
             <button
@@ -97,19 +118,24 @@ export function SortableGrid<T>({
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const r = rows[item.index];
+            const key = rowKey(r);
+            const extra = rowClassName?.(r);
             return (
               <div
-                key={rowKey(r)}
+                key={key}
                 data-index={item.index}
+                aria-rowindex={item.index + 2}
                 ref={virtualizer.measureElement}
-                className={`st-row${onOpen ? '' : ' static'}`}
+                className={`st-row${onOpen ? '' : ' static'}${extra ? ` ${extra}` : ''}${selectedKey === key ? ' selected' : ''}`}
                 role="row"
+                aria-selected={selectedKey === undefined ? undefined : selectedKey === key}
                 tabIndex={onOpen ? 0 : undefined}
                 style={{ transform: `translateY(${item.start}px)` }}
                 onClick={onOpen ? () => onOpen(r) : undefined}
                 onKeyDown={onOpen ? (e) => onKey(e, r) : undefined}
                 title={openTitle}
                 data-testid={rowTestId}
+                {...rowData?.(r)}
               >
                 {columns.map((c) => (
                   <span
