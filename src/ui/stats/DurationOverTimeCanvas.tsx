@@ -21,6 +21,8 @@ const HEIGHT_CSS = PLOT_HEIGHT_CSS + AXIS_HEIGHT_CSS;
 const PLOT_TOP_CSS = 12;
 /** How far (CSS px) from a point the pointer still picks it. */
 const PICK_RADIUS_CSS = 6;
+/** Room left and right of the plot, so points at the first and last start show whole. */
+const PAD_CSS = 5;
 
 interface Palette {
   point: string;
@@ -61,6 +63,7 @@ function draw(
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, widthCss, HEIGHT_CSS);
   const baseY = PLOT_HEIGHT_CSS - 1;
+  const plotW = Math.max(1, widthCss - 2 * PAD_CSS);
   const topNs = summary.maxNs;
   const y = (ns: number) => durationY(ns, topNs, PLOT_TOP_CSS, baseY);
   ctx.fillStyle = palette.grid;
@@ -75,7 +78,7 @@ function draw(
     const lo = cols.minAt[c];
     if (lo < 0) continue;
     const hi = cols.maxAt[c];
-    const x = columnX(c, cols.columns, widthCss);
+    const x = PAD_CSS + columnX(c, cols.columns, plotW);
     const y0 = y(durations[lo]);
     const y1 = y(durations[hi]);
     if (dots) {
@@ -92,7 +95,7 @@ function draw(
       ctx.strokeStyle = palette.selected;
       ctx.lineWidth = 1.5;
       ctx.beginPath();
-      ctx.arc(columnX(c, cols.columns, widthCss), y(durations[hovered]), 4.5, 0, 2 * Math.PI);
+      ctx.arc(PAD_CSS + columnX(c, cols.columns, plotW), y(durations[hovered]), 4.5, 0, 2 * Math.PI);
       ctx.stroke();
       ctx.lineWidth = 1;
     }
@@ -109,9 +112,10 @@ function draw(
   ctx.lineTo(widthCss, py);
   ctx.stroke();
   ctx.setLineDash([]);
+  // Its label in the axis line, where it covers no point.
   ctx.fillStyle = palette.marker;
-  ctx.textAlign = 'right';
-  ctx.fillText(`P50 ${formatDurationShort(summary.p50Ns)}`, widthCss - 2, Math.max(0, py - 12));
+  ctx.textAlign = 'center';
+  ctx.fillText(`P50 ${formatDurationShort(summary.p50Ns)}`, widthCss / 2, PLOT_HEIGHT_CSS + 2);
   // The longest duration, top left (the y axis runs from 0 to it).
   ctx.fillStyle = palette.muted;
   ctx.textAlign = 'left';
@@ -147,7 +151,7 @@ export function DurationOverTimeCanvas({ capture, instances, summary }: { captur
     return () => observer.disconnect();
   }, []);
   // One pass over the instances per width; draws and hovers then cost O(columns).
-  const cols = useMemo(() => reduceToColumns(instances, model.ranges.startNs, Math.max(1, width)), [instances, model, width]);
+  const cols = useMemo(() => reduceToColumns(instances, model.ranges.startNs, Math.max(1, width - 2 * PAD_CSS)), [instances, model, width]);
   useEffect(() => setHovered(-1), [cols]);
   useEffect(() => {
     if (width > 0 && canvasRef.current) draw(canvasRef.current, width, cols, instances.durations, summary, hovered, readPalette(canvasRef.current));
@@ -156,10 +160,9 @@ export function DurationOverTimeCanvas({ capture, instances, summary }: { captur
   const pick = (e: ReactMouseEvent<HTMLCanvasElement>) => {
     const r = e.currentTarget.getBoundingClientRect();
     const yOf = (k: number) => durationY(instances.durations[k], summary.maxNs, PLOT_TOP_CSS, PLOT_HEIGHT_CSS - 1);
-    return pointNear(cols, e.clientX - r.left, e.clientY - r.top, width, yOf, PICK_RADIUS_CSS);
+    return pointNear(cols, e.clientX - r.left - PAD_CSS, e.clientY - r.top, Math.max(1, width - 2 * PAD_CSS), yOf, PICK_RADIUS_CSS);
   };
   const range = hovered >= 0 ? instances.ranges[hovered] : -1;
-  const leftHalf = range >= 0 && cols.toNs > cols.fromNs && model.ranges.startNs[range] - cols.fromNs < (cols.toNs - cols.fromNs) / 2;
 
   return (
     <div className="st-hist st-over-time" ref={boxRef}>
@@ -179,12 +182,16 @@ export function DurationOverTimeCanvas({ capture, instances, summary }: { captur
           if (k >= 0) revealEvent({ kind: 'range', capture: capture.id, index: instances.ranges[k] });
         }}
       />
-      {range >= 0 && (
-        // On the side away from the point, so it never covers it.
-        <p className={`st-hist-hover ${leftHalf ? 'right' : 'left'}`} data-testid="duration-over-time-hover">
-          {rangeName(model, range)} · start {formatTimestamp(model.ranges.startNs[range])} · <strong>{formatDurationShort(instances.durations[hovered])}</strong>
-        </p>
-      )}
+      {/* Under the plot, so it never covers a point. */}
+      <p className="st-over-time-readout" data-testid="duration-over-time-hover">
+        {range >= 0 ? (
+          <>
+            {rangeName(model, range)} · start {formatTimestamp(model.ranges.startNs[range])} · <strong>{formatDurationShort(instances.durations[hovered])}</strong>
+          </>
+        ) : (
+          <span className="muted">Point at an instance to read it; a click selects it on the timeline.</span>
+        )}
+      </p>
     </div>
   );
 }
