@@ -13,7 +13,7 @@ import { rangeName } from '../../model/query.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { useEffectiveTheme } from '../useTheme.ts';
-import { columnX, durationY, pointNear, reduceToColumns, type TimeColumns } from './durationOverTime.ts';
+import { columnX, durationY, mergeColumns, pointNear, reduceToColumns, type TimeColumns } from './durationOverTime.ts';
 
 const PLOT_HEIGHT_CSS = 72;
 const AXIS_HEIGHT_CSS = 14;
@@ -23,6 +23,8 @@ const PLOT_TOP_CSS = 12;
 const PICK_RADIUS_CSS = 6;
 /** Room left and right of the plot, so points at the first and last start show whole. */
 const PAD_CSS = 5;
+/** Columns of the one pass over the instances: more than any panel is wide. */
+const FINE_COLUMNS = 4096;
 
 interface Palette {
   point: string;
@@ -150,8 +152,10 @@ export function DurationOverTimeCanvas({ capture, instances, summary }: { captur
     observer.observe(box);
     return () => observer.disconnect();
   }, []);
-  // One pass over the instances per width; draws and hovers then cost O(columns).
-  const cols = useMemo(() => reduceToColumns(instances, model.ranges.startNs, Math.max(1, width - 2 * PAD_CSS)), [instances, model, width]);
+  // One pass over the instances per instance set, into fine columns; a width folds them, and
+  // draws and hovers cost O(columns), so resizing a 10M-instance row stays smooth.
+  const fine = useMemo(() => reduceToColumns(instances, model.ranges.startNs, FINE_COLUMNS), [instances, model]);
+  const cols = useMemo(() => mergeColumns(fine, Math.max(1, width - 2 * PAD_CSS)), [fine, width]);
   useEffect(() => setHovered(-1), [cols]);
   useEffect(() => {
     if (width > 0 && canvasRef.current) draw(canvasRef.current, width, cols, instances.durations, summary, hovered, readPalette(canvasRef.current));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GroupInstances } from '../../analysis/rangeStats.ts';
-import { columnOfStart, columnX, durationY, pointNear, reduceToColumns, startExtent } from './durationOverTime.ts';
+import { columnOfStart, columnX, durationY, mergeColumns, pointNear, reduceToColumns, startExtent } from './durationOverTime.ts';
 
 /** Instances as a detail has them: positions ordered by duration ascending; `startNs` indexed by range. */
 function instancesOf(items: { start: number; dur: number }[]): { instances: GroupInstances; startNs: Float64Array } {
@@ -117,5 +117,33 @@ describe('pointNear', () => {
   });
   it('picks nothing away from every point', () => {
     expect(rangeAt(25, 50)).toBe(-1);
+  });
+});
+
+describe('mergeColumns', () => {
+  it('folds fine columns into the same min/max a direct reduction gives', () => {
+    const items = Array.from({ length: 5000 }, (_, i) => ({ start: (i * 7919) % 10007, dur: (i * 104729) % 997 }));
+    const { instances, startNs } = instancesOf(items);
+    const fine = reduceToColumns(instances, startNs, 4096);
+    for (const n of [1, 7, 300, 1024]) {
+      const merged = mergeColumns(fine, n);
+      expect(merged.columns).toBe(n);
+      for (let c = 0; c < n; c++) {
+        const inColumn = items.filter((_item, range) => {
+          const f = columnOfStart(startNs[range], fine.fromNs, fine.toNs, 4096);
+          return Math.floor((f * n) / 4096) === c;
+        });
+        if (inColumn.length === 0) {
+          expect(merged.minAt[c]).toBe(-1);
+          continue;
+        }
+        expect(instances.durations[merged.minAt[c]]).toBe(Math.min(...inColumn.map((it) => it.dur)));
+        expect(instances.durations[merged.maxAt[c]]).toBe(Math.max(...inColumn.map((it) => it.dur)));
+      }
+    }
+  });
+  it('never makes more columns than the fine ones', () => {
+    const { instances, startNs } = instancesOf([{ start: 0, dur: 1 }]);
+    expect(mergeColumns(reduceToColumns(instances, startNs, 16), 100).columns).toBe(16);
   });
 });

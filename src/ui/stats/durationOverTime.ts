@@ -94,3 +94,23 @@ export function pointNear(cols: TimeColumns, xCss: number, yCss: number, widthCs
   }
   return best;
 }
+
+/**
+ * Columns that fine columns fold into (fine column f goes to column ⌊f·columns/fine.columns⌋), at
+ * most as many as the fine ones: a resize costs O(fine columns), not another pass over the
+ * instances. Positions order durations, so a merged column's shortest is its least position.
+ */
+export function mergeColumns(fine: TimeColumns, columns: number): TimeColumns {
+  const n = Math.max(1, Math.min(fine.columns, Math.floor(columns)));
+  if (n === fine.columns) return fine;
+  const minAt = new Int32Array(n).fill(-1);
+  const maxAt = new Int32Array(n).fill(-1);
+  for (let f = 0; f < fine.columns; f++) {
+    const lo = fine.minAt[f];
+    if (lo < 0) continue;
+    const c = Math.floor((f * n) / fine.columns);
+    if (minAt[c] < 0 || lo < minAt[c]) minAt[c] = lo;
+    if (fine.maxAt[f] > maxAt[c]) maxAt[c] = fine.maxAt[f];
+  }
+  return { columns: n, fromNs: fine.fromNs, toNs: fine.toNs, minAt, maxAt };
+}
