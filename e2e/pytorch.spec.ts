@@ -153,6 +153,7 @@ test('ProfilerStep#* duration over time: one point per step, hover reads a step 
   await expect(selected).toHaveText('ProfilerStep#0');
   await plot.click({ position: { x: box.width - 1, y: box.height / 2 } });
   await expect(selected).toHaveText(`ProfilerStep#${last}`);
+  await page.screenshot({ path: 'test-results/pytorch-steps-over-time-page.png' });
   await page.emulateMedia({ colorScheme: 'dark' });
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await plot.hover({ position: { x: 1, y: box.height / 2 } });
