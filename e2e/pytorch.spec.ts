@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { rangeCudaStatistics } from '../src/analysis/cuda/statistics.ts';
 import { loadModel, memorySource } from '../src/import/pipeline.ts';
 import { enclosingRanges } from '../src/model/flows.ts';
+import { formatDurationShort } from '../src/format/time.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
 import { generateKineto } from '../testkit/gen/kineto.ts';
@@ -125,4 +126,38 @@ test('ProfilerStep#N compare in one row grouped with numbers folded; the slowest
   const slowest = counts.stepNs.indexOf(Math.max(...counts.stepNs));
   await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText(`ProfilerStep#${slowest}`);
   await page.screenshot({ path: 'test-results/pytorch-steps.png' });
+});
+
+test('ProfilerStep#* duration over time: one point per step, hover reads a step out, a click selects it', async ({ page }) => {
+  const { json, counts } = generateKineto({ steps: 8, opsPerStep: 4, seed: 5 });
+  await openApp(page);
+  await page.getByTestId('open-input').setInputFiles({ name: 'steps.pt.trace.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+  await waitForCaptures(page, 1);
+  const panel = page.getByTestId('stats-panel');
+  await panel.getByTestId('group-by').selectOption('family');
+  await panel.getByTestId('stats-row').filter({ hasText: 'ProfilerStep#*' }).click();
+  const detail = page.getByTestId('range-detail');
+  const plot = detail.getByTestId('duration-over-time');
+  await expect(plot).toBeVisible();
+  await expect(plot).toHaveAttribute('data-points', '8');
+  const box = (await plot.boundingBox())!;
+  // Steps run one after another: the first starts at the left edge, the last at the right one.
+  const last = counts.stepNs.length - 1;
+  await plot.hover({ position: { x: box.width - 1, y: box.height / 2 } });
+  const hover = detail.getByTestId('duration-over-time-hover');
+  await expect(hover).toContainText(`ProfilerStep#${last}`);
+  await expect(hover).toContainText(formatDurationShort(counts.stepNs[last]));
+  await detail.locator('.st-over-time').screenshot({ path: 'test-results/pytorch-steps-over-time.png' });
+  await plot.click({ position: { x: 1, y: box.height / 2 } });
+  const selected = page.getByTestId('range-details').getByTestId('detail-name');
+  await expect(selected).toHaveText('ProfilerStep#0');
+  await plot.click({ position: { x: box.width - 1, y: box.height / 2 } });
+  await expect(selected).toHaveText(`ProfilerStep#${last}`);
+  await page.screenshot({ path: 'test-results/pytorch-steps-over-time-page.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await plot.hover({ position: { x: 1, y: box.height / 2 } });
+  await expect(hover).toContainText('ProfilerStep#0');
+  await detail.locator('.st-over-time').screenshot({ path: 'test-results/pytorch-steps-over-time-dark.png' });
+  await page.emulateMedia({ colorScheme: 'light' });
 });

@@ -11,6 +11,7 @@ import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatCount, formatPercent } from '../../format/numbers.ts';
 import { formatDuration, formatDurationShort } from '../../format/time.ts';
 import type { Grouping } from './compute.ts';
+import { DurationOverTimeCanvas } from './DurationOverTimeCanvas.tsx';
 import { HistogramCanvas } from './HistogramCanvas.tsx';
 import { bandInterval, bandPositions, binsForCount, type BinBand } from './histogramView.ts';
 import { InstanceList } from './InstanceList.tsx';
@@ -203,6 +204,8 @@ function Distribution({ capture, instances }: { capture: LoadedCapture; instance
         </div>
       </div>
       <HistogramCanvas histogram={histogram} summary={summary} band={band} onBand={setBand} onBins={setBins} />
+      <p className="st-over-time-title muted">Duration over time</p>
+      <DurationOverTimeCanvas capture={capture} instances={instances} summary={summary} />
       <div className="st-jumps" role="group" aria-label="Jump to an instance">
         <span className="muted">Show</span>
         <button type="button" className="button small" onClick={() => jump(targets.slowest)} data-testid="jump-slowest" title="Select the longest instance and show it on the timeline">
