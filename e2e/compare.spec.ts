@@ -219,3 +219,37 @@ test('compares two captures: flags the slower range, not the noisy one; histogra
   }
   expect(inB).toBe(30);
 });
+
+test('compares in the statistics worker when the worker threshold is met: same table, detail and slowest instance', async ({ page }) => {
+  // The test captures are small: lower the threshold so that the worker path runs them.
+  await page.addInitScript(() => {
+    (window as unknown as { __nvtxview: Record<string, unknown> }).__nvtxview = { workerMinEvents: 0 };
+  });
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  await loadPair(page);
+  await page.locator('#tab-compare').click();
+  await page.getByTestId('compare-base').selectOption({ label: 'before.nvtxt' });
+  await page.getByTestId('compare-candidate').selectOption({ label: 'after.nvtxt' });
+  await expect(page.getByTestId('compare-summary')).toHaveText('1 slower, 1 added, 1 removed, 2 within noise');
+  expect(workers.some((url) => /stats/.test(url))).toBe(true);
+  await expect(row(page, 'step')).toHaveAttribute('data-status', 'slower');
+  await expect(row(page, 'noisy io')).toHaveAttribute('data-status', 'within-noise');
+
+  // Another grouping and back: each answer replaces the table, none arrives late over a newer one.
+  await page.getByTestId('compare-group-by').selectOption('thread');
+  await page.getByTestId('compare-group-by').selectOption('name');
+  await expect(page.getByTestId('compare-row')).toHaveCount(5);
+  await expect(page.getByTestId('compare-row').first()).toHaveAttribute('data-name', 'step');
+
+  // A row's detail reads the page's own models with the worker's group keys.
+  await row(page, 'step').click();
+  const detail = page.getByTestId('compare-detail');
+  await expect(detail).toContainText('step');
+  await expect(page.getByTestId('compare-side-A')).toContainText('200 instances');
+  await expect(page.getByTestId('compare-side-B')).toContainText('200 instances');
+  await page.getByTestId('compare-slowest-B').click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().selection !== null)).toBe(true);
+});

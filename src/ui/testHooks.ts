@@ -13,6 +13,16 @@ export interface NvtxviewHooks {
 
 type HookedWindow = Window & { __nvtxview?: Partial<NvtxviewHooks> };
 
+/**
+ * `window.__nvtxview.workerMinEvents`, set by a test before the page loads: the event count from
+ * which the comparison runs in the statistics worker, so that tests of small captures exercise
+ * the worker path too. Undefined (the service's default) when not set.
+ */
+export function workerMinEventsHook(): number | undefined {
+  const value = (window as HookedWindow).__nvtxview?.workerMinEvents;
+  return typeof value === 'number' && value >= 0 ? value : undefined;
+}
+
 /** Frames in a row with no load pending and no new timeline draw before the page counts as idle. */
 const QUIET_FRAMES = 2;
 

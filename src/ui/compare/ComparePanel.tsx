@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo, useState, type CSSProperties } from 'react';
 import { GROUP_BY_TITLE, GROUP_BY_VALUES, type GroupBy } from '../../analysis/groups.ts';
-import { compareCaptures, type CompareResult, type CompareRow } from '../../analysis/compare/index.ts';
+import type { CompareResult, CompareRow } from '../../analysis/compare/index.ts';
 import { formatCountChange, formatDurationChange, formatRelativeChange } from '../../format/change.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
@@ -14,6 +14,8 @@ import { captureFilter } from '../../analysis/eventFilters.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { SortableGrid, type GridColumn } from '../stats/SortableGrid.tsx';
+import { StatsService } from '../stats/statsService.ts';
+import { workerMinEventsHook } from '../testHooks.ts';
 import '../stats/stats.css';
 import { CompareDetail } from './CompareDetail.tsx';
 import { compareSummary, DEFAULT_COMPARE_SORT, sortCompareRows, type CompareSort, type CompareSortKey } from './compareTable.ts';
@@ -113,22 +115,43 @@ export function ComparePanel() {
   // Keyed on the models, not the capture entries: moving a capture on the axis changes nothing here.
   const baseModel = base?.model;
   const candidateModel = candidate?.model;
-  // Computed after the tab has painted (a 10M pair takes a second or two on the main thread), so
-  // opening the tab or changing the grouping shows "Comparing…" at once instead of freezing first.
+  // Large pairs are compared in the statistics worker (a 10M pair takes a second or two), small
+  // ones on the page after the tab has painted: either way "Comparing…" shows at once.
+  const service = useMemo(() => new StatsService(undefined, workerMinEventsHook()), []);
+  useEffect(() => () => service.dispose(), [service]);
+  useEffect(() => service.sync(captures), [service, captures]);
   const [computed, setComputed] = useState<{ inputs: unknown[]; result: CompareResult } | null>(null);
+  const [failure, setFailure] = useState<{ inputs: unknown[]; message: string } | null>(null);
+  const baseId = base?.id;
+  const candidateId = candidate?.id;
   const inputs = [baseModel, candidateModel, groupBy, filters];
-  const current = computed && computed.inputs.every((x, i) => x === inputs[i]) ? computed.result : null;
+  const same = (other: unknown[]) => other.every((x, i) => x === inputs[i]);
+  const current = computed && same(computed.inputs) ? computed.result : null;
+  const failed = failure && same(failure.inputs) ? failure.message : null;
   useEffect(() => {
-    if (!baseModel || !candidateModel || current) return;
+    if (!baseModel || !candidateModel || baseId === undefined || candidateId === undefined || current) return;
+    // Cleared when the inputs change: an answer for older inputs is dropped.
+    let live = true;
     const timer = setTimeout(() => {
       const scope = (model: Model) => {
         const f = captureFilter(model, filters);
         return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
       };
-      setComputed({ inputs: [baseModel, candidateModel, groupBy, filters], result: compareCaptures(baseModel, candidateModel, scope(baseModel), scope(candidateModel)) });
+      const asked = [baseModel, candidateModel, groupBy, filters];
+      service.compare({ id: baseId, model: baseModel }, { id: candidateId, model: candidateModel }, scope(baseModel), scope(candidateModel), 'table').then(
+        (answer) => {
+          if (live && answer) setComputed({ inputs: asked, result: answer.result });
+        },
+        (e: unknown) => {
+          if (live) setFailure({ inputs: asked, message: e instanceof Error ? e.message : String(e) });
+        },
+      );
     }, 0);
-    return () => clearTimeout(timer);
-  }, [baseModel, candidateModel, groupBy, filters]);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [service, baseId, candidateId, baseModel, candidateModel, groupBy, filters]);
   const result = current;
   const rows = useMemo(() => (result ? sortCompareRows(result.rows, sort) : []), [result, sort]);
 
@@ -180,7 +203,7 @@ export function ComparePanel() {
           </select>
         </label>
         <span className="muted cmp-summary" data-testid="compare-summary">
-          {!result ? 'Comparing…' : base === candidate ? 'A and B are the same capture' : compareSummary(result)}
+          {failed ? `Comparison failed: ${failed}` : !result ? 'Comparing…' : base === candidate ? 'A and B are the same capture' : compareSummary(result)}
         </span>
       </div>
       <div className="cmp-body">

@@ -1,5 +1,8 @@
 /** Messages between the page and the statistics worker (one worker; it holds copies of the large models). */
 import type { Model } from '../../model/types.ts';
+import type { CompareRow } from '../../analysis/compare/index.ts';
+import type { GroupBy } from '../../analysis/groups.ts';
+import type { RangeStatsOptions } from '../../analysis/rangeStats.ts';
 import type { StatsRequest, StatsResult } from './compute.ts';
 
 export type ToStatsWorker =
@@ -12,8 +15,12 @@ export type ToStatsWorker =
   | { type: 'strings'; capture: number; strings: string[] }
   /** Forget a capture's model (closed or reloaded). */
   | { type: 'drop'; capture: number }
-  | { type: 'run'; id: number; capture: number; request: StatsRequest };
+  | { type: 'run'; id: number; capture: number; request: StatsRequest }
+  /** `compareCaptures` of two held captures, each with its own scope (same group-by). */
+  | { type: 'compare'; id: number; base: number; candidate: number; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions };
 
 export type FromStatsWorker =
   | { type: 'result'; id: number; result: StatsResult; ms: number }
+  /** A comparison without its models: the rows (plain data), and the options each side ran with. */
+  | { type: 'compared'; id: number; groupBy: GroupBy; rows: CompareRow[]; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions; ms: number }
   | { type: 'failed'; id: number; message: string };

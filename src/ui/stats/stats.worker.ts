@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 /** Thin worker shell: keeps the models it is sent and answers statistics requests on them. */
 import type { Model } from '../../model/types.ts';
+import { compareCaptures } from '../../analysis/compare/index.ts';
 import { computeStats, resultTransferables } from './compute.ts';
 import { StringCollector } from '../../worker/stringSlices.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
@@ -24,6 +25,29 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
   } else if (msg.type === 'drop') {
     models.delete(msg.capture);
     strings.delete(msg.capture);
+  } else if (msg.type === 'compare') {
+    const base = models.get(msg.base);
+    const candidate = models.get(msg.candidate);
+    if (!base || !candidate) {
+      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${base ? msg.candidate : msg.base} was never sent` });
+      return;
+    }
+    try {
+      const t0 = performance.now();
+      const result = compareCaptures(base, candidate, msg.baseOptions, msg.candidateOptions);
+      // The models stay here: the page has its own (the rows' group keys are the same there).
+      post({
+        type: 'compared',
+        id: msg.id,
+        groupBy: result.groupBy,
+        rows: result.rows,
+        baseOptions: result.base.options,
+        candidateOptions: result.candidate.options,
+        ms: performance.now() - t0,
+      });
+    } catch (e) {
+      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
+    }
   } else if (msg.type === 'run') {
     const model = models.get(msg.capture);
     if (!model) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { compareCaptures, rowDurations } from '../../analysis/compare/index.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
@@ -45,6 +46,23 @@ class FakeWorker {
     if (!run || run.type !== 'run') throw new Error('no run request');
     const result = computeStats(this.models.get(run.capture)!, run.request);
     this.onmessage?.({ data: { type: 'result', id: run.id, result, ms: 1 } } as MessageEvent<FromStatsWorker>);
+  }
+
+  /** Answers the last comparison request, its message passed through a structured clone as a real worker's would be. */
+  answerCompare(): void {
+    const run = [...this.received].reverse().find((m) => m.type === 'compare');
+    if (!run || run.type !== 'compare') throw new Error('no compare request');
+    const result = compareCaptures(this.models.get(run.base)!, this.models.get(run.candidate)!, run.baseOptions, run.candidateOptions);
+    const msg: FromStatsWorker = {
+      type: 'compared',
+      id: run.id,
+      groupBy: result.groupBy,
+      rows: result.rows,
+      baseOptions: result.base.options,
+      candidateOptions: result.candidate.options,
+      ms: 1,
+    };
+    this.onmessage?.({ data: structuredClone(msg) } as MessageEvent<FromStatsWorker>);
   }
 
   runs(): number {
@@ -181,6 +199,91 @@ describe('StatsService', () => {
     const a = await pending;
     const rows = a?.result.kind === 'ranges' ? a.result.result.rows : [];
     expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
+  });
+});
+
+/** A capture whose 'even' ranges are `slower` ns longer than `capture`'s, and with a 'late' name of its own. */
+function slowerCapture(id: number, ranges: number, slower: number): LoadedCapture {
+  const b = new ModelBuilder({ fileName: `c${id}`, format: 'test', byteSize: 0 });
+  const t = b.thread(1, 1, 'main');
+  for (let k = 0; k < ranges; k++) b.range(t, k * 100, k * 100 + 5 + (k % 3) + (k % 2 ? 0 : slower), { name: k % 2 ? 'odd' : 'even' });
+  b.range(t, ranges * 100, ranges * 100 + 7, { name: 'late' });
+  return { id, model: b.finish(), offsetNs: 0, decodeMs: 0 };
+}
+
+describe('StatsService.compare', () => {
+  it('compares small pairs on the page without a worker', async () => {
+    const workers: FakeWorker[] = [];
+    const service = new StatsService(() => (workers.push(new FakeWorker()), workers[0] as unknown as Worker), 1000);
+    const answer = await service.compare(capture(1, 40), slowerCapture(2, 40, 20), { groupBy: 'name' }, { groupBy: 'name' }, 'table');
+    expect(answer?.where).toBe('page');
+    expect(answer?.result.rows.find((r) => r.label === 'even')?.status).toBe('slower');
+    expect(workers).toHaveLength(0);
+  });
+
+  it('sends both models, compares in the worker and answers what the page would have computed', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const base = capture(1, 100);
+    const candidate = slowerCapture(2, 100, 20);
+    const scope = { groupBy: 'name' } as const;
+    const pending = service.compare(base, candidate, scope, scope, 'table');
+    await settle();
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'model', 'compare']);
+    worker.answerCompare();
+    const answer = await pending;
+    expect(answer?.where).toBe('worker');
+    const onPage = compareCaptures(base.model, candidate.model, scope, scope);
+    expect(answer?.result.rows).toEqual(onPage.rows);
+    expect(answer?.result.rows.map((r) => [r.label, r.status])).toEqual([
+      ['even', 'slower'],
+      ['late', 'added'],
+      ['odd', 'within-noise'],
+    ]);
+    // The result holds the page's models, so a row's instances (histograms, slowest) read them.
+    expect(answer?.result.base.model).toBe(base.model);
+    expect(answer?.result.candidate.model).toBe(candidate.model);
+    const even = answer!.result.rows[0];
+    expect(rowDurations(answer!.result, even, 'candidate')).toEqual(rowDurations(onPage, onPage.rows[0], 'candidate'));
+    expect(rowDurations(answer!.result, even, 'candidate').durations).toHaveLength(50);
+  });
+
+  it('reuses a model the worker holds, runs the scopes it is given, and drops a stale queued comparison', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const base = capture(1, 100);
+    const candidate = slowerCapture(2, 100, 20);
+    const table = service.run(base, TABLE, 'table');
+    await settle();
+    worker.answer();
+    await table;
+    const byName = { groupBy: 'name' } as const;
+    const first = service.compare(base, candidate, byName, byName, 'compare');
+    // Queued while the first runs: the second is replaced by the third (only 'thread' groups).
+    const second = service.compare(base, candidate, byName, byName, 'compare');
+    const third = service.compare(base, candidate, { groupBy: 'thread' }, { groupBy: 'thread' }, 'compare');
+    await settle();
+    // Only the candidate was still to send.
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'run', 'model', 'compare']);
+    worker.answerCompare();
+    expect((await first)?.result.groupBy).toBe('name');
+    expect(await second).toBeNull();
+    await settle();
+    worker.answerCompare();
+    const threads = await third;
+    expect(threads?.result.groupBy).toBe('thread');
+    expect(threads?.result.rows.map((r) => r.label)).toEqual(compareCaptures(base.model, candidate.model, { groupBy: 'thread' }).rows.map((r) => r.label));
+    expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(2);
+  });
+
+  it('rejects a comparison the worker failed, naming the reason', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const pending = service.compare(capture(1, 100), capture(2, 100), {}, {}, 'table');
+    await settle();
+    const request = worker.received.find((m) => m.type === 'compare')!;
+    worker.onmessage?.({ data: { type: 'failed', id: (request as { id: number }).id, message: 'statistics worker: capture 2 was never sent' } } as MessageEvent<FromStatsWorker>);
+    await expect(pending).rejects.toThrow('capture 2 was never sent');
   });
 });
 

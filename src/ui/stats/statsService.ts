@@ -9,6 +9,8 @@
 import { modelTransferables } from '../../model/transfer.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
+import { compareCaptures, type CompareResult } from '../../analysis/compare/index.ts';
+import type { RangeStatsOptions } from '../../analysis/rangeStats.ts';
 import { computeStats, type StatsRequest, type StatsResult } from './compute.ts';
 import { stringSlices } from '../../worker/stringSlices.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
@@ -24,6 +26,13 @@ export const WORKER_MIN_EVENTS = 20_000;
 export interface StatsAnswer {
   result: StatsResult;
   /** Computation time (ms), without the messaging. */
+  ms: number;
+  where: 'page' | 'worker';
+}
+
+export interface CompareAnswer {
+  /** With the page's own models (the worker's rows carry the same group keys). */
+  result: CompareResult;
   ms: number;
   where: 'page' | 'worker';
 }
@@ -106,12 +115,20 @@ type WorkerFactory = () => Worker;
 const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./stats.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-stats' });
 
+/** What the worker is sent of a capture. */
+type HeldCapture = Pick<LoadedCapture, 'id' | 'model'>;
+
+type Answer = Extract<FromStatsWorker, { type: 'result' | 'compared' }>;
+
 interface Job {
   key: string;
-  capture: LoadedCapture;
-  request: StatsRequest;
+  /** The captures the worker must hold before `message` is posted. */
+  captures: HeldCapture[];
+  message(id: number): ToStatsWorker;
+  /** Turns the worker's answer into what the job's promise resolves to. */
+  answer(msg: Answer): unknown;
   id: number;
-  resolve(answer: StatsAnswer | null): void;
+  resolve(answer: unknown): void;
   reject(error: Error): void;
 }
 
@@ -147,11 +164,54 @@ export class StatsService {
         return Promise.reject(e instanceof Error ? e : new Error(String(e)));
       }
     }
-    return new Promise((resolve, reject) => {
-      const key = `${slot}|${capture.id}`;
-      const queued = this.queue.findIndex((j) => j.key === key);
+    return this.enqueue<StatsAnswer>({
+      key: `${slot}|${capture.id}`,
+      captures: [capture],
+      message: (id) => ({ type: 'run', id, capture: capture.id, request }),
+      answer: (msg) => (msg.type === 'result' ? { result: msg.result, ms: msg.ms, where: 'worker' } : null),
+    });
+  }
+
+  /**
+   * `compareCaptures(base, candidate, baseOptions, candidateOptions)`: on the page when both
+   * models are small, else in the worker (which is sent whichever model it lacks). Resolves to
+   * null when a newer comparison of the same `slot` replaced it before it ran.
+   */
+  compare(base: HeldCapture, candidate: HeldCapture, baseOptions: RangeStatsOptions, candidateOptions: RangeStatsOptions, slot: string): Promise<CompareAnswer | null> {
+    if (!this.usesWorker(base.model) && !this.usesWorker(candidate.model)) {
+      try {
+        const t0 = performance.now();
+        const result = compareCaptures(base.model, candidate.model, baseOptions, candidateOptions);
+        return Promise.resolve({ result, ms: performance.now() - t0, where: 'page' });
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+    return this.enqueue<CompareAnswer>({
+      key: `${slot}|compare`,
+      captures: base.id === candidate.id ? [base] : [base, candidate],
+      message: (id) => ({ type: 'compare', id, base: base.id, candidate: candidate.id, baseOptions, candidateOptions }),
+      answer: (msg) =>
+        msg.type === 'compared'
+          ? {
+              result: {
+                groupBy: msg.groupBy,
+                rows: msg.rows,
+                base: { model: base.model, options: msg.baseOptions },
+                candidate: { model: candidate.model, options: msg.candidateOptions },
+              },
+              ms: msg.ms,
+              where: 'worker',
+            }
+          : null,
+    });
+  }
+
+  private enqueue<T>(job: Pick<Job, 'key' | 'captures' | 'message' | 'answer'>): Promise<T | null> {
+    return new Promise<T | null>((resolve, reject) => {
+      const queued = this.queue.findIndex((j) => j.key === job.key);
       if (queued >= 0) this.queue.splice(queued, 1)[0].resolve(null);
-      this.queue.push({ key, capture, request, id: 0, resolve, reject });
+      this.queue.push({ ...job, id: 0, resolve: resolve as (answer: unknown) => void, reject });
       this.pump();
     });
   }
@@ -208,8 +268,8 @@ export class StatsService {
     const job = this.inFlight;
     if (!job || job.id !== msg.id) return;
     this.inFlight = null;
-    if (msg.type === 'result') job.resolve({ result: msg.result, ms: msg.ms, where: 'worker' });
-    else job.reject(new Error(msg.message));
+    if (msg.type === 'failed') job.reject(new Error(msg.message));
+    else job.resolve(job.answer(msg));
     this.pump();
   }
 
@@ -219,43 +279,52 @@ export class StatsService {
     job.id = this.nextId++;
     this.inFlight = job;
     const worker = this.ensureWorker();
-    const { id: captureId, model } = job.capture;
     const send = () => {
-      // Disposed, or the worker crashed while the copy was made.
+      // Disposed, or the worker crashed while a copy was made.
       if (this.inFlight !== job || this.worker !== worker) return;
-      this.post({ type: 'run', id: job.id, capture: captureId, request: job.request });
+      this.post(job.message(job.id));
     };
-    if (this.sent.get(captureId) === model) {
+    // Still the job and the worker it was made for, and the capture still has this model.
+    const current = (captureId: number, model: Model) => this.inFlight === job && this.worker === worker && this.sent.get(captureId) === model;
+    const sendModel = async ({ id: captureId, model }: HeldCapture): Promise<boolean> => {
+      if (this.sent.get(captureId) === model) return true;
+      // The page keeps drawing from its own columns: the worker gets copies, transferred. A memcpy
+      // is far cheaper than structured cloning (src/ui/stats/README.md has the figures).
+      this.sent.set(captureId, model);
+      try {
+        const copy = await copyColumns(model);
+        // A big string table goes in slices, each cloned in a task of its own (stringSlices.ts).
+        const slices = stringSlices(copy.strings);
+        if (slices.length > 1) {
+          for (const strings of slices) {
+            if (!current(captureId, model)) return false;
+            worker.postMessage({ type: 'strings', capture: captureId, strings } satisfies ToStatsWorker);
+            await idleSlice();
+          }
+          copy.strings = [];
+        }
+        if (!current(captureId, model)) return false;
+        worker.postMessage({ type: 'model', capture: captureId, model: copy } satisfies ToStatsWorker, modelTransferables(copy));
+        return true;
+      } catch (e) {
+        if (this.sent.get(captureId) === model) this.sent.delete(captureId);
+        throw e;
+      }
+    };
+    if (job.captures.every((c) => this.sent.get(c.id) === c.model)) {
       send();
       return;
     }
-    // The page keeps drawing from its own columns: the worker gets copies, transferred. A memcpy
-    // is far cheaper than structured cloning (src/ui/stats/README.md has the figures).
-    this.sent.set(captureId, model);
-    // Still the job and the worker it was made for, and the capture still has this model.
-    const current = () => this.inFlight === job && this.worker === worker && this.sent.get(captureId) === model;
-    const sendModel = async (): Promise<boolean> => {
-      const copy = await copyColumns(model);
-      // A big string table goes in slices, each cloned in a task of its own (stringSlices.ts).
-      const slices = stringSlices(copy.strings);
-      if (slices.length > 1) {
-        for (const strings of slices) {
-          if (!current()) return false;
-          worker.postMessage({ type: 'strings', capture: captureId, strings } satisfies ToStatsWorker);
-          await idleSlice();
-        }
-        copy.strings = [];
-      }
-      if (!current()) return false;
-      worker.postMessage({ type: 'model', capture: captureId, model: copy } satisfies ToStatsWorker, modelTransferables(copy));
+    const sendModels = async (): Promise<boolean> => {
+      for (const capture of job.captures) if (!(await sendModel(capture))) return false;
       return true;
     };
-    sendModel().then(
+    sendModels().then(
       (sent) => {
         // Disposed, or the worker crashed meanwhile (its handler settled the job).
         if (this.inFlight !== job || this.worker !== worker) return;
         if (!sent) {
-          // The capture was closed or reloaded while it was copied.
+          // A capture was closed or reloaded while it was copied.
           this.inFlight = null;
           job.resolve(null);
           this.pump();
@@ -266,7 +335,6 @@ export class StatsService {
       (e: unknown) => {
         if (this.inFlight !== job) return;
         this.inFlight = null;
-        this.sent.delete(captureId);
         job.reject(e instanceof Error ? e : new Error(String(e)));
         this.pump();
       },
