@@ -197,7 +197,12 @@ export function rowDurations(result: CompareResult, row: CompareRow, side: 'base
   const fig = side === 'base' ? row.base : row.candidate;
   const { model, options } = side === 'base' ? result.base : result.candidate;
   if (!fig) return { durations: new Float64Array(0), ranges: new Int32Array(0) };
-  const all = rangeInstances(model, options, fig.key);
+  return endedInstances(model, options, fig.key);
+}
+
+/** A group's ended instances in one capture (`key`: `SideFigures.key`), sorted by duration. */
+export function endedInstances(model: Model, options: RangeStatsOptions, key: string): { durations: Float64Array; ranges: Int32Array } {
+  const all = rangeInstances(model, options, key);
   const flags = model.ranges.flags;
   let n = 0;
   for (let k = 0; k < all.ranges.length; k++) if (!(flags[all.ranges[k]] & RangeFlag.Unterminated)) n++;

@@ -7,6 +7,7 @@
 export {
   COMPARE_COLUMNS,
   compareCaptures,
+  endedInstances,
   figureOf,
   rowDurations,
   type Change,

@@ -7,17 +7,37 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { sharedDurationHistograms, summarizeSorted } from '../../analysis/histogram.ts';
-import { rowDurations, type CompareResult, type CompareRow } from '../../analysis/compare/index.ts';
+import type { CompareResult, CompareRow } from '../../analysis/compare/index.ts';
 import { formatRelativeChange } from '../../format/change.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useViewer, useViewerStore } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { HistogramCanvas, type HistogramOverlay } from '../stats/HistogramCanvas.tsx';
+import type { StatsService } from '../stats/statsService.ts';
 import { bandInterval, bandPositions, binsForCount, type BinBand } from '../stats/histogramView.ts';
 import { alignmentOffset, applyOffset } from './align.ts';
 
-export function CompareDetail({ result, row, base, candidate }: { result: CompareResult; row: CompareRow; base: LoadedCapture; candidate: LoadedCapture }) {
+interface Instances {
+  durations: Float64Array;
+  ranges: Int32Array;
+}
+
+const NO_INSTANCES: Instances = { durations: new Float64Array(0), ranges: new Int32Array(0) };
+
+export function CompareDetail({
+  result,
+  row,
+  base,
+  candidate,
+  service,
+}: {
+  result: CompareResult;
+  row: CompareRow;
+  base: LoadedCapture;
+  candidate: LoadedCapture;
+  service: StatsService;
+}) {
   const revealEvent = useViewer((s) => s.revealEvent);
   const store = useViewerStore();
   const [alignAt, setAlignAt] = useState(1);
@@ -27,8 +47,30 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
   const [band, setBand] = useState<BinBand | null>(null);
   // Whose instances in the band the timeline points out (it highlights one capture at a time).
   const [bandSide, setBandSide] = useState<'a' | 'b'>('b');
-  const a = useMemo(() => rowDurations(result, row, 'base'), [result, row]);
-  const b = useMemo(() => rowDurations(result, row, 'candidate'), [result, row]);
+  // The row's instances of each side, from the worker for large captures (a big group takes most
+  // of a second); an answer for another row or result is dropped.
+  const [loaded, setLoaded] = useState<{ result: CompareResult; row: CompareRow; a: Instances; b: Instances } | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setLoadError(null);
+    const side = (fig: CompareRow['base'], id: number, { model, options }: CompareResult['base'], slot: string) =>
+      fig ? service.instances({ id, model }, options, fig.key, slot) : Promise.resolve(NO_INSTANCES);
+    Promise.all([side(row.base, base.id, result.base, 'detail-a'), side(row.candidate, candidate.id, result.candidate, 'detail-b')]).then(
+      ([a, b]) => {
+        if (live && a && b) setLoaded({ result, row, a, b });
+      },
+      (e: unknown) => {
+        if (live) setLoadError(e instanceof Error ? e.message : String(e));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [service, result, row, base.id, candidate.id]);
+  const ready = loaded !== null && loaded.result === result && loaded.row === row;
+  const a = ready ? loaded.a : NO_INSTANCES;
+  const b = ready ? loaded.b : NO_INSTANCES;
   const onBins = useCallback((bins: number) => setMaxBins(bins), []);
   // A log axis needs positive durations with some spread (as in the statistics panel).
   const lo = Math.min(a.durations[0] ?? Infinity, b.durations[0] ?? Infinity);
@@ -74,8 +116,10 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
         <div className="cmp-side-head">
           <strong>{label}</strong> <span className="muted">{capture.model.capture.fileName}</span>
           <span className="cmp-figures">
-            {data.durations.length === 0
-              ? 'no instances'
+            {!ready
+              ? '…'
+              : data.durations.length === 0
+                ? 'no instances'
               : `${formatCount(shown.summary.count)} instances · median ${formatDurationShort(shown.summary.p50Ns)} · P90 ${formatDurationShort(shown.summary.p90Ns)} · P99 ${formatDurationShort(shown.summary.p99Ns)}`}
             {unended > 0 ? ` · ${formatCount(unended)} never ended (not counted)` : ''}
           </span>
@@ -111,6 +155,11 @@ export function CompareDetail({ result, row, base, candidate }: { result: Compar
             ? ' · too few instances to tell noise apart'
             : ''}
       </p>
+      {!ready && (
+        <p className="muted" data-testid="compare-detail-loading">
+          {loadError ? `The instances could not be read: ${loadError}` : 'Reading the instances…'}
+        </p>
+      )}
       {a.durations.length + b.durations.length > 0 && (
         <>
           <div className="segmented cmp-scale" role="group" aria-label="Duration axis">

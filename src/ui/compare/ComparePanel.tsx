@@ -208,7 +208,7 @@ export function ComparePanel() {
       </div>
       <div className="cmp-body">
         <CompareRows rows={rows} sort={sort} onSort={setSort} selectedKey={rowKey} onSelect={(key) => update({ row: key === rowKey ? null : key })} />
-        {selected && result && <CompareDetail result={result} row={selected} base={base} candidate={candidate} />}
+        {selected && result && <CompareDetail result={result} row={selected} base={base} candidate={candidate} service={service} />}
       </div>
     </div>
   );

@@ -17,10 +17,13 @@ export type ToStatsWorker =
   | { type: 'drop'; capture: number }
   | { type: 'run'; id: number; capture: number; request: StatsRequest }
   /** `compareCaptures` of two held captures, each with its own scope (same group-by). */
-  | { type: 'compare'; id: number; base: number; candidate: number; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions };
+  | { type: 'compare'; id: number; base: number; candidate: number; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions }
+  /** One comparison row's ended instances in one capture (`endedInstances`), for its detail. */
+  | { type: 'instances'; id: number; capture: number; options: RangeStatsOptions; key: string };
 
 export type FromStatsWorker =
   | { type: 'result'; id: number; result: StatsResult; ms: number }
   /** A comparison without its models: the rows (plain data), and the options each side ran with. */
   | { type: 'compared'; id: number; groupBy: GroupBy; rows: CompareRow[]; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions; ms: number }
+  | { type: 'instances'; id: number; durations: Float64Array; ranges: Int32Array; ms: number }
   | { type: 'failed'; id: number; message: string };

@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 /** Thin worker shell: keeps the models it is sent and answers statistics requests on them. */
 import type { Model } from '../../model/types.ts';
-import { compareCaptures } from '../../analysis/compare/index.ts';
+import { compareCaptures, endedInstances } from '../../analysis/compare/index.ts';
 import { computeStats, resultTransferables } from './compute.ts';
 import { StringCollector } from '../../worker/stringSlices.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
@@ -45,6 +45,20 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
         candidateOptions: result.candidate.options,
         ms: performance.now() - t0,
       });
+    } catch (e) {
+      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
+    }
+  } else if (msg.type === 'instances') {
+    const model = models.get(msg.capture);
+    if (!model) {
+      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
+      return;
+    }
+    try {
+      const t0 = performance.now();
+      // Copied, not transferred: the arrays may be shared with the worker's own caches.
+      const { durations, ranges } = endedInstances(model, msg.options, msg.key);
+      post({ type: 'instances', id: msg.id, durations, ranges, ms: performance.now() - t0 });
     } catch (e) {
       post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
     }

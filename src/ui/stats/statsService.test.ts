@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareCaptures, rowDurations } from '../../analysis/compare/index.ts';
+import { compareCaptures, endedInstances, rowDurations } from '../../analysis/compare/index.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
@@ -62,6 +62,15 @@ class FakeWorker {
       candidateOptions: result.candidate.options,
       ms: 1,
     };
+    this.onmessage?.({ data: structuredClone(msg) } as MessageEvent<FromStatsWorker>);
+  }
+
+  /** Answers the last instances request (cloned as a real worker's message would be). */
+  answerInstances(): void {
+    const run = [...this.received].reverse().find((m) => m.type === 'instances');
+    if (!run || run.type !== 'instances') throw new Error('no instances request');
+    const found = endedInstances(this.models.get(run.capture)!, run.options, run.key);
+    const msg: FromStatsWorker = { type: 'instances', id: run.id, ...found, ms: 1 };
     this.onmessage?.({ data: structuredClone(msg) } as MessageEvent<FromStatsWorker>);
   }
 
@@ -274,6 +283,31 @@ describe('StatsService.compare', () => {
     expect(threads?.result.groupBy).toBe('thread');
     expect(threads?.result.rows.map((r) => r.label)).toEqual(compareCaptures(base.model, candidate.model, { groupBy: 'thread' }).rows.map((r) => r.label));
     expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(2);
+  });
+
+  it("reads a row's instances in the worker for a large capture, on the page for a small one", async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const base = capture(1, 100);
+    const candidate = slowerCapture(2, 100, 20);
+    const onPage = compareCaptures(base.model, candidate.model);
+    const even = onPage.rows.find((r) => r.label === 'even')!;
+    const pending = service.instances(candidate, onPage.candidate.options, even.candidate!.key, 'detail-b');
+    await settle();
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'instances']);
+    worker.answerInstances();
+    const answer = await pending;
+    expect(answer?.where).toBe('worker');
+    const expected = rowDurations(onPage, even, 'candidate');
+    expect(answer?.durations).toEqual(expected.durations);
+    expect(answer?.ranges).toEqual(expected.ranges);
+    expect(answer?.durations).toHaveLength(50);
+    // Sorted by duration: the last is the slowest instance.
+    expect(answer!.durations[49]).toBe(Math.max(...answer!.durations));
+    const small = capture(3, 10);
+    const local = await service.instances(small, {}, compareCaptures(small.model, small.model).rows[0].base!.key, 'detail-a');
+    expect(local?.where).toBe('page');
+    expect(local?.durations).toHaveLength(5);
   });
 
   it('rejects a comparison the worker failed, naming the reason', async () => {
