@@ -14,8 +14,7 @@ import { captureFilter } from '../../analysis/eventFilters.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { SortableGrid, type GridColumn } from '../stats/SortableGrid.tsx';
-import { StatsService } from '../stats/statsService.ts';
-import { workerMinEventsHook } from '../testHooks.ts';
+import { useStatsService } from '../stats/useStatsService.ts';
 import '../stats/stats.css';
 import { CompareDetail } from './CompareDetail.tsx';
 import { compareSummary, DEFAULT_COMPARE_SORT, sortCompareRows, type CompareSort, type CompareSortKey } from './compareTable.ts';
@@ -117,8 +116,8 @@ export function ComparePanel() {
   const candidateModel = candidate?.model;
   // Large pairs are compared in the statistics worker (a 10M pair takes a second or two), small
   // ones on the page after the tab has painted: either way "Comparing…" shows at once.
-  const service = useMemo(() => new StatsService(undefined, workerMinEventsHook()), []);
-  useEffect(() => () => service.dispose(), [service]);
+  // The statistics panel's service: the worker's copies of the models serve both.
+  const service = useStatsService();
   useEffect(() => service.sync(captures), [service, captures]);
   const [computed, setComputed] = useState<{ inputs: unknown[]; result: CompareResult } | null>(null);
   const [failure, setFailure] = useState<{ inputs: unknown[]; message: string } | null>(null);
@@ -138,7 +137,7 @@ export function ComparePanel() {
         return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
       };
       const asked = [baseModel, candidateModel, groupBy, filters];
-      service.compare({ id: baseId, model: baseModel }, { id: candidateId, model: candidateModel }, scope(baseModel), scope(candidateModel), 'table').then(
+      service.compare({ id: baseId, model: baseModel }, { id: candidateId, model: candidateModel }, scope(baseModel), scope(candidateModel), 'compare').then(
         (answer) => {
           if (live && answer) setComputed({ inputs: asked, result: answer.result });
         },

@@ -10,7 +10,7 @@ import { MarkTable } from './MarkTable.tsx';
 import { scopeKey, type PanelScope, type TrackSelection } from './panelScope.ts';
 import { RangeTab } from './RangeTab.tsx';
 import { ScopeBar } from './ScopeBar.tsx';
-import { StatsService } from './statsService.ts';
+import { useStatsService } from './useStatsService.ts';
 import { TrackPicker } from './TrackPicker.tsx';
 import { hasCudaRows } from '../cuda/cudaTable.ts';
 import './stats.css';
@@ -30,8 +30,7 @@ const TABS: { id: Tab; label: string; cuda?: boolean }[] = [
 export function StatsPanel() {
   const captures = useViewer((s) => s.captures);
   const span = useViewer((s) => s.span);
-  const service = useMemo(() => new StatsService(), []);
-  useEffect(() => () => service.dispose(), [service]);
+  const service = useStatsService();
   useEffect(() => service.sync(captures), [service, captures]);
 
   const [tab, setTab] = useState<Tab>('ranges');

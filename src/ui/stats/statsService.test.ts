@@ -211,6 +211,11 @@ describe('StatsService', () => {
   });
 });
 
+/** Waits (up to 5 s, the copy yields between slices and the host may be busy) for a message of `type`. */
+async function posted(worker: FakeWorker, type: ToStatsWorker['type'], count = 1): Promise<void> {
+  for (let t = 0; t < 1000 && worker.received.filter((m) => m.type === type).length < count; t++) await settle();
+}
+
 /** A capture whose 'even' ranges are `slower` ns longer than `capture`'s, and with a 'late' name of its own. */
 function slowerCapture(id: number, ranges: number, slower: number): LoadedCapture {
   const b = new ModelBuilder({ fileName: `c${id}`, format: 'test', byteSize: 0 });
@@ -237,7 +242,7 @@ describe('StatsService.compare', () => {
     const candidate = slowerCapture(2, 100, 20);
     const scope = { groupBy: 'name' } as const;
     const pending = service.compare(base, candidate, scope, scope, 'table');
-    await settle();
+    await posted(worker, 'compare');
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'model', 'compare']);
     worker.answerCompare();
     const answer = await pending;
@@ -263,7 +268,7 @@ describe('StatsService.compare', () => {
     const base = capture(1, 100);
     const candidate = slowerCapture(2, 100, 20);
     const table = service.run(base, TABLE, 'table');
-    await settle();
+    await posted(worker, 'run');
     worker.answer();
     await table;
     const byName = { groupBy: 'name' } as const;
@@ -271,13 +276,13 @@ describe('StatsService.compare', () => {
     // Queued while the first runs: the second is replaced by the third (only 'thread' groups).
     const second = service.compare(base, candidate, byName, byName, 'compare');
     const third = service.compare(base, candidate, { groupBy: 'thread' }, { groupBy: 'thread' }, 'compare');
-    await settle();
+    await posted(worker, 'compare');
     // Only the candidate was still to send.
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'run', 'model', 'compare']);
     worker.answerCompare();
     expect((await first)?.result.groupBy).toBe('name');
     expect(await second).toBeNull();
-    await settle();
+    await posted(worker, 'compare', 2);
     worker.answerCompare();
     const threads = await third;
     expect(threads?.result.groupBy).toBe('thread');
@@ -293,7 +298,7 @@ describe('StatsService.compare', () => {
     const onPage = compareCaptures(base.model, candidate.model);
     const even = onPage.rows.find((r) => r.label === 'even')!;
     const pending = service.instances(candidate, onPage.candidate.options, even.candidate!.key, 'detail-b');
-    await settle();
+    await posted(worker, 'instances');
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'instances']);
     worker.answerInstances();
     const answer = await pending;
@@ -314,7 +319,7 @@ describe('StatsService.compare', () => {
     const worker = new FakeWorker();
     const service = new StatsService(() => worker as unknown as Worker, 50);
     const pending = service.compare(capture(1, 100), capture(2, 100), {}, {}, 'table');
-    await settle();
+    await posted(worker, 'compare');
     const request = worker.received.find((m) => m.type === 'compare')!;
     worker.onmessage?.({ data: { type: 'failed', id: (request as { id: number }).id, message: 'statistics worker: capture 2 was never sent' } } as MessageEvent<FromStatsWorker>);
     await expect(pending).rejects.toThrow('capture 2 was never sent');
