@@ -12,7 +12,7 @@ import { writeNsys } from '../gen/nsys.ts';
 import { writeNvtxt } from '../gen/nvtxt.ts';
 import { Random } from '../gen/random.ts';
 import type { GenOptions } from '../gen/events.ts';
-import type { Sink } from '../gen/sink.ts';
+import { MemorySink, type Sink } from '../gen/sink.ts';
 import {
   byteMutators,
   chromeDeepJson,
@@ -46,36 +46,6 @@ export interface FuzzCase {
   from: string;
   name: string;
   bytes: Uint8Array;
-}
-
-/** Collects a generator's output in memory. */
-class MemorySink implements Sink {
-  private readonly parts: Uint8Array[] = [];
-  private bytesWritten = 0;
-  private readonly encoder = new TextEncoder();
-
-  get size(): number {
-    return this.bytesWritten;
-  }
-
-  text(s: string): void {
-    this.bytes(this.encoder.encode(s));
-  }
-
-  bytes(b: Uint8Array): void {
-    this.parts.push(b.slice());
-    this.bytesWritten += b.length;
-  }
-
-  toBytes(): Uint8Array {
-    const out = new Uint8Array(this.bytesWritten);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  }
 }
 
 const WRITERS: Record<FuzzFormat, (sink: Sink, options: GenOptions) => unknown> = {

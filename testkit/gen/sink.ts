@@ -71,3 +71,33 @@ export class StringSink implements Sink {
     return this.parts.join('');
   }
 }
+
+/** Collects a generator's output, text or bytes, in memory (tests, fuzz seeds). */
+export class MemorySink implements Sink {
+  private readonly parts: Uint8Array[] = [];
+  private bytesWritten = 0;
+  private readonly encoder = new TextEncoder();
+
+  get size(): number {
+    return this.bytesWritten;
+  }
+
+  text(s: string): void {
+    this.bytes(this.encoder.encode(s));
+  }
+
+  bytes(b: Uint8Array): void {
+    this.parts.push(b.slice());
+    this.bytesWritten += b.length;
+  }
+
+  toBytes(): Uint8Array {
+    const out = new Uint8Array(this.bytesWritten);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { writeNative } from '../../../testkit/gen/native.ts';
-import type { Sink } from '../../../testkit/gen/sink.ts';
+import { MemorySink } from '../../../testkit/gen/sink.ts';
 import type { Model } from '../../model/types.ts';
 import { CHUNK_HEADER_SIZE, FILE_HEADER_SIZE } from './format.ts';
 import { loadBytes, rangeRows } from '../../../testkit/load/nativeCapture.ts';
@@ -15,26 +15,6 @@ const T0 = 1_000_000n;
 const N0 = 5_000_000_000n;
 const SEAL: [bigint, bigint] = [T0 + 2_000_000n, N0 + 1_000_000n];
 
-class BytesSink implements Sink {
-  private parts: Uint8Array[] = [];
-  size = 0;
-  text(): void {
-    throw new Error('BytesSink holds bytes only');
-  }
-  bytes(b: Uint8Array): void {
-    this.parts.push(b.slice());
-    this.size += b.length;
-  }
-  done(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  }
-}
 
 interface Span {
   offset: number;
@@ -65,9 +45,9 @@ function errorsAbout(model: Model, span: Span): string[] {
 
 describe('damage in a generated capture', () => {
   // The capture: 100k events on 4 threads, about 76k ranges, two EVENTS chunks per stream.
-  const sink = new BytesSink();
+  const sink = new MemorySink();
   writeNative(sink, { events: 100_000, seed: 3, threads: 4 });
-  const bytes = sink.done();
+  const bytes = sink.toBytes();
   const spans = chunkSpans(bytes);
   const headerAndFirstChunks = bytes.subarray(0, spans[1].end); // file header, PROCESS, META
 

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../testkit/gen/random.ts';
 import { writeNative } from '../../../testkit/gen/native.ts';
-import type { Sink } from '../../../testkit/gen/sink.ts';
+import { MemorySink } from '../../../testkit/gen/sink.ts';
 import { modelViolations as modelInvariantViolations } from '../../../testkit/models/invariants.ts';
 import { ISSUES_LISTED_PER_KIND } from '../../model/issueList.ts';
 import type { Model } from '../../model/types.ts';
@@ -25,26 +25,6 @@ const FIXTURES = '../shared/fixtures/fuzz';
 const T0 = 1_000_000n;
 const N0 = 5_000_000_000n;
 
-class BytesSink implements Sink {
-  private parts: Uint8Array[] = [];
-  size = 0;
-  text(): void {
-    throw new Error('BytesSink holds bytes only');
-  }
-  bytes(b: Uint8Array): void {
-    this.parts.push(b.slice());
-    this.size += b.length;
-  }
-  done(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let at = 0;
-    for (const p of this.parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  }
-}
 
 /** Loads `bytes` and checks what every input must give: a model that keeps its rules, or a load error. */
 async function loadChecked(bytes: Uint8Array, what: string, boundMs: number): Promise<Model | undefined> {
@@ -118,9 +98,9 @@ function richCapture(): Uint8Array {
 }
 
 function generatedCapture(): Uint8Array {
-  const sink = new BytesSink();
+  const sink = new MemorySink();
   writeNative(sink, { events: 4000, seed: 11, threads: 3 });
-  return sink.done();
+  return sink.toBytes();
 }
 
 function chunkStarts(bytes: Uint8Array): number[] {

@@ -5,6 +5,7 @@
  * A band dragged over the bins counts both sides' instances in it and points out one side's on
  * the timeline.
  */
+import { DurationAxisToggle } from '../stats/DurationAxisToggle.tsx';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { sharedDurationHistograms, summarizeSorted } from '../../analysis/histogram.ts';
 import type { CompareResult, CompareRow } from '../../analysis/compare/index.ts';
@@ -162,20 +163,7 @@ export function CompareDetail({
       )}
       {a.durations.length + b.durations.length > 0 && (
         <>
-          <div className="segmented cmp-scale" role="group" aria-label="Duration axis">
-            <button type="button" aria-pressed={effectiveScale === 'linear'} onClick={() => setScale('linear')}>
-              Linear
-            </button>
-            <button
-              type="button"
-              aria-pressed={effectiveScale === 'log'}
-              disabled={!canLog}
-              onClick={() => setScale('log')}
-              title={canLog ? 'Logarithmic duration axis' : 'A log axis needs positive durations that differ'}
-            >
-              Log
-            </button>
-          </div>
+          <DurationAxisToggle className="segmented cmp-scale" scale={effectiveScale} canLog={canLog} onScale={setScale} />
           <HistogramCanvas histogram={view.a.histogram} summary={view.a.summary} overlay={overlay} band={band} onBand={setBand} onBins={onBins} />
           {band && inBand && (
             <p className="cmp-band" data-testid="compare-band">

@@ -168,29 +168,11 @@ export function ComparePanel() {
   return (
     <div className="cmp-panel" data-testid="compare-panel">
       <div className="cmp-toolbar">
-        <label>
-          A (baseline){' '}
-          <select value={base.id} onChange={(e) => update({ base: Number(e.target.value), row: null })} data-testid="compare-base">
-            {ready.map((c) => (
-              <option key={c.id} value={c.id}>
-                {captureName(c, ready)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CaptureSelect label="A (baseline)" value={base.id} captures={ready} onPick={(id) => update({ base: id, row: null })} testId="compare-base" />
         <button type="button" className="button small" title="Swap baseline and candidate" onClick={() => update({ base: candidate.id, candidate: base.id })} data-testid="compare-swap">
           ⇄
         </button>
-        <label>
-          B (candidate){' '}
-          <select value={candidate.id} onChange={(e) => update({ candidate: Number(e.target.value), row: null })} data-testid="compare-candidate">
-            {ready.map((c) => (
-              <option key={c.id} value={c.id}>
-                {captureName(c, ready)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <CaptureSelect label="B (candidate)" value={candidate.id} captures={ready} onPick={(id) => update({ candidate: id, row: null })} testId="compare-candidate" />
         <label>
           Group by{' '}
           <select value={groupBy} onChange={(e) => update({ groupBy: e.target.value as GroupBy, row: null })} data-testid="compare-group-by">
@@ -213,6 +195,34 @@ export function ComparePanel() {
   );
 }
 
+
+/** One side's capture picker. */
+function CaptureSelect({
+  label,
+  value,
+  captures,
+  onPick,
+  testId,
+}: {
+  label: string;
+  value: number;
+  captures: readonly LoadedCapture[];
+  onPick(id: number): void;
+  testId: string;
+}) {
+  return (
+    <label>
+      {label}{' '}
+      <select value={value} onChange={(e) => onPick(Number(e.target.value))} data-testid={testId}>
+        {captures.map((c) => (
+          <option key={c.id} value={c.id}>
+            {captureName(c, captures)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
 function CompareRows({
   rows,
   sort,

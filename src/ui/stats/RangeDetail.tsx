@@ -3,6 +3,7 @@
  * to the slowest, median and P99 instance, and a duration band dragged on the histogram, whose
  * instances are highlighted on the timeline and listed.
  */
+import { DurationAxisToggle } from './DurationAxisToggle.tsx';
 import { useEffect, useMemo, useState } from 'react';
 import { durationHistogram, summarizeSorted } from '../../analysis/histogram.ts';
 import type { GroupInstances } from '../../analysis/rangeStats.ts';
@@ -180,20 +181,7 @@ function Distribution({ capture, instances }: { capture: LoadedCapture; instance
         ))}
       </dl>
       <div className="st-hist-controls">
-        <div className="segmented" role="group" aria-label="Duration axis">
-          <button type="button" aria-pressed={effectiveScale === 'linear'} onClick={() => setScale('linear')}>
-            Linear
-          </button>
-          <button
-            type="button"
-            aria-pressed={effectiveScale === 'log'}
-            disabled={!canLog}
-            onClick={() => setScale('log')}
-            title={canLog ? 'Logarithmic duration axis' : 'A log axis needs positive durations that differ'}
-          >
-            Log
-          </button>
-        </div>
+        <DurationAxisToggle scale={effectiveScale} canLog={canLog} onScale={setScale} />
         <div className="segmented" role="group" aria-label="Bar height">
           <button type="button" aria-pressed={weight === 'count'} onClick={() => setWeight('count')} title="Bars count instances">
             Count
