@@ -127,7 +127,7 @@ async function selectRange(page: Page, name: string, captureIndex = 0): Promise<
 }
 
 test('?url= loads captures from another origin and from a path relative to the page, with progress', async ({ page }) => {
-  const urls = [`${serverOrigin}/slow/render.nvtxt`, 'demo/demo.nvtxt'];
+  const urls = [`${serverOrigin}/slow/render.nvtxt`, 'demo/demo.nvtxc'];
   await openApp(page, `?${urls.map((u) => `url=${encodeURIComponent(u)}`).join('&')}`);
   const progress = page.getByTestId('load-progress').filter({ hasText: 'render.nvtxt' });
   await expect(progress).toBeVisible();
@@ -135,7 +135,7 @@ test('?url= loads captures from another origin and from a path relative to the p
   releaseSlow!();
   await waitForCaptures(page, 2);
   const names = await page.evaluate(() => (window as unknown as Hooked).__nvtxview.store.getState().captures.map((c) => c.model.capture.fileName));
-  expect(names.sort()).toEqual(['demo.nvtxt', 'render.nvtxt']);
+  expect(names.sort()).toEqual(['demo.nvtxc', 'render.nvtxt']);
   const size = await page.evaluate(
     () => (window as unknown as Hooked).__nvtxview.store.getState().captures.find((c) => c.model.capture.fileName === 'render.nvtxt')!.model.capture.byteSize,
   );

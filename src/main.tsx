@@ -27,7 +27,7 @@ installTestHooks(store);
 // ?url= captures, the view in the URL hash, captures sent by an embedding page.
 installSharing(store, controller);
 // ?demo opens the bundled demo capture (npm start links to it).
-if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxt');
+if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxc');
 
 // A decoder worker ready before the first file comes, once the page's own start-up is done.
 loadClient.warmWhenIdle();

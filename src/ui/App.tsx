@@ -23,7 +23,7 @@ import { useAfterFirstFrame } from './useAfterFirstFrame.ts';
 import { useThemeAttribute } from './useTheme.ts';
 
 /** The bundled demo capture, relative to the page so that any sub-path works. */
-export const DEMO_URL = './demo/demo.nvtxt';
+export const DEMO_URL = './demo/demo.nvtxc';
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
@@ -54,7 +54,7 @@ export function App({ controller }: { controller: LoadController }) {
   const setShowShortcuts = useViewer((s) => s.setShowShortcuts);
 
   const open = useCallback(() => inputRef.current?.click(), []);
-  const openDemo = useCallback(() => controller.openUrl(DEMO_URL, 'demo.nvtxt'), [controller]);
+  const openDemo = useCallback(() => controller.openUrl(DEMO_URL, 'demo.nvtxc'), [controller]);
   const dragging = useFileDrop((files) => controller.open(files));
   const linkFiles = useLinkedFiles();
 
