@@ -151,6 +151,8 @@ export interface ViewerActions {
   /** Sets a counter row's height (CSS px), or null for the default. */
   setRowHeight(key: string, heightCss: number | null): void;
   setTrackNameFilter(text: string): void;
+  /** Replaces the whole arrangement of the track list (a link's). */
+  setTrackArrangement(tracks: TrackArrangementState): void;
   /** Drops a flag at a time on the shared axis; returns its id. */
   addFlag(timeNs: Nanoseconds, note?: string): number;
   setFlagNote(id: number, note: string): void;
@@ -339,6 +341,9 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
       },
       setTrackNameFilter(text) {
         set((s) => (s.tracks.nameFilter === text ? s : { tracks: { ...s.tracks, nameFilter: text } }));
+      },
+      setTrackArrangement(tracks) {
+        set({ tracks });
       },
       addFlag(timeNs, note = '') {
         const id = nextFlagId++;

@@ -17,6 +17,19 @@ const full: ViewHashState = {
     { timeNs: 1500, note: 'slow_step & retry' },
     { timeNs: -20, note: '' },
   ],
+  tracks: {
+    pinned: [
+      { capture: 2, path: 'app (7)/main (1)/Push%2FPop' },
+      { capture: 0, path: 'app (7)/Counters/a | b_c' },
+    ],
+    hidden: [{ capture: 1, path: 'app (7)/io (2)' }, { capture: 1, path: '' }],
+    order: [
+      { parent: { capture: 0, path: 'app (7)' }, children: ['io (2)', 'x | %257C y', 'main (1)'] },
+      { parent: { capture: 2, path: '' }, children: ['b (8)', 'a (7)'] },
+    ],
+    heights: [{ row: { capture: 0, path: 'app (7)/Counters/mem_used' }, heightCss: 120 }],
+    nameFilter: 'loader & co',
+  },
   extra: [['future', 'x_y'], ['future', 'second']],
 };
 
@@ -26,6 +39,41 @@ describe('view hash codec', () => {
     expect(text.startsWith(`v=${HASH_VERSION}&`)).toBe(true);
     expect(decodeViewHash(`#${text}`)).toEqual({ state: full, problems: [] });
     expect(decodeViewHash(text).state).toEqual(full);
+  });
+
+  it('writes the arrangement of the track list readably, by capture position and row path', () => {
+    const text = encodeViewHash({
+      captures: ['run.nvtxc'],
+      tracks: {
+        pinned: [{ capture: 0, path: 'train.py (42)/main (42)/Push%2FPop' }],
+        hidden: [{ capture: 0, path: 'train.py (42)/loader (43)' }],
+        order: [{ parent: { capture: 0, path: 'train.py (42)' }, children: ['loader (43)', 'main (42)'] }],
+        heights: [],
+        nameFilter: '',
+      },
+      extra: [],
+    });
+    expect(decodeURIComponent(text.replace(/\+/g, ' '))).toBe(
+      'v=1&c=run.nvtxc&pin=0/train.py (42)/main (42)/Push%2FPop&hide=0/train.py (42)/loader (43)&ord=0/train.py (42)|loader (43)|main (42)',
+    );
+  });
+
+  it('drops rows of captures the link does not list, and malformed rows, naming them', () => {
+    const decoded = decodeViewHash('#v=1&c=a&pin=1/x&pin=0/ok&hide=0/&ord=0/p&rh=abc_0/q&rh=40_0/q&tf=');
+    expect(decoded.state!.tracks).toEqual({
+      pinned: [{ capture: 0, path: 'ok' }],
+      hidden: [],
+      order: [],
+      heights: [{ row: { capture: 0, path: 'q' }, heightCss: 40 }],
+      nameFilter: '',
+    });
+    expect(decoded.problems).toEqual([
+      'ignored the pinned row "1/x"',
+      'ignored the hidden row "0/"',
+      'ignored the row order "0/p"',
+      'ignored the row height "abc_0/q"',
+    ]);
+    expect(decodeViewHash('#v=1&c=a').state!.tracks).toBeUndefined();
   });
 
   it('writes a readable hash', () => {

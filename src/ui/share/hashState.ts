@@ -24,6 +24,16 @@
  *                            first, written when any capture was placed by hand
  *   f=<ns>_<note>            a flag on the time axis (same reference as `t`) and its note (may be
  *                            empty, may hold `_`); one `f` per flag
+ *   pin=<row>                a track row pinned at the top, one `pin` per row, in pin order
+ *   hide=<row>               a row the user hid (with everything below it), one `hide` per row
+ *   ord=<row>|<label>|...    the order the user gave the children of a row: the parent, then the
+ *                            children's labels first to last ('|' inside a label as `%7C`)
+ *   rh=<px>_<row>            a counter row's height chosen by the user, CSS px
+ *   tf=<text>                the track list's name filter
+ *
+ * A row is `<c>/<path>`: the capture's position in `c`, then the labels from the capture's root
+ * down to the row as the track list keys them (src/timeline/trackLayout.ts `nodeKey`: labels
+ * joined by '/', a '/' or '%' inside a label percent-escaped); `<c>` alone is the capture's row.
  *
  * Times are relative to capture 0 rather than the shared axis, because the axis depends on the
  * order files finish loading. A range is identified by where it sits (track, level, start), not by
@@ -79,6 +89,22 @@ export interface CaptureOffset {
   offsetNs: number;
 }
 
+/** A row of the track list: the capture's position in `captures` and its key path below it ('' for the capture's row). */
+export interface RowRef {
+  capture: number;
+  path: string;
+}
+
+/** The user's arrangement of the track list (src/state/viewerStore.ts `TrackArrangementState`), by row. */
+export interface HashTracks {
+  pinned: RowRef[];
+  hidden: RowRef[];
+  /** A parent row and its children's labels (key path segments), first to last. */
+  order: { parent: RowRef; children: string[] }[];
+  heights: { row: RowRef; heightCss: number }[];
+  nameFilter: string;
+}
+
 export interface ViewHashState {
   /** File names of the captures, in viewer order. */
   captures: string[];
@@ -96,6 +122,8 @@ export interface ViewHashState {
   /** Comparison as `cmp` text (src/ui/compare/compareHash.ts) and its open row. */
   compare?: string;
   compareRow?: string;
+  /** Pinned, hidden and reordered rows, row heights and the track name filter; absent when untouched. */
+  tracks?: HashTracks;
   /** Parameters this version does not know, kept in order. */
   extra: [key: string, value: string][];
 }
@@ -107,7 +135,42 @@ export interface DecodedHash {
   problems: string[];
 }
 
-const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o', 'f', 'cmp', 'cmprow']);
+const KNOWN = new Set(['v', 'c', 't', 'span', 'sel', 'panel', 'q', 'qo', 'filter', 'o', 'f', 'cmp', 'cmprow', 'pin', 'hide', 'ord', 'rh', 'tf']);
+
+function rowText(row: RowRef): string {
+  return row.path === '' ? String(row.capture) : `${row.capture}/${row.path}`;
+}
+
+function parseRow(text: string, captureCount: number): RowRef | undefined {
+  const cut = text.indexOf('/');
+  const capture = parseIndex(cut < 0 ? text : text.slice(0, cut));
+  if (capture === undefined || capture >= captureCount) return undefined;
+  const path = cut < 0 ? '' : text.slice(cut + 1);
+  if (cut >= 0 && path === '') return undefined;
+  return { capture, path };
+}
+
+/** '|' separates the parts of `ord`: inside a label it is written `%7C` (keys write a '%' as `%25`, so this reads back unambiguously). */
+const escapeBar = (text: string) => text.replace(/\|/g, '%7C');
+const unescapeBar = (text: string) => text.replace(/%7C/g, '|');
+
+function parseOrder(text: string, captureCount: number): HashTracks['order'][number] | undefined {
+  const [parentText, ...children] = text.split('|').map(unescapeBar);
+  const parent = parseRow(parentText, captureCount);
+  if (!parent || children.length === 0 || children.some((c) => c === '' || c.includes('/'))) return undefined;
+  return { parent, children };
+}
+
+function parseHeight(text: string, captureCount: number): HashTracks['heights'][number] | undefined {
+  const cut = text.indexOf('_');
+  const heightCss = parseNumber(text.slice(0, cut));
+  const row = cut < 0 ? undefined : parseRow(text.slice(cut + 1), captureCount);
+  return row && heightCss !== undefined && heightCss > 0 ? { row, heightCss } : undefined;
+}
+
+function hasTracks(t: HashTracks): boolean {
+  return t.pinned.length + t.hidden.length + t.order.length + t.heights.length > 0 || t.nameFilter !== '';
+}
 
 /** A finite number as the shortest text that reads back to the same value. */
 function num(n: number): string {
@@ -145,6 +208,14 @@ export function encodeViewHash(state: ViewHashState): string {
   for (const f of state.flags ?? []) p.append('f', `${num(Math.round(f.timeNs))}_${f.note}`);
   if (state.compare) p.append('cmp', state.compare);
   if (state.compareRow) p.append('cmprow', state.compareRow);
+  const tracks = state.tracks;
+  if (tracks) {
+    for (const row of tracks.pinned) p.append('pin', rowText(row));
+    for (const row of tracks.hidden) p.append('hide', rowText(row));
+    for (const o of tracks.order) p.append('ord', [rowText(o.parent), ...o.children].map(escapeBar).join('|'));
+    for (const h of tracks.heights) p.append('rh', `${num(Math.round(h.heightCss))}_${rowText(h.row)}`);
+    if (tracks.nameFilter !== '') p.append('tf', tracks.nameFilter);
+  }
   for (const [k, v] of state.extra) p.append(k, v);
   return p.toString();
 }
@@ -245,6 +316,19 @@ export function decodeViewHash(hash: string): DecodedHash {
   if (flags.length > 0) state.flags = flags;
   state.compare = p.get('cmp') ?? undefined;
   state.compareRow = p.get('cmprow') ?? undefined;
+  const tracks: HashTracks = { pinned: [], hidden: [], order: [], heights: [], nameFilter: p.get('tf') ?? '' };
+  const rows = <T>(key: string, parse: (v: string, n: number) => T | undefined, into: T[], what: string) => {
+    for (const raw of p.getAll(key)) {
+      const value = parse(raw, state.captures.length);
+      if (value === undefined) problems.push(`ignored ${what} "${raw}"`);
+      else into.push(value);
+    }
+  };
+  rows('pin', parseRow, tracks.pinned, 'the pinned row');
+  rows('hide', parseRow, tracks.hidden, 'the hidden row');
+  rows('ord', parseOrder, tracks.order, 'the row order');
+  rows('rh', parseHeight, tracks.heights, 'the row height');
+  if (hasTracks(tracks)) state.tracks = tracks;
   for (const [k, v] of p) if (!KNOWN.has(k)) state.extra.push([k, v]);
   for (const key of ['window', 'span', 'selection', 'panel', 'search', 'filter'] as const) {
     if (state[key] === undefined) delete state[key];

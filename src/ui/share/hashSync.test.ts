@@ -203,4 +203,33 @@ describe('HashSync', () => {
     expect(store.getState().filters.hidden).toEqual([]);
     expect(store.getState().search.text).toBe('out');
   });
+  it('pinning, hiding and moving rows add entries that Back undoes; a link arranges the rows once loaded', () => {
+    const { store, history } = setup();
+    const [id] = load(store, 'a.nvtxt');
+    vi.advanceTimersByTime(300);
+    const entries = history.entries.length;
+    const row = `${id}/Process 1/Thread 1/Push%2FPop`;
+    store.getState().setRowPinned(row, true);
+    expect(history.entries.length).toBe(entries + 1);
+    expect(decodeViewHash(history.hash()).state!.tracks!.pinned).toEqual([{ capture: 0, path: 'Process 1/Thread 1/Push%2FPop' }]);
+    store.getState().setRowHidden(`${id}/Process 1/Thread 1`, true);
+    expect(history.entries.length).toBe(entries + 2);
+    // Typing the track filter rewrites the entry, debounced.
+    store.getState().setTrackNameFilter('thr');
+    vi.advanceTimersByTime(300);
+    expect(history.entries.length).toBe(entries + 2);
+    expect(decodeViewHash(history.hash()).state!.tracks!.nameFilter).toBe('thr');
+    history.go(-1);
+    expect(store.getState().tracks.hidden).toEqual({});
+    expect(store.getState().tracks.pinned).toEqual([row]);
+    history.go(-1);
+    expect(store.getState().tracks.pinned).toEqual([]);
+    const link = history.entries[entries + 1];
+
+    // The link opened in a new tab: applied when the capture is loaded, under its new id.
+    const other = setup(link);
+    const [id2] = load(other.store, 'a.nvtxt');
+    expect(other.store.getState().tracks.pinned).toEqual([`${id2}/Process 1/Thread 1/Push%2FPop`]);
+    expect(other.store.getState().tracks.hidden).toEqual({ [`${id2}/Process 1/Thread 1`]: true });
+  });
 });

@@ -9,7 +9,7 @@
  * the link's view is applied once.
  */
 import { encodeFilters } from '../../analysis/eventFilters.ts';
-import type { ViewerState, ViewerStore } from '../../state/viewerStore.ts';
+import type { TrackArrangementState, ViewerState, ViewerStore } from '../../state/viewerStore.ts';
 import { decodeViewHash, encodeViewHash, type ViewHashState } from './hashState.ts';
 import { resolveViewHash, viewHashState, type CarriedFields } from './viewState.ts';
 
@@ -115,10 +115,16 @@ export class HashSync {
       return;
     }
     const capturesChanged = s.captures !== prev.captures;
-    const discrete = s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters || s.flags !== prev.flags || s.compare !== prev.compare;
+    // Pinning, hiding or moving a row is a step Back undoes; typing the track filter or dragging a
+    // row's height rewrites the entry, like panning.
+    const rowsArranged =
+      s.tracks !== prev.tracks &&
+      (s.tracks.pinned !== prev.tracks.pinned || s.tracks.hidden !== prev.tracks.hidden || s.tracks.order !== prev.tracks.order);
+    const discrete =
+      s.selection !== prev.selection || s.panel !== prev.panel || s.filters !== prev.filters || s.flags !== prev.flags || s.compare !== prev.compare || rowsArranged;
     const spanChanged = s.span !== prev.span;
     // Typing a search rewrites the entry like panning: one entry per finished edit, not per key.
-    const viewChanged = s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs || s.search !== prev.search;
+    const viewChanged = s.viewStartNs !== prev.viewStartNs || s.viewEndNs !== prev.viewEndNs || s.search !== prev.search || s.tracks !== prev.tracks;
     // Opening or closing files is not something Back can undo: rewrite the entry.
     if (capturesChanged) return this.scheduleReplace();
     const now = this.now();
@@ -198,9 +204,15 @@ export class HashSync {
       if (encodeFilters(view.filters) !== encodeFilters(s.filters)) s.setFilters(view.filters);
       s.setSearch(view.search);
       s.setCompare(view.compare);
+      if (!sameArrangement(view.tracks, s.tracks)) s.setTrackArrangement(view.tracks);
     } finally {
       this.applying = false;
     }
     if (view.missing.length > 0) this.options.onNotice?.(`Link: ${view.missing.join('; ')}.`);
   }
+}
+
+/** Same arrangement (a link applied again keeps the store's object, so the layout is not rebuilt). */
+function sameArrangement(a: TrackArrangementState, b: TrackArrangementState): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

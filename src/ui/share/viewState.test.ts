@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
-import { createViewerStore, type ViewerStore } from '../../state/viewerStore.ts';
+import { createViewerStore, NO_ARRANGEMENT, type ViewerStore } from '../../state/viewerStore.ts';
 import { decodeViewHash, encodeViewHash } from './hashState.ts';
 import { findRange, matchCaptures, resolveViewHash, selectionRef, viewHashState } from './viewState.ts';
 
@@ -132,6 +132,38 @@ describe('view state <-> hash state', () => {
     const bad = resolveViewHash({ captures: ['x.nvtxt'], filter: 'p:7,zz:1', extra: [] }, store.getState().captures);
     expect(bad.filters.hidden).toEqual([{ kind: 'process', pid: 7 }]);
     expect(bad.missing).toEqual(['ignored the filter item "zz:1"']);
+  });
+
+  it('keeps pinned, hidden and reordered rows, heights and the name filter, whatever the capture ids and load order', () => {
+    const first = storeWith(model('x.nvtxt', 0), model('y.nvtxt', 2));
+    const s1 = first.getState();
+    const [x1, y1] = s1.captures.map((c) => c.id);
+    s1.setRowPinned(`${y1}/Process 7/main (1)/Push%2FPop`, true);
+    s1.setRowPinned(`${x1}/Process 7/io (2)/Marks`, true);
+    s1.setRowHidden(`${x1}/Process 7/main (1)`, true);
+    s1.setRowOrder(`${y1}/Process 7`, [`${y1}/Process 7/io (2)`, `${y1}/Process 7/main (1)`]);
+    s1.setRowHeight(`${y1}/Process 7/io (2)/Marks`, 90);
+    s1.setTrackNameFilter('mai');
+    const hash = encodeViewHash(viewHashState(first.getState())!);
+
+    // Reopened later in the session (other ids), y loading first.
+    const second = storeWith(model('z.nvtxt', 0), model('y.nvtxt', 2), model('x.nvtxt', 0));
+    const s2 = second.getState();
+    const [, y2, x2] = s2.captures.map((c) => c.id);
+    expect([x2, y2]).not.toEqual([x1, y1]);
+    const view = resolveViewHash(decodeViewHash(hash).state!, s2.captures);
+    expect(view.tracks).toEqual({
+      pinned: [`${y2}/Process 7/main (1)/Push%2FPop`, `${x2}/Process 7/io (2)/Marks`],
+      hidden: { [`${x2}/Process 7/main (1)`]: true },
+      order: { [`${y2}/Process 7`]: [`${y2}/Process 7/io (2)`, `${y2}/Process 7/main (1)`] },
+      heights: { [`${y2}/Process 7/io (2)/Marks`]: 90 },
+      nameFilter: 'mai',
+    });
+    expect(view.missing).toEqual([]);
+    // Rows of a capture that is not loaded are left out; a link without rows arranges nothing.
+    const alone = resolveViewHash(decodeViewHash(hash).state!, [s2.captures[2]]);
+    expect(alone.tracks.pinned).toEqual([`${x2}/Process 7/io (2)/Marks`]);
+    expect(resolveViewHash({ captures: ['x.nvtxt'], extra: [] }, s2.captures).tracks).toEqual(NO_ARRANGEMENT);
   });
 
   it('keeps captures placed by hand, relative to the first capture, whatever the load order', () => {

@@ -6,17 +6,17 @@ import type { SearchQuery } from '../../analysis/nameSearch.ts';
 import { levelCount, lowerBound, trackOfMark, trackOfRange } from '../../model/query.ts';
 import type { Model } from '../../model/types.ts';
 import { decodeFilters, encodeFilters, NO_FILTERS, type EventFilters } from '../../analysis/eventFilters.ts';
-import type { LoadedCapture, Selection, ViewerState } from '../../state/viewerStore.ts';
+import { NO_ARRANGEMENT, type LoadedCapture, type Selection, type TrackArrangementState, type ViewerState } from '../../state/viewerStore.ts';
 import type { CompareView } from '../../state/compareView.ts';
 import { encodeCompareHash, resolveCompareHash } from '../compare/compareHash.ts';
-import type { HashInterval, SelectionRef, ViewHashState } from './hashState.ts';
+import type { HashInterval, HashTracks, RowRef, SelectionRef, ViewHashState } from './hashState.ts';
 
 /** The store fields the hash describes. */
 export type HashedFields = Pick<
   ViewerState,
   'captures' | 'viewStartNs' | 'viewEndNs' | 'selection' | 'span' | 'panel' | 'filters' | 'search' | 'compare'
 > &
-  Partial<Pick<ViewerState, 'flags'>>;
+  Partial<Pick<ViewerState, 'flags' | 'tracks'>>;
 
 /** Fields that pass through unchanged (parameters of a newer build). */
 export type CarriedFields = Pick<ViewHashState, 'extra'>;
@@ -45,7 +45,62 @@ export function viewHashState(s: HashedFields, carried: CarriedFields = NOTHING_
     state.offsets = s.captures.slice(1).map((c, i) => ({ capture: i + 1, offsetNs: c.offsetNs - zero }));
   }
   Object.assign(state, encodeCompareHash(s.compare ?? null, s.captures));
+  const tracks = s.tracks ? tracksHash(s.tracks, s.captures) : undefined;
+  if (tracks) state.tracks = tracks;
   return state;
+}
+
+/** The row a track list key names, by capture position; undefined for a capture not loaded. */
+function rowRef(key: string, captures: readonly LoadedCapture[]): RowRef | undefined {
+  const cut = key.indexOf('/');
+  const id = Number(cut < 0 ? key : key.slice(0, cut));
+  const capture = captures.findIndex((c) => c.id === id);
+  return capture < 0 ? undefined : { capture, path: cut < 0 ? '' : key.slice(cut + 1) };
+}
+
+/** The arrangement of the track list in link terms; undefined when the user changed nothing. */
+function tracksHash(t: TrackArrangementState, captures: readonly LoadedCapture[]): HashTracks | undefined {
+  const refs = (keys: string[]) => keys.map((k) => rowRef(k, captures)).filter((r): r is RowRef => r !== undefined);
+  const order: HashTracks['order'] = [];
+  for (const [parentKey, childKeys] of Object.entries(t.order)) {
+    const parent = rowRef(parentKey, captures);
+    const children = childKeys.filter((k) => k.startsWith(`${parentKey}/`)).map((k) => k.slice(parentKey.length + 1));
+    if (parent && children.length > 0) order.push({ parent, children });
+  }
+  const heights: HashTracks['heights'] = [];
+  for (const [key, heightCss] of Object.entries(t.heights)) {
+    const row = rowRef(key, captures);
+    if (row) heights.push({ row, heightCss });
+  }
+  const out: HashTracks = { pinned: refs(t.pinned), hidden: refs(Object.keys(t.hidden)), order, heights, nameFilter: t.nameFilter };
+  return out.pinned.length + out.hidden.length + order.length + heights.length > 0 || out.nameFilter !== '' ? out : undefined;
+}
+
+/** A link's arrangement of the track list as keys of the loaded captures (rows of captures not loaded are left out). */
+function resolveTracks(t: HashTracks | undefined, matched: (LoadedCapture | undefined)[]): TrackArrangementState {
+  if (!t) return NO_ARRANGEMENT;
+  const key = (row: RowRef): string | undefined => {
+    const capture = matched[row.capture];
+    return capture ? (row.path === '' ? String(capture.id) : `${capture.id}/${row.path}`) : undefined;
+  };
+  const out: TrackArrangementState = { hidden: {}, pinned: [], order: {}, heights: {}, nameFilter: t.nameFilter };
+  for (const row of t.pinned) {
+    const k = key(row);
+    if (k !== undefined && !out.pinned.includes(k)) out.pinned.push(k);
+  }
+  for (const row of t.hidden) {
+    const k = key(row);
+    if (k !== undefined) out.hidden[k] = true;
+  }
+  for (const o of t.order) {
+    const parent = key(o.parent);
+    if (parent !== undefined) out.order[parent] = o.children.map((label) => `${parent}/${label}`);
+  }
+  for (const h of t.heights) {
+    const k = key(h.row);
+    if (k !== undefined) out.heights[k] = h.heightCss;
+  }
+  return out;
 }
 
 /** Where a selected range or mark sits, in terms that survive a reload of the same files. */
@@ -110,6 +165,8 @@ export interface ResolvedView {
   /** Flags on the shared axis (none when the link's reference capture is missing). */
   flags: { timeNs: number; note: string }[];
   compare: CompareView | null;
+  /** Pinned, hidden and reordered rows, heights and name filter (none when the link has none). */
+  tracks: TrackArrangementState;
   /** What the link names but the loaded captures do not have, or could not be read, for a notice. */
   missing: string[];
 }
@@ -131,6 +188,7 @@ export function resolveViewHash(state: ViewHashState, captures: LoadedCapture[])
     offsets: [],
     flags: [],
     compare: null,
+    tracks: resolveTracks(state.tracks, matched),
     missing,
   };
   if (zero !== undefined) for (const f of state.flags ?? []) out.flags.push({ timeNs: f.timeNs + zero, note: f.note });
