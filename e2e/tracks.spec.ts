@@ -339,8 +339,8 @@ test.describe('right-click menu and track list', () => {
 
     await tree.getByRole('treeitem', { name: 'IO (2)' }).click({ button: 'right' });
     await page.getByRole('menuitem', { name: 'Pin to top' }).click();
-    // The NVTX group, left empty, leaves the tree.
-    await expect.poll(() => treeLabels(page)).toEqual(['Render loop', 'renderer (1844) › NVTX › IO (2)', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'loader (4881)', 'Marks']);
+    // In the pinned band at the top; the NVTX group, left empty, leaves the tree.
+    await expect.poll(() => treeLabels(page)).toEqual(['renderer (1844) › NVTX › IO (2)', 'Render loop', 'renderer (1844)', 'main (4880)', 'Push/Pop', 'loader (4881)', 'Marks']);
     // The pinned row still draws its ranges, now first.
     await idle(page);
     expect(await rangeAt(page, 'read assets')).not.toBeNull();

@@ -1,6 +1,8 @@
 /**
  * The track tree at the left of the canvas: only the rows in (and near) the scrolled viewport are
- * mounted, each at the y of its canvas row, inside the scroller that moves both.
+ * mounted, each at the y of its canvas row, inside the scroller that moves both. Pinned rows sit in
+ * a band that sticks to the top of the scroller (CSS `position: sticky`, so it moves with the
+ * native scroll, never a frame late); the other rows scroll under it, as on the canvas.
  */
 import { memo } from 'react';
 import type { MenuTarget } from './menu/menuItems.ts';
@@ -26,21 +28,29 @@ export interface TrackTreeProps {
 }
 
 export function TrackTree({ layout, scrollTopCss, viewportHeightCss, onToggle, onToggleAllLevels, onMenu, onResize }: TrackTreeProps) {
-  const [first, last] = visibleRows(layout, scrollTopCss - OVERSCAN_CSS, scrollTopCss + viewportHeightCss + OVERSCAN_CSS);
-  const rows = layout.rows.slice(first, last);
+  const band = layout.pinnedHeightCss;
+  const [first, last] = visibleRows(layout, scrollTopCss + band - OVERSCAN_CSS, scrollTopCss + viewportHeightCss + OVERSCAN_CSS);
+  const scrolled = layout.rows.slice(Math.max(first, layout.pinnedCount), last);
+  const pinned = layout.rows.slice(0, layout.pinnedCount);
+  const item = (row: LayoutRow) => (
+    <TreeRow
+      key={row.key}
+      row={row}
+      shiftable={row.kind === 'capture' && layout.captures.length > 1}
+      onToggle={onToggle}
+      onToggleAllLevels={onToggleAllLevels}
+      onMenu={onMenu}
+      onResize={onResize}
+    />
+  );
   return (
     <div className="tl-tree" role="tree" aria-label="Tracks">
-      {rows.map((row) => (
-        <TreeRow
-          key={row.key}
-          row={row}
-          shiftable={row.kind === 'capture' && layout.captures.length > 1}
-          onToggle={onToggle}
-          onToggleAllLevels={onToggleAllLevels}
-          onMenu={onMenu}
-          onResize={onResize}
-        />
-      ))}
+      {pinned.length > 0 && (
+        <div className="tl-pinned-band" role="group" aria-label="Pinned tracks" data-testid="pinned-band" style={{ height: band }}>
+          {pinned.map(item)}
+        </div>
+      )}
+      {scrolled.map(item)}
     </div>
   );
 }

@@ -28,13 +28,19 @@ describe('track arrangement', () => {
     expect(collapsed.rows[0].summaryTracks!.length).toBeLessThan(all.rows[0].summaryTracks!.length);
   });
 
-  it('shows pinned tracks first under their capture, labelled with their path, and draws them there', () => {
+  it('shows pinned tracks in the band at the top, labelled with their path, and draws them there', () => {
     const mainStack = plain.find((r) => r.kind === 'track' && r.key.includes('main (1)'))!;
     const layout = buildTrackLayout([loaded(model)], {}, { arrangement: { pinned: [mainStack.key] } });
-    expect(layout.rows[1].key).toBe(mainStack.key);
-    expect(layout.rows[1].pinned).toBe(true);
-    expect(layout.rows[1].label).toBe(`app (100) › main (1) › ${mainStack.label}`);
-    expect(layout.rowOfTrack(1, mainStack.track)).toBe(1);
+    expect(layout.rows[0].key).toBe(mainStack.key);
+    expect(layout.rows[0].pinned).toBe(true);
+    expect(layout.rows[0].label).toBe(`app (100) › main (1) › ${mainStack.label}`);
+    expect(layout.rowOfTrack(1, mainStack.track)).toBe(0);
+    expect(layout.pinnedCount).toBe(1);
+    expect(layout.pinnedHeightCss).toBe(layout.rows[0].heightCss);
+    // The capture's rows follow the band.
+    expect(layout.rows[1].kind).toBe('capture');
+    expect(layout.rows[1].yCss).toBe(layout.pinnedHeightCss);
+    expect(layout.totalHeightCss).toBe(plain.reduce((h, r) => h + r.heightCss, 0));
     // Not a second time in its place.
     expect(layout.rows.filter((r) => r.key === mainStack.key)).toHaveLength(1);
     // A group left with nothing below it leaves the tree.

@@ -200,7 +200,10 @@ export class TimelineController {
     this.pendingReveal = null;
     const row = this.layout.rows[r];
     const scroller = this.el.scroller;
-    const top = scrollToShow(row.yCss, row.heightCss, scroller.scrollTop, scroller.clientHeight);
+    // A pinned row is always in view; the others must clear the pinned band at the top.
+    if (row.pinned) return;
+    const band = this.layout.pinnedHeightCss;
+    const top = scrollToShow(row.yCss - band, row.heightCss, scroller.scrollTop, scroller.clientHeight - band);
     if (top !== scroller.scrollTop) scroller.scrollTop = top;
   }
 

@@ -35,14 +35,22 @@ export interface Frame {
   dpr: number;
 }
 
-/** Canvas y of the top of a row. */
+/** Canvas y of the top of a row: pinned rows sit in the band under the ruler, the others scroll. */
 export function rowTopCss(frame: Frame, row: LayoutRow): CssPx {
-  return RULER_HEIGHT_CSS + row.yCss - frame.scrollTopCss;
+  return RULER_HEIGHT_CSS + row.yCss - (row.pinned ? 0 : frame.scrollTopCss);
 }
 
-/** Rows at least partly inside the track area: [first, last). */
+/** Scrolled rows at least partly visible below the pinned band: [first, last). */
 export function framedRows(frame: Frame): [number, number] {
-  return visibleRows(frame.layout, frame.scrollTopCss, frame.scrollTopCss + frame.heightCss - RULER_HEIGHT_CSS);
+  const top = frame.scrollTopCss + frame.layout.pinnedHeightCss;
+  const [first, last] = visibleRows(frame.layout, top, frame.scrollTopCss + frame.heightCss - RULER_HEIGHT_CSS);
+  return [Math.max(first, frame.layout.pinnedCount), last];
+}
+
+/** The content y (layout coordinates) under a canvas y below the ruler: in the pinned band, or in the scrolled rows. */
+export function contentYAt(frame: Frame, yCss: CssPx): CssPx {
+  const y = yCss - RULER_HEIGHT_CSS;
+  return y < frame.layout.pinnedHeightCss ? y : y + frame.scrollTopCss;
 }
 
 export function drawStaticFrame(ctx: Canvas2D, frame: Frame, text: TextMeasurer): Axis {
@@ -91,14 +99,29 @@ export function drawStaticSlice(
   ctx.textAlign = 'left';
   text.setFont(theme.labelFont);
   const scales = new Map<number, TimeScale>();
+  // Row indices in draw order: the pinned band, then the scrolled rows visible below it. A slice
+  // goes on from `fromRow` in this order.
+  const { pinnedCount, pinnedHeightCss } = frame.layout;
   const [first, last] = framedRows(frame);
-  const top = frame.scrollTopCss;
-  const bottom = top + heightCss - RULER_HEIGHT_CSS;
-  for (let r = Math.max(first, fromRow ?? first); r < last; r++) {
+  const order: number[] = [];
+  for (let r = 0; r < pinnedCount; r++) order.push(r);
+  for (let r = first; r < last; r++) order.push(r);
+  const bandBottom = RULER_HEIGHT_CSS + Math.min(pinnedHeightCss, heightCss - RULER_HEIGHT_CSS);
+  const start = fromRow === null ? 0 : Math.max(0, order.indexOf(fromRow));
+  for (let k = start; k < order.length; k++) {
+    const r = order[k];
     const row = frame.layout.rows[r];
+    // Scrolled rows show from under the band down; the band's rows from the ruler to the band's bottom.
+    const top = row.pinned ? 0 : frame.scrollTopCss + pinnedHeightCss;
+    const bottom = row.pinned ? pinnedHeightCss : frame.scrollTopCss + heightCss - RULER_HEIGHT_CSS;
+    if (row.yCss >= bottom || row.yCss + row.heightCss <= top) continue;
     let scale = scales.get(row.offsetNs);
     if (!scale) scales.set(row.offsetNs, (scale = frame.scale.forCapture(row.offsetNs)));
     ctx.save();
+    ctx.beginPath();
+    if (row.pinned) ctx.rect(0, RULER_HEIGHT_CSS, widthCss, bandBottom - RULER_HEIGHT_CSS);
+    else ctx.rect(0, bandBottom, widthCss, heightCss - bandBottom);
+    ctx.clip();
     ctx.translate(0, rowTopCss(frame, row));
     rendererFor(row).draw({
       ctx,
@@ -111,12 +134,12 @@ export function drawStaticSlice(
       visibleTopCss: Math.max(0, top - row.yCss),
       visibleBottomCss: Math.min(row.heightCss, bottom - row.yCss),
     });
-    ctx.fillStyle = row.track < 0 ? theme.border : theme.grid;
+    ctx.fillStyle = row.track < 0 || (row.pinned && r === pinnedCount - 1) ? theme.border : theme.grid;
     ctx.fillRect(0, row.heightCss - 1 / dpr, widthCss, 1 / dpr);
     ctx.restore();
-    if (r + 1 < last && now() >= deadlineMs) {
+    if (k + 1 < order.length && now() >= deadlineMs) {
       ctx.restore();
-      return r + 1;
+      return order[k + 1];
     }
   }
   ctx.restore();
@@ -126,14 +149,14 @@ export function drawStaticSlice(
 /** The row under a canvas y, or null on the time axis and below the last row. */
 export function rowAtFrameY(frame: Frame, yCss: CssPx): LayoutRow | null {
   if (yCss < RULER_HEIGHT_CSS) return null;
-  const r = rowAtY(frame.layout, yCss - RULER_HEIGHT_CSS + frame.scrollTopCss);
+  const r = rowAtY(frame.layout, contentYAt(frame, yCss));
   return r < 0 ? null : frame.layout.rows[r];
 }
 
 /** What is under a canvas point: a range, mark or counter sample; 'ruler' on the time axis. */
 export function hitTestFrame(frame: Frame, xCss: CssPx, yCss: CssPx): Hit | 'ruler' | null {
   if (yCss < RULER_HEIGHT_CSS) return 'ruler';
-  const contentY = yCss - RULER_HEIGHT_CSS + frame.scrollTopCss;
+  const contentY = contentYAt(frame, yCss);
   const r = rowAtY(frame.layout, contentY);
   if (r < 0) return null;
   const row = frame.layout.rows[r];

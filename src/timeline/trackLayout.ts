@@ -44,7 +44,7 @@ export interface LayoutRow {
   filter?: CaptureFilter | null;
   /** The name search's matching styles of this capture (others are drawn faded), or null. */
   match?: Uint8Array | null;
-  /** A track the user pinned, shown first under its capture. */
+  /** A track the user pinned: shown in the pinned band at the top, which does not scroll. */
   pinned?: boolean;
 }
 
@@ -62,7 +62,7 @@ export interface LayoutView {
 export interface TrackArrangement {
   /** Rows the user hid (with everything below them). */
   hidden?: Readonly<Record<string, true>>;
-  /** Track rows shown first under their capture's row, in pin order, instead of in their place. */
+  /** Track rows shown in the pinned band at the top of the track list, in pin order, instead of in their place. */
   pinned?: readonly string[];
   /** Sibling order chosen by the user: parent key -> child keys, first to last (others follow in tree order). */
   order?: Readonly<Record<string, readonly string[]>>;
@@ -75,7 +75,15 @@ export interface TrackArrangement {
 export interface TrackLayout {
   /** The captures the rows were built from (rows hold their model and offset too). */
   captures: readonly LoadedCapture[];
+  /**
+   * Pinned rows first (`rows[0, pinnedCount)`, at y in [0, pinnedHeightCss)), then every capture's
+   * rows. The pinned band stays at the top of the track area while the other rows scroll under it
+   * (as in Perfetto): see `src/timeline/frame.ts` and `TrackTree.tsx`.
+   */
   rows: LayoutRow[];
+  /** Rows in the pinned band, and its height. */
+  pinnedCount: number;
+  pinnedHeightCss: CssPx;
   totalHeightCss: CssPx;
   /** Row showing a track of a capture, or -1 when hidden under a collapsed node. */
   rowOfTrack(captureId: number, track: number): number;
@@ -115,9 +123,11 @@ export function buildTrackLayout(
   collapsed: Readonly<Record<string, true>>,
   view: LayoutView = {},
 ): TrackLayout {
-  const rows: LayoutRow[] = [];
+  // The pinned band and the scrolled rows are laid out apart, then joined (the band on top).
+  const band = { rows: [] as LayoutRow[], y: 0 };
+  const scrolled = { rows: [] as LayoutRow[], y: 0 };
+  let into = scrolled;
   const trackRows = new Map<number, Int32Array>();
-  let y = 0;
   for (const capture of captures) {
     const { model, id, offsetNs } = capture;
     const filter = view.filters ? captureFilter(model, view.filters) : null;
@@ -180,15 +190,15 @@ export function buildTrackLayout(
         track,
         hasChildren,
         collapsed: isCollapsed,
-        yCss: y,
+        yCss: into.y,
         heightCss,
         geometry,
         summaryTracks,
         filter,
         match,
       };
-      rows.push(r);
-      y += heightCss;
+      into.rows.push(r);
+      into.y += heightCss;
       return r;
     };
     const geometryOf = (key: string, track: number) =>
@@ -232,11 +242,14 @@ export function buildTrackLayout(
       }
       return v;
     };
+    // Labelled with their path, and their capture's name when several are loaded.
+    into = band;
     for (const { node, key, path } of pinnedHere) {
       if (!nameMatch(path.join(' '))) continue;
-      rowOf[node.track] = rows.length;
-      row(key, 'track', 1, { label: path.join(' › '), detail: node.detail }, node.track, false, false, geometryOf(key, node.track), null).pinned = true;
+      const label = (captures.length > 1 ? [model.capture.displayName, ...path] : path).join(' › ');
+      row(key, 'track', 0, { label, detail: node.detail }, node.track, false, false, geometryOf(key, node.track), null).pinned = true;
     }
+    into = scrolled;
 
     const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number, underMatch: boolean) => {
       for (const { node, key } of arrangedChildren(nodes, parentKey, arrangement.order, depth === 2)) {
@@ -251,7 +264,6 @@ export function buildTrackLayout(
           continue;
         }
         if (node.track >= 0) {
-          rowOf[node.track] = rows.length;
           row(key, 'track', depth, node, node.track, hasChildren, isCollapsed, geometryOf(key, node.track), null);
         } else {
           row(key, 'group', depth, node, -1, hasChildren, isCollapsed, null, isCollapsed ? summaryOf(node.children, excludedTracks) : null);
@@ -261,10 +273,18 @@ export function buildTrackLayout(
     };
     visit(model.trackTree, rootKey, 1, false);
   }
+  const pinnedHeightCss = band.y;
+  for (const r of scrolled.rows) r.yCss += pinnedHeightCss;
+  const rows = [...band.rows, ...scrolled.rows];
+  rows.forEach((r, i) => {
+    if (r.track >= 0) trackRows.get(r.captureId)![r.track] = i;
+  });
   return {
     captures,
     rows,
-    totalHeightCss: y,
+    pinnedCount: band.rows.length,
+    pinnedHeightCss,
+    totalHeightCss: pinnedHeightCss + scrolled.y,
     rowOfTrack: (captureId, track) => trackRows.get(captureId)?.[track] ?? -1,
   };
 }

@@ -5,7 +5,7 @@ import { RULER_HEIGHT_CSS } from '../../src/timeline/renderers/ruler.ts';
 import { TextMeasurer } from '../../src/timeline/text.ts';
 import { themeFrom } from '../../src/timeline/theme.ts';
 import { TimeScale } from '../../src/timeline/timeScale.ts';
-import { buildTrackLayout } from '../../src/timeline/trackLayout.ts';
+import { buildTrackLayout, type TrackArrangement } from '../../src/timeline/trackLayout.ts';
 import { CHAR_WIDTH } from './recordingCanvas.ts';
 
 /** Theme colors that no range color can equal, so tests can tell boxes from the background. */
@@ -26,9 +26,9 @@ export const TEST_THEME = themeFrom(
 export function testFrame(
   captures: LoadedCapture[],
   view: { startNs: number; endNs: number; widthCss: number; heightCss?: number },
-  options: { collapsed?: Record<string, true>; scrollTopCss?: number; dpr?: number } = {},
+  options: { collapsed?: Record<string, true>; scrollTopCss?: number; dpr?: number; arrangement?: TrackArrangement } = {},
 ): Frame {
-  const layout = buildTrackLayout(captures, options.collapsed ?? {});
+  const layout = buildTrackLayout(captures, options.collapsed ?? {}, { arrangement: options.arrangement });
   return {
     layout,
     scale: new TimeScale(view.startNs, view.endNs, view.widthCss),

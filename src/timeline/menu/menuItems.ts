@@ -148,7 +148,7 @@ function rowEntries(row: LayoutRow, host: MenuHost): MenuEntry[] {
     if (row.kind === 'track') {
       entries.push({
         label: row.pinned ? 'Unpin' : 'Pin to top',
-        hint: row.pinned ? 'Put the track back in its place' : 'Show this track first under its capture',
+        hint: row.pinned ? 'Put the track back in its place' : 'Keep this track at the top while the list scrolls',
         run: () => host.store.getState().setRowPinned(row.key, !row.pinned),
       });
     }
