@@ -231,7 +231,7 @@ export class TimelineController {
     const x0 = Math.max(box.x0, 0);
     const x1 = Math.min(box.x1, frame.widthCss);
     const y = box.y + box.h / 2;
-    if (x1 - x0 < 1 || y < RULER_HEIGHT_CSS || y > frame.heightCss) return null;
+    if (x1 - x0 < 1 || y < (box.clipTopCss ?? RULER_HEIGHT_CSS) || y > frame.heightCss) return null;
     const x = (x0 + x1) / 2;
     // Only where a click would select this very range (not a deeper one folded over it).
     const hit = hitTestFrame(frame, x, y);

@@ -40,6 +40,11 @@ export function rowTopCss(frame: Frame, row: LayoutRow): CssPx {
   return RULER_HEIGHT_CSS + row.yCss - (row.pinned ? 0 : frame.scrollTopCss);
 }
 
+/** Canvas y from which a row can show: under the ruler for a pinned row, under the pinned band for the others. */
+export function rowClipTopCss(frame: Frame, row: LayoutRow): CssPx {
+  return RULER_HEIGHT_CSS + (row.pinned ? 0 : frame.layout.pinnedHeightCss);
+}
+
 /** Scrolled rows at least partly visible below the pinned band: [first, last). */
 export function framedRows(frame: Frame): [number, number] {
   const top = frame.scrollTopCss + frame.layout.pinnedHeightCss;
@@ -172,21 +177,23 @@ export function locateRange(frame: Frame, captureId: number, index: number): Box
   const row = frame.layout.rows[r];
   const box = rangeBoxInRow(capture.model, row.geometry!, index, frame.scale.forCapture(row.offsetNs));
   box.y += rowTopCss(frame, row);
+  box.clipTopCss = rowClipTopCss(frame, row);
   return box;
 }
 
 /** Centre and half-size of a mark's diamond on a given row (its marks row or a category strip). */
-export function locateMarkInRow(frame: Frame, row: LayoutRow, index: number): { x: CssPx; y: CssPx; half: CssPx } {
+export function locateMarkInRow(frame: Frame, row: LayoutRow, index: number): { x: CssPx; y: CssPx; half: CssPx; clipTopCss: CssPx } {
   const onMarksRow = row.model.tracks[row.track].kind === 'marks';
   return {
     x: frame.scale.forCapture(row.offsetNs).toX(row.model.marks.timeNs[index]),
     y: rowTopCss(frame, row) + (onMarksRow ? MARKS_ROW_CSS / 2 : row.geometry!.markStripCss / 2),
     half: onMarksRow ? MARK_HALF_CSS : STRIP_MARK_HALF_CSS,
+    clipTopCss: rowClipTopCss(frame, row),
   };
 }
 
 /** A mark on its thread's marks row, or null when that row is hidden. */
-export function locateMark(frame: Frame, captureId: number, index: number): { x: CssPx; y: CssPx; half: CssPx } | null {
+export function locateMark(frame: Frame, captureId: number, index: number): { x: CssPx; y: CssPx; half: CssPx; clipTopCss: CssPx } | null {
   const capture = frame.layout.captures.find((c) => c.id === captureId);
   if (!capture || index < 0 || index >= capture.model.marks.timeNs.length) return null;
   const r = frame.layout.rowOfTrack(captureId, trackOfMark(capture.model, index));

@@ -4,6 +4,7 @@ import { contentYAt, drawStaticFrame, framedRows, hitTestFrame, locateRange, row
 import { RecordingCanvas } from '../../testkit/canvas/recordingCanvas.ts';
 import { testFrame, testText } from '../../testkit/canvas/testFrames.ts';
 import { loaded, twoThreadModel } from '../../testkit/models/timelineModels.ts';
+import { drawOverlay } from './renderers/overlay.ts';
 import { buildTrackLayout } from './trackLayout.ts';
 
 describe('pinned band', () => {
@@ -56,5 +57,21 @@ describe('pinned band', () => {
     const unpinned = testFrame([loaded(model)], { startNs: 0, endNs: 1000, widthCss: 800, heightCss: RULER_HEIGHT_CSS + 120 }, { scrollTopCss: 230 });
     const [first, last] = framedRows(unpinned);
     expect(unpinned.layout.rows.slice(first, last).map((r) => r.key)).not.toContain(workerStack.key);
+  });
+
+  it('does not outline a selection whose row is scrolled under the band', () => {
+    const done = Array.from(model.marks.style).findIndex((st) => model.strings[model.styles.name[st]] === 'done');
+    const strokes = (scrollTopCss: number) => {
+      const canvas = new RecordingCanvas();
+      drawOverlay(canvas, scrolled(scrollTopCss), { pointer: null, hover: null, selection: { kind: 'mark', capture: 1, index: done }, span: null });
+      return canvas.calls.filter((c) => c.op === 'strokeRect');
+    };
+    // The worker's marks row: in view at the top; scrolled so that it sits wholly under the band.
+    expect(strokes(0)).toHaveLength(1);
+    const frame = scrolled(0);
+    const marksRow = frame.layout.rows.find((r) => r.key.endsWith('worker (2)/Marks'))!;
+    const under = marksRow.yCss - 3;
+    expect(marksRow.yCss - under + marksRow.heightCss).toBeLessThanOrEqual(frame.layout.pinnedHeightCss);
+    expect(strokes(under)).toHaveLength(0);
   });
 });

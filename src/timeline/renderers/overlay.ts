@@ -9,7 +9,7 @@ import { drawFlags } from './flags.ts';
 import type { Canvas2D } from '../canvas2d.ts';
 import { outlinedPartners } from '../correlation.ts';
 import { formatDuration, formatTimeAtResolution } from '../../format/time.ts';
-import { locateMark, locateMarkInRow, locateRange, rowTopCss, type Frame } from '../frame.ts';
+import { locateMark, locateMarkInRow, locateRange, rowClipTopCss, rowTopCss, type Frame } from '../frame.ts';
 import { drawHighlights, type HighlightIndex } from './highlight.ts';
 import { drawPartnerArrows } from './partnerArrows.ts';
 import { rangeBoxInRow } from './rangeRow.ts';
@@ -92,7 +92,7 @@ function selectionOutline(frame: Frame, selection: Selection): BoxCss | null {
   if (!selection) return null;
   if (selection.kind === 'range') return locateRange(frame, selection.capture, selection.index);
   const point = locateMark(frame, selection.capture, selection.index);
-  return point && { x0: point.x - point.half - 2, x1: point.x + point.half + 2, y: point.y - point.half - 2, h: 2 * point.half + 4 };
+  return point && { x0: point.x - point.half - 2, x1: point.x + point.half + 2, y: point.y - point.half - 2, h: 2 * point.half + 4, clipTopCss: point.clipTopCss };
 }
 
 function partnerOutlines(frame: Frame, selection: Selection): BoxCss[] {
@@ -113,10 +113,11 @@ function outlineHit(ctx: Canvas2D, frame: Frame, hit: Hit, color: string, lineWi
   if (hit.kind === 'range') {
     const box = rangeBoxInRow(row.model, row.geometry!, hit.index, scale);
     box.y += rowTopCss(frame, row);
+    box.clipTopCss = rowClipTopCss(frame, row);
     strokeBox(ctx, frame, box, color, lineWidth);
   } else if (hit.kind === 'mark') {
     const p = locateMarkInRow(frame, row, hit.index);
-    strokeBox(ctx, frame, { x0: p.x - p.half - 2, x1: p.x + p.half + 2, y: p.y - p.half - 2, h: 2 * p.half + 4 }, color, lineWidth);
+    strokeBox(ctx, frame, { x0: p.x - p.half - 2, x1: p.x + p.half + 2, y: p.y - p.half - 2, h: 2 * p.half + 4, clipTopCss: p.clipTopCss }, color, lineWidth);
   } else {
     const model = row.model;
     const { yOf } = counterValueScale(model, row.track, row.heightCss);
@@ -125,6 +126,7 @@ function outlineHit(ctx: Canvas2D, frame: Frame, hit: Hit, color: string, lineWi
     const value = counterValueAt(model, model.tracks[row.track], hit.sample, hit.tNs);
     if (Number.isNaN(value)) return;
     const y = rowTopCss(frame, row) + yOf(value);
+    if (y < rowClipTopCss(frame, row)) return;
     ctx.fillStyle = color;
     ctx.beginPath();
     ctx.moveTo(x, y - 3.5);
@@ -142,9 +144,17 @@ function strokeBox(ctx: Canvas2D, frame: Frame, box: BoxCss, color: string, line
   const x1 = Math.min(frame.widthCss + 4, Math.max(box.x1, box.x0 + 1));
   if (x1 < -2 || x0 > frame.widthCss + 2) return;
   const half = lineWidth / 2;
+  // A box of a row scrolled under the pinned band shows only below the band.
+  const top = box.clipTopCss ?? RULER_HEIGHT_CSS;
+  if (box.y + box.h <= top) return;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(-8, top, frame.widthCss + 16, frame.heightCss - top);
+  ctx.clip();
   ctx.strokeStyle = color;
   ctx.lineWidth = lineWidth;
   ctx.strokeRect(x0 - half, box.y - half, x1 - x0 + lineWidth, box.h + lineWidth);
+  ctx.restore();
 }
 
 const PILL_HEIGHT_CSS: CssPx = 17;

@@ -50,4 +50,6 @@ export interface BoxCss {
   x1: CssPx;
   y: CssPx;
   h: CssPx;
+  /** Canvas y above which the box's row is covered (the pinned band over scrolled rows); the ruler's bottom when absent. */
+  clipTopCss?: CssPx;
 }
