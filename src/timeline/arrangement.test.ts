@@ -52,6 +52,21 @@ describe('track arrangement', () => {
     expect(pinnedAll.length).toBe(plain.length - 1);
   });
 
+  it('keeps the pinned rows of every capture in the one band, named by capture, even when a capture is collapsed', () => {
+    const mainStack = plain.find((r) => r.kind === 'track' && r.key.includes('main (1)') && model.tracks[r.track].kind === 'pushpop')!;
+    const other = twoThreadModel();
+    const key2 = mainStack.key.replace(/^1\//, '2/');
+    const layout = buildTrackLayout([loaded(model, 1), loaded(other, 2)], { '2': true }, { arrangement: { pinned: [key2, mainStack.key] } });
+    expect(layout.pinnedCount).toBe(2);
+    expect(layout.rows.slice(0, 2).map((r) => [r.key, r.label])).toEqual([
+      [key2, `test.nvtxt › app (100) › main (1) › ${mainStack.label}`],
+      [mainStack.key, `test.nvtxt › app (100) › main (1) › ${mainStack.label}`],
+    ]);
+    expect(layout.rowOfTrack(2, mainStack.track)).toBe(0);
+    // The collapsed capture shows only its own row below the band.
+    expect(layout.rows.filter((r) => r.captureId === 2).map((r) => r.kind)).toEqual(['track', 'capture']);
+  });
+
   it('orders siblings as the user chose, the others keeping their places', () => {
     const threads = plain.filter((r) => r.label === 'main (1)' || r.label === 'worker (2)');
     const parent = parentKeyOf(threads[0].key);
@@ -165,5 +180,24 @@ describe('right-click menu', () => {
     down.run();
     const moved = buildTrackLayout(store.getState().captures, {}, { arrangement: store.getState().tracks }).rows.map((r) => r.label);
     expect(moved.indexOf('worker (2)')).toBeLessThan(moved.indexOf('main (1)'));
+  });
+
+  it('moves a pinned row within the band in one change, across captures', () => {
+    const store = createViewerStore();
+    store.getState().addCapture({ model: twoThreadModel(), decodeMs: 0 });
+    store.getState().addCapture({ model: twoThreadModel(), decodeMs: 0 });
+    const [a, b] = store.getState().captures.map((c) => c.id);
+    const stack = (id: number) => `${id}/app (100)/main (1)/Push%2FPop`;
+    store.getState().setRowPinned(stack(a), true);
+    store.getState().setRowPinned(stack(b), true);
+    store.getState().setRowPinned(`${a}/gone`, true);
+    const layout = buildTrackLayout(store.getState().captures, {}, { arrangement: store.getState().tracks });
+    expect(layout.rows.slice(0, 2).map((r) => r.key)).toEqual([stack(a), stack(b)]);
+    let changes = 0;
+    store.subscribe(() => changes++);
+    const menu = menuFor({ kind: 'row', row: layout.rows[1] }, { store, layout, zoomTo: () => undefined, copy: () => undefined });
+    (menu.entries.find((e) => e !== 'separator' && e.label === 'Move up') as Exclude<MenuEntry, 'separator'>).run();
+    expect(changes).toBe(1);
+    expect(store.getState().tracks.pinned).toEqual([stack(b), stack(a), `${a}/gone`]);
   });
 });

@@ -204,32 +204,13 @@ export function buildTrackLayout(
     const geometryOf = (key: string, track: number) =>
       trackGeometry(model.tracks[track], view.allLevels?.[key] === true, arrangement.heights?.[key]);
 
-    const rootCollapsed = collapsed[rootKey] === true;
-    row(
-      rootKey,
-      'capture',
-      0,
-      {
-        label: model.capture.displayName,
-        // A capture placed by hand says where it starts on the shared axis.
-        detail: capture.alignedByUser ? `at ${offsetNs < 0 ? '−' : '+'}${formatDuration(Math.abs(offsetNs))}` : model.capture.format,
-      },
-      -1,
-      model.trackTree.length > 0,
-      rootCollapsed,
-      null,
-      rootCollapsed ? summaryOf(model.trackTree, excludedTracks) : null,
-    );
-    if (rootCollapsed) continue;
-
-    // Pinned tracks first, labelled with their path so that "Push/Pop" says whose it is.
+    // Pinned tracks go to the band, labelled with their path so that "Push/Pop" says whose it is.
     const pinnedHere: { node: TrackNode; key: string; path: string[] }[] = [];
     walkKeyed(model.trackTree, rootKey, (node, key, path) => {
       if (userHidden[key]) return false;
       if (node.track >= 0 && pinned.has(key) && !hidden?.[node.track]) pinnedHere.push({ node, key, path: [...path] });
       return true;
     });
-    pinnedHere.sort((a, b) => arrangement.pinned!.indexOf(a.key) - arrangement.pinned!.indexOf(b.key));
     const pinnedTracks = new Set(pinnedHere.map((p) => p.node.track));
     // A group whose tracks are all hidden by the user, or pinned above, leaves the tree too.
     const placedBelow = new Map<TrackNode, boolean>();
@@ -250,6 +231,25 @@ export function buildTrackLayout(
       row(key, 'track', 0, { label, detail: node.detail }, node.track, false, false, geometryOf(key, node.track), null).pinned = true;
     }
     into = scrolled;
+
+    // The capture's own row, and below it its tree unless collapsed (its pinned rows stay in the band).
+    const rootCollapsed = collapsed[rootKey] === true;
+    row(
+      rootKey,
+      'capture',
+      0,
+      {
+        label: model.capture.displayName,
+        // A capture placed by hand says where it starts on the shared axis.
+        detail: capture.alignedByUser ? `at ${offsetNs < 0 ? '−' : '+'}${formatDuration(Math.abs(offsetNs))}` : model.capture.format,
+      },
+      -1,
+      model.trackTree.length > 0,
+      rootCollapsed,
+      null,
+      rootCollapsed ? summaryOf(model.trackTree, excludedTracks) : null,
+    );
+    if (rootCollapsed) continue;
 
     const visit = (nodes: readonly TrackNode[], parentKey: string, depth: number, underMatch: boolean) => {
       for (const { node, key } of arrangedChildren(nodes, parentKey, arrangement.order, depth === 2)) {
@@ -272,6 +272,14 @@ export function buildTrackLayout(
       }
     };
     visit(model.trackTree, rootKey, 1, false);
+  }
+  // The band in pin order, whatever capture each row is of.
+  const pinOrder = view.arrangement?.pinned ?? [];
+  band.rows.sort((a, b) => pinOrder.indexOf(a.key) - pinOrder.indexOf(b.key));
+  let bandY = 0;
+  for (const r of band.rows) {
+    r.yCss = bandY;
+    bandY += r.heightCss;
   }
   const pinnedHeightCss = band.y;
   for (const r of scrolled.rows) r.yCss += pinnedHeightCss;

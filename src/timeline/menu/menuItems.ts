@@ -110,7 +110,7 @@ export function parentKeyOf(key: string): string {
 
 /** The keys of the rows shown beside `row` (same parent, or the pinned rows), in display order. */
 function siblingKeys(row: LayoutRow, layout: TrackLayout): string[] {
-  if (row.pinned) return layout.rows.filter((r) => r.pinned && r.captureId === row.captureId).map((r) => r.key);
+  if (row.pinned) return layout.rows.filter((r) => r.pinned).map((r) => r.key);
   const parent = parentKeyOf(row.key);
   return layout.rows.filter((r) => !r.pinned && r.captureId === row.captureId && r.kind !== 'capture' && parentKeyOf(r.key) === parent).map((r) => r.key);
 }
@@ -139,8 +139,8 @@ function rowEntries(row: LayoutRow, host: MenuHost): MenuEntry[] {
       [next[at], next[at + by]] = [next[at + by], next[at]];
       const st = host.store.getState();
       if (row.pinned) {
-        for (const key of next) st.setRowPinned(key, false);
-        for (const key of next) st.setRowPinned(key, true);
+        // One change (one history entry): the band's new order, then pins not shown now (hidden, filtered out).
+        st.setTrackArrangement({ ...st.tracks, pinned: [...next, ...st.tracks.pinned.filter((k) => !next.includes(k))] });
       } else {
         st.setRowOrder(parentKeyOf(row.key), next);
       }
