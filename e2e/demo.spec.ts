@@ -1,6 +1,6 @@
 /** The bundled demo capture: opened by ?demo and by the empty state's button; a screenshot to look at. */
 import { expect, test } from '@playwright/test';
-import { captureNames, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { captureNames, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 test('?demo opens the bundled demo capture; screenshot in test-results/demo.png', async ({ page }) => {
   await openApp(page, '?demo');
@@ -20,6 +20,10 @@ test('?demo opens the bundled demo capture; screenshot in test-results/demo.png'
   });
   expect(counterRows).toContain('bytes read (running total)');
   await page.screenshot({ path: 'test-results/demo.png' });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+  await idle(page);
+  await page.screenshot({ path: 'test-results/demo-dark.png' });
 });
 
 test('the empty state opens the demo too', async ({ page }) => {

@@ -17,6 +17,16 @@ describe('splitLabel', () => {
     expect(parts.tail).toBe('_12345');
   });
 
+  it('keeps the last step of a path whole (a pinned row): the name of the row itself', () => {
+    expect(splitLabel('train.py (4242) › main (4242) › Counters › GPU memory in use')).toEqual({
+      head: 'train.py (4242) › main (4242) › Counters',
+      tail: ' › GPU memory in use',
+    });
+    expect(splitLabel('renderer (1844) › NVTX › IO (2)').tail).toBe(' › IO (2)');
+    // A last step too long to keep whole: cut as any label.
+    expect(splitLabel('app › void gemm_kernel_with_a_very_long_name_indeed<float>(int) 7').tail).toBe(' 7');
+  });
+
   it('never splits a surrogate pair', () => {
     const label = 'loooooooooooong😀😀😀';
     const parts = splitLabel(label);

@@ -8,6 +8,10 @@
 const PLAIN_TAIL_CHARS = 6;
 /** A last word longer than this is cut like a single word. */
 const MAX_TAIL_WORD_CHARS = 20;
+/** Between the steps of a pinned row's path label (src/timeline/trackLayout.ts). */
+const PATH_SEPARATOR = ' › ';
+/** The last step of a path label (separator included) is kept whole up to this length. */
+const MAX_TAIL_STEP_CHARS = 32;
 
 export interface LabelParts {
   head: string;
@@ -19,6 +23,9 @@ export interface LabelParts {
  * ("renderer" + " (1844)", "Thread" + " 51306"), or the last few characters of a single word.
  */
 export function splitLabel(label: string): LabelParts {
+  // A path (a pinned row: "process › thread › Push/Pop") keeps its last step whole: it names the row.
+  const step = label.lastIndexOf(PATH_SEPARATOR);
+  if (step > 0 && label.length - step <= MAX_TAIL_STEP_CHARS) return { head: label.slice(0, step), tail: label.slice(step) };
   const space = label.lastIndexOf(' ');
   if (space > 0 && label.length - space - 1 <= MAX_TAIL_WORD_CHARS) return { head: label.slice(0, space), tail: label.slice(space) };
   if (label.length <= PLAIN_TAIL_CHARS * 2) return { head: label, tail: '' };
