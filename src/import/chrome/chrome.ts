@@ -157,7 +157,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** Events with a string "ph": none among many objects means the file is some other JSON. */
   private phasedCount = 0;
 
-  /** `fastPath` false: every event through the general parser (tests compare the two). */
+  /** `fastPath` false: every event through the general parser, counter args through JSON.parse (tests compare the two). */
   constructor(
     private readonly builder: ModelBuilder,
     private readonly fastPath = true,
@@ -424,7 +424,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (f.id.kind !== FieldKind.Absent) base = base ? `${base} ${this.text(buf, f.id)}` : this.text(buf, f.id);
     // The usual flat numeric args are read from the bytes; any other shape is parsed as JSON.
     const series = this.counterArgs;
-    if (f.argsStart < 0 || !readCounterArgs(buf, f.argsStart, f.argsEnd, series)) {
+    if (f.argsStart < 0 || !this.fastPath || !readCounterArgs(buf, f.argsStart, f.argsEnd, series)) {
       const args = f.argsStart >= 0 ? this.parseArgs(buf, offset) : undefined;
       series.count = 0;
       if (args) {
