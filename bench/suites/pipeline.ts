@@ -7,16 +7,22 @@
  *     their level-of-detail summaries) and bytes per event (every model buffer).
  *     Chrome JSON also as one trace (nested `args`, as Chrome and PyTorch write them) written twice,
  *     on one line and one event per line (`chromeJsonOneLine`): the two must decode at one speed.
+ *     Chrome JSON side by side with `@paulirish/trace_engine` (`chromeJson`): the same generated
+ *     file read by nvtxview's load path and by the engine of Chrome's Performance panel, each in a
+ *     fresh process (bench/lib/chromeDecodeChild.ts), alternated --peer-runs times: wall and CPU
+ *     time, peak memory, the ratio, and nvtxview's decode speed as a fresh load worker has it.
  *  2. Range statistics (`rangeStats`, per-name table with percentiles) on models of 1M and 10M
  *     ranges built directly with ModelBuilder from the same event generator: whole capture and
  *     the middle 10% of it, median of several runs after a warm-up.
  * Options: --events N, --formats a,b (importer ids), --decode-runs N (median of N loads),
+ * --peer-runs N (alternated runs against trace_engine, 0: none),
  * --ranges N,N (stats model sizes), --runs N, --seed N, --keep (keep the generated files),
  * --json (one JSON object instead of the table).
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { rangeStats } from '../../src/analysis/rangeStats.ts';
 import { fileSource } from '../../src/import/nodeSource.ts';
@@ -32,6 +38,7 @@ const { values } = parseArgs({
     events: { type: 'string', default: '1000000' },
     formats: { type: 'string', default: Object.keys(FORMATS).join(',') },
     'decode-runs': { type: 'string', default: '1' },
+    'peer-runs': { type: 'string', default: '3' },
     ranges: { type: 'string', default: '1000000,10000000' },
     runs: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
@@ -43,6 +50,7 @@ const events = Number(values.events);
 const rangeSizes = values.ranges!.split(',').map(Number).filter((n) => n > 0);
 const runs = Math.max(1, Number(values.runs));
 const decodeRuns = Math.max(1, Number(values['decode-runs']));
+const peerRuns = Math.max(0, Number(values['peer-runs']));
 const formats = values.formats!.split(',').filter((f) => f !== '');
 const seed = Number(values.seed);
 const log = (line: string) => {
@@ -142,6 +150,60 @@ async function benchChromeLayouts(): Promise<Record<string, unknown>> {
   return entry;
 }
 
+/** One load of `path` in a fresh process by `side` (bench/lib/chromeDecodeChild.ts). */
+function childLoad(side: 'nvtxview' | 'trace-engine', path: string): { wallMs: number; cpuMs: number; peakRssBytes: number } {
+  const root = resolve(import.meta.dirname, '../..');
+  const out = execFileSync(process.execPath, [join(root, 'scripts/run-ts.mjs'), join(root, 'bench/lib/chromeDecodeChild.ts'), side, path], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.trim().split('\n').pop()!) as { wallMs: number; cpuMs: number; peakRssBytes: number };
+}
+
+/**
+ * The Chrome JSON file read by nvtxview and by `@paulirish/trace_engine`, alternated (a fresh
+ * process each, nvtxview first in every pair), so that the machine's load falls on both alike.
+ * The ratio is the median of the pairs' ratios; `mbPerSecond` is nvtxview's median wall time as
+ * a fresh load worker has it (cold JIT, 4 MiB slices, decode + model).
+ */
+function benchTraceEngine(path: string, fileBytes: number): Record<string, unknown> {
+  const ours: { wallMs: number; cpuMs: number; peakRssBytes: number }[] = [];
+  const theirs: { wallMs: number; cpuMs: number; peakRssBytes: number }[] = [];
+  const loads: number[] = [];
+  for (let k = 0; k < peerRuns; k++) {
+    loads.push(loadavg()[0]);
+    ours.push(childLoad('nvtxview', path));
+    theirs.push(childLoad('trace-engine', path));
+  }
+  const mb = fileBytes / 1e6;
+  const oursMs = median(ours.map((r) => r.wallMs));
+  const entry = {
+    fileBytes,
+    runs: peerRuns,
+    mbPerSecond: Number((mb / (oursMs / 1000)).toFixed(1)),
+    mbPerCpuSecond: Number((mb / (median(ours.map((r) => r.cpuMs)) / 1000)).toFixed(1)),
+    nvtxviewMs: Math.round(oursMs),
+    nvtxviewCpuMs: Math.round(median(ours.map((r) => r.cpuMs))),
+    nvtxviewPeakRssBytes: Math.max(...ours.map((r) => r.peakRssBytes)),
+    traceEngineMs: Math.round(median(theirs.map((r) => r.wallMs))),
+    traceEngineCpuMs: Math.round(median(theirs.map((r) => r.cpuMs))),
+    traceEnginePeakRssBytes: Math.max(...theirs.map((r) => r.peakRssBytes)),
+    speedupVsTraceEngine: Number(median(ours.map((r, k) => theirs[k].wallMs / r.wallMs)).toFixed(2)),
+    cpuSpeedupVsTraceEngine: Number(median(ours.map((r, k) => theirs[k].cpuMs / r.cpuMs)).toFixed(2)),
+    pairsWallMs: ours.map((r, k) => [Math.round(r.wallMs), Math.round(theirs[k].wallMs)]),
+    loadAverage1m: loads,
+  };
+  log(
+    `  vs trace_engine  nvtxview ${fmt(oursMs / 1000, 2)} s (${fmt(entry.nvtxviewCpuMs / 1000, 2)} s CPU, ${fmt(entry.nvtxviewPeakRssBytes / 1e6)} MB peak), ` +
+      `@paulirish/trace_engine ${fmt(entry.traceEngineMs / 1000, 2)} s (${fmt(entry.traceEngineCpuMs / 1000, 2)} s CPU, ${fmt(entry.traceEnginePeakRssBytes / 1e6)} MB peak): ` +
+      `${fmt(entry.speedupVsTraceEngine, 1)}x wall, ${fmt(entry.cpuSpeedupVsTraceEngine, 1)}x CPU; nvtxview ${fmt(entry.mbPerSecond, 1)} MB/s as a fresh worker ` +
+      `(${fmt(entry.mbPerCpuSecond, 1)} MB per CPU second), ${peerRuns} alternated pairs, load ${loads.map((l) => l.toFixed(1)).join(', ')}`,
+  );
+  return entry;
+}
+
 const fmt = (x: number, digits = 0) => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 const result: Record<string, unknown> = {
@@ -201,6 +263,7 @@ try {
       result.nvtxtStatsWholeMs = Number(stats.medianMs.toFixed(1));
     }
     model = undefined;
+    if (format === 'chrome-json' && peerRuns > 0) result.chromeJson = benchTraceEngine(path, written.bytes);
     if (!values.keep) rmSync(path, { force: true });
   }
   result.decode = decodeResults;

@@ -93,6 +93,24 @@ describe('packLanes', () => {
     }
   });
 
+  it('gives each range the lowest-numbered lane free at its start (the lanes drawn stay where they were)', () => {
+    const rnd = new Random(23);
+    for (let trial = 0; trial < 300; trial++) {
+      const { start, end } = randomRanges(rnd, rnd.int(0, 300), rnd.int(2, 400), true);
+      const { lane, order } = packLanes(start, end);
+      // Reference: the lanes' last ends, searched from lane 0 for each range taken by start.
+      const laneEnd: number[] = [];
+      const want = new Uint16Array(start.length);
+      for (const i of order) {
+        let l = 0;
+        while (l < laneEnd.length && laneEnd[l] > start[i]) l++;
+        laneEnd[l] = end[i];
+        want[i] = l;
+      }
+      expect(Array.from(lane), `trial ${trial}`).toEqual(Array.from(want));
+    }
+  });
+
   it('packs category rows of the model into the fewest lanes, each lane time-ordered', () => {
     const rnd = new Random(17);
     for (let trial = 0; trial < 50; trial++) {

@@ -18,92 +18,122 @@ export function packLanes(start: ArrayLike<number>, end: ArrayLike<number>): Lan
   const n = start.length;
   const order = orderByStart(start, end, false);
   const lane = new Uint16Array(n);
-  // busy: min-heap of (end, lane) for occupied lanes; free: min-heap of lane numbers.
-  const busyEnd: number[] = [];
-  const busyLane: number[] = [];
-  const free: number[] = [];
+  // busy: min-heap of (end, lane) for occupied lanes; free: min-heap of lane numbers. Typed arrays
+  // of the largest size they can reach: JS arrays of doubles here boxed every popped end time and
+  // the destructuring swaps allocated (about 90 MB of garbage for 120k async ranges).
+  const heaps = new LaneHeaps(n);
   let laneCount = 0;
   for (let k = 0; k < n; k++) {
     const i = order[k];
     const s = start[i];
-    while (busyEnd.length > 0 && busyEnd[0] <= s) {
-      const l = busyLane[0];
-      heapPopPair(busyEnd, busyLane);
-      heapPush(free, l);
+    while (heaps.busySize > 0 && heaps.busyEnd[0] <= s) {
+      const l = heaps.busyLane[0];
+      heaps.popBusy();
+      heaps.pushFree(l);
     }
     let l: number;
-    if (free.length > 0) {
-      l = free[0];
-      heapPop(free);
+    if (heaps.freeSize > 0) {
+      l = heaps.free[0];
+      heaps.popFree();
     } else {
       l = laneCount++;
     }
     lane[i] = Math.min(l, 0xffff);
-    heapPushPair(busyEnd, busyLane, end[i], l);
+    heaps.pushBusy(end[i], l);
   }
   return { order, lane, laneCount };
 }
 
-function heapPush(h: number[], v: number): void {
-  h.push(v);
-  let i = h.length - 1;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (h[p] <= h[i]) break;
-    [h[p], h[i]] = [h[i], h[p]];
-    i = p;
-  }
-}
+/** The two heaps of `packLanes` (same comparisons and swaps as plain binary heaps, so the same lanes). */
+class LaneHeaps {
+  readonly busyEnd: Float64Array;
+  readonly busyLane: Int32Array;
+  busySize = 0;
+  readonly free: Int32Array;
+  freeSize = 0;
 
-function heapPop(h: number[]): void {
-  const last = h.pop()!;
-  if (h.length === 0) return;
-  h[0] = last;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < h.length && h[l] < h[m]) m = l;
-    if (r < h.length && h[r] < h[m]) m = r;
-    if (m === i) return;
-    [h[m], h[i]] = [h[i], h[m]];
-    i = m;
+  constructor(n: number) {
+    this.busyEnd = new Float64Array(n);
+    this.busyLane = new Int32Array(n);
+    this.free = new Int32Array(n);
   }
-}
 
-function heapPushPair(key: number[], val: number[], k: number, v: number): void {
-  key.push(k);
-  val.push(v);
-  let i = key.length - 1;
-  while (i > 0) {
-    const p = (i - 1) >> 1;
-    if (key[p] <= key[i]) break;
-    swap(key, val, p, i);
-    i = p;
+  pushFree(v: number): void {
+    const h = this.free;
+    let i = this.freeSize++;
+    h[i] = v;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (h[p] <= h[i]) break;
+      const t = h[p];
+      h[p] = h[i];
+      h[i] = t;
+      i = p;
+    }
   }
-}
 
-function heapPopPair(key: number[], val: number[]): void {
-  const lk = key.pop()!;
-  const lv = val.pop()!;
-  if (key.length === 0) return;
-  key[0] = lk;
-  val[0] = lv;
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    const r = l + 1;
-    let m = i;
-    if (l < key.length && key[l] < key[m]) m = l;
-    if (r < key.length && key[r] < key[m]) m = r;
-    if (m === i) return;
-    swap(key, val, m, i);
-    i = m;
+  popFree(): void {
+    const h = this.free;
+    const size = --this.freeSize;
+    if (size === 0) return;
+    h[0] = h[size];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && h[l] < h[m]) m = l;
+      if (r < size && h[r] < h[m]) m = r;
+      if (m === i) return;
+      const t = h[m];
+      h[m] = h[i];
+      h[i] = t;
+      i = m;
+    }
   }
-}
 
-function swap(key: number[], val: number[], a: number, b: number): void {
-  [key[a], key[b]] = [key[b], key[a]];
-  [val[a], val[b]] = [val[b], val[a]];
+  pushBusy(k: number, v: number): void {
+    const key = this.busyEnd;
+    const val = this.busyLane;
+    let i = this.busySize++;
+    key[i] = k;
+    val[i] = v;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (key[p] <= key[i]) break;
+      this.swapBusy(p, i);
+      i = p;
+    }
+  }
+
+  popBusy(): void {
+    const key = this.busyEnd;
+    const val = this.busyLane;
+    const size = --this.busySize;
+    if (size === 0) return;
+    key[0] = key[size];
+    val[0] = val[size];
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && key[l] < key[m]) m = l;
+      if (r < size && key[r] < key[m]) m = r;
+      if (m === i) return;
+      this.swapBusy(m, i);
+      i = m;
+    }
+  }
+
+  private swapBusy(a: number, b: number): void {
+    const key = this.busyEnd;
+    const val = this.busyLane;
+    const k = key[a];
+    key[a] = key[b];
+    key[b] = k;
+    const v = val[a];
+    val[a] = val[b];
+    val[b] = v;
+  }
 }

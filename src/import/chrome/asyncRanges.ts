@@ -80,6 +80,7 @@ export class AsyncRangeMatcher {
   private readonly args = new JsonTextStore();
   private argsColumns: JsonTextColumns | undefined;
   private readonly scratch: EventAttrs = {};
+  private readonly where = { offset: 0 };
   private readonly argsPayload: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
   private styles: StyleCache | undefined;
 
@@ -142,39 +143,49 @@ export class AsyncRangeMatcher {
     const offset = this.offset.view();
     this.argsColumns = this.args.finish();
     const order = orderByKeyAndTime(key, time, this.keyCount);
+    // The open begins of the current key (a stack, innermost last). Its length is kept in
+    // `openCount`: emptying or popping the array per key let V8 shrink and regrow it each time.
     const open: number[] = [];
+    let openCount = 0;
     let unterminated = 0;
     for (let g = 0; g < n; ) {
       const k = key[order[g]];
-      open.length = 0;
+      openCount = 0;
       for (; g < n && key[order[g]] === k; g++) {
         const i = order[g];
         if (!isEnd[i]) {
-          open.push(i);
+          open[openCount++] = i;
           continue;
         }
         // An end closes the innermost open begin of its name (catapult's rule, and the trace
         // event format's: pairs are matched by category, id and name); an end without a name
         // closes the innermost one. A named end that matches nothing closes nothing.
-        let at = open.length - 1;
+        let at = openCount - 1;
         const name = names[i];
         if (name >= 0) while (at >= 0 && names[open[at]] !== name) at--;
         if (at < 0) {
           const key = describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0));
-          const why = open.length === 0 ? 'has no open begin' : `has no open begin of its name (${open.length} of other names open)`;
+          const why = openCount === 0 ? 'has no open begin' : `has no open begin of its name (${openCount} of other names open)`;
           budget.report('async end without begin', 'warning', `async end "${nameText(name)}" (${key}) ${why}; ignored`, offset[i]);
           continue;
         }
         const b = open[at];
-        if (at === open.length - 1) open.pop();
-        else open.splice(at, 1);
-        builder.startEnd(thread[b], time[b], time[i], this.attrs(builder, b), thread[i], { offset: offset[b] });
+        for (let q = at + 1; q < openCount; q++) open[q - 1] = open[q];
+        openCount--;
+        builder.startEnd(thread[b], time[b], time[i], this.attrs(builder, b), thread[i], this.at(offset[b]));
       }
       // Still open at the end: the builder closes them at the capture end and reports each.
-      for (const b of open) {
-        builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), { offset: offset[b] });
+      for (let q = 0; q < openCount; q++) {
+        const b = open[q];
+        builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), this.at(offset[b]));
       }
     }
+  }
+
+  /** The reused location object for builder calls (the builder keeps the offset, not the object). */
+  private at(offset: number): { offset: number } {
+    this.where.offset = offset;
+    return this.where;
   }
 
   /** Attributes of begin event `i` (one reused object: the builder copies what it keeps). */
@@ -202,6 +213,9 @@ export class AsyncRangeMatcher {
  * 0..keyCount-1), then each key's run sorted by time only where it is not in time order already
  * (a begin and its end usually arrive in order).
  */
+/** Longest run of one key sorted by insertion. */
+const INSERTION_SORT_MAX = 16;
+
 export function orderByKeyAndTime(key: Uint32Array, time: Float64Array, keyCount: number): Uint32Array {
   const n = key.length;
   const at = new Uint32Array(keyCount + 1);
@@ -215,7 +229,21 @@ export function orderByKeyAndTime(key: Uint32Array, time: Float64Array, keyCount
     const to = at[k];
     let sorted = true;
     for (let g = from + 1; g < to && sorted; g++) sorted = time[order[g - 1]] <= time[order[g]];
-    if (!sorted) order.subarray(from, to).sort((a, b) => time[a] - time[b] || a - b);
+    if (!sorted) {
+      if (to - from <= INSERTION_SORT_MAX) {
+        // Short runs (an end listed before its begin): in place. A typed-array sort with a
+        // comparator copies the run out and back, and allocated ~250 bytes per key here.
+        for (let g = from + 1; g < to; g++) {
+          const x = order[g];
+          let h = g - 1;
+          while (h >= from && (time[order[h]] - time[x] || order[h] - x) > 0) {
+            order[h + 1] = order[h];
+            h--;
+          }
+          order[h + 1] = x;
+        }
+      } else order.subarray(from, to).sort((a, b) => time[a] - time[b] || a - b);
+    }
     from = to;
   }
   return order;

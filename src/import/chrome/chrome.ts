@@ -22,6 +22,7 @@ import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from './bytesTable.ts';
 import { f64, i32, u32, u8 } from '../../model/growable.ts';
 import { cnameColor } from './cnameColors.ts';
+import { readCounterArgs, type CounterArgs } from './counterArgs.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
 import { EventFields, FieldKind, SpanField, parseEvent } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
@@ -116,6 +117,8 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly asyncRanges = new AsyncRangeMatcher();
   private readonly asyncKey = new AsyncKey();
   private readonly counterRows = new Map<string, number>();
+  /** A counter event's series (reused; `raw` holds the parsed values where JSON.parse read them, for messages). */
+  private readonly counterArgs: CounterArgs & { raw: unknown[] } = { keys: [], values: [], isNull: [], count: 0, raw: [] };
   /** PyTorch profiler (Kineto) role of each category id. */
   private readonly categoryRoles: KinetoRole[] = [KinetoRole.None];
   private readonly kineto: KinetoEvents;
@@ -154,7 +157,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
   /** Events with a string "ph": none among many objects means the file is some other JSON. */
   private phasedCount = 0;
 
-  /** `fastPath` false: every event through the general parser (tests compare the two). */
+  /** `fastPath` false: every event through the general parser, counter args through JSON.parse (tests compare the two). */
   constructor(
     private readonly builder: ModelBuilder,
     private readonly fastPath = true,
@@ -419,18 +422,33 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const process = this.builder.process(this.pidOf(buf, offset));
     let base = this.text(buf, f.name);
     if (f.id.kind !== FieldKind.Absent) base = base ? `${base} ${this.text(buf, f.id)}` : this.text(buf, f.id);
-    const args = f.argsStart >= 0 ? this.parseArgs(buf, offset) : undefined;
-    if (!args || Object.keys(args).length === 0) {
+    // The usual flat numeric args are read from the bytes; any other shape is parsed as JSON.
+    const series = this.counterArgs;
+    if (f.argsStart < 0 || !this.fastPath || !readCounterArgs(buf, f.argsStart, f.argsEnd, series)) {
+      const args = f.argsStart >= 0 ? this.parseArgs(buf, offset) : undefined;
+      series.count = 0;
+      if (args) {
+        for (const [key, raw] of Object.entries(args)) {
+          const at = series.count++;
+          series.keys[at] = key;
+          series.raw[at] = raw;
+          series.isNull[at] = raw === null;
+          series.values[at] = raw === null ? NaN : typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+        }
+      }
+    } else series.raw.length = 0;
+    if (series.count === 0) {
       this.budget.report('counter without values', 'warning', `counter event "${base}" has no values in "args"; skipped`, offset);
       return;
     }
-    for (const [key, raw] of Object.entries(args)) {
+    for (let k = 0; k < series.count; k++) {
+      const key = series.keys[k];
+      const value = series.values[k];
       // null is a sample without a value (what our export writes for an unavailable NVTX counter
       // value): a gap in the row, as in the capture it came from.
-      const value = raw === null ? NaN : typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
-      if (raw === null) this.budget.tally('counter null', 'info', 'counter samples with value null, shown as gaps (no value until the next sample)', offset);
+      if (series.isNull[k]) this.budget.tally('counter null', 'info', 'counter samples with value null, shown as gaps (no value until the next sample)', offset);
       else if (!Number.isFinite(value)) {
-        this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a finite number (${shortJson(raw)}); sample skipped`, offset);
+        this.budget.report('counter value not a number', 'warning', `counter "${base}" series "${key}" has a value that is not a finite number (${shortJson(series.raw[k])}); sample skipped`, offset);
         continue;
       }
       // A series named "value" is the counter itself (what our export writes).

@@ -35,7 +35,6 @@ import {
   keyOf,
 } from './eventFields.ts';
 import { ROUND_HALF, ROUND_NONE, ROUND_UP } from './decimal.ts';
-import { INCOMPLETE, skipValue } from './jsonBytes.ts';
 
 /** Returned when the event is not of the fast shape: parse it with `parseEvent`. */
 export const FALLBACK = -2;
@@ -46,6 +45,8 @@ const COMMA = 0x2c;
 const COLON = 0x3a;
 const LBRACE = 0x7b;
 const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
 const MINUS = 0x2d;
 const DOT = 0x2e;
 const LF = 0x0a;
@@ -54,8 +55,9 @@ const LF = 0x0a;
 export const FNV_BASIS = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
+/** JSON whitespace; the one compare `c > 0x20` settles nearly every byte (compact writers put none). */
 function isWsByte(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+  return c <= 0x20 && (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09);
 }
 
 /** JSON number bytes as `scanNumber` runs over them. */
@@ -72,9 +74,8 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
   f.start = pos;
   let i = pos + 1;
   let c = 0;
-  /** Line breaks in the event (in whitespace: strings cannot hold one), unless a value was skipped unseen. */
+  /** Line breaks in the event (in whitespace: strings cannot hold one). */
   let lines = 0;
-  let unseen = false;
   while (i < limit && isWsByte((c = buf[i]))) {
     if (c === LF) lines++;
     i++;
@@ -209,8 +210,8 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
       case K_ARGS: {
         let end = c === LBRACE ? flatObjectEnd(buf, i, limit) : FALLBACK;
         if (end === FALLBACK) {
-          end = checkedValueEnd(buf, i, limit);
-          unseen = true;
+          end = nestedValueEnd(buf, i, limit);
+          lines += nested.lineBreaks;
         }
         if (end < 0) return FALLBACK;
         f.argsStart = i;
@@ -230,8 +231,8 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
       default: {
         const end = scalarEnd(buf, i, limit);
         if (end === FALLBACK) {
-          i = checkedValueEnd(buf, i, limit);
-          unseen = true;
+          i = nestedValueEnd(buf, i, limit);
+          lines += nested.lineBreaks;
         } else i = end;
       }
     }
@@ -244,7 +245,7 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
     if (i >= limit) return FALLBACK;
     if (c === RBRACE) {
       f.end = i + 1;
-      f.lineBreaks = unseen ? -1 : lines;
+      f.lineBreaks = lines;
       return i + 1;
     }
     if (c !== COMMA) return FALLBACK;
@@ -409,12 +410,127 @@ function flatObjectEnd(buf: Uint8Array, i: number, limit: number): number {
   }
 }
 
-/** `skipValue` over any other value; FALLBACK where it would not simply succeed (INCOMPLETE, bad JSON). */
-function checkedValueEnd(buf: Uint8Array, i: number, limit: number): number {
-  try {
-    const end = skipValue(buf, i, limit);
-    return end === INCOMPLETE ? FALLBACK : end;
-  } catch {
-    return FALLBACK;
+/** Deepest nesting `nestedValueEnd` reads itself; deeper values take the general path. */
+const NESTED_MAX_DEPTH = 64;
+/** Open containers of `nestedValueEnd`: 1 object, 2 array. */
+const nestedStack = new Uint8Array(NESTED_MAX_DEPTH + 1);
+/** Line breaks in the whitespace of the last value `nestedValueEnd` read. */
+const nested = { lineBreaks: 0 };
+
+/**
+ * End of any JSON value at buf[i] (nested `args` as Chrome and PyTorch write them), read in one
+ * loop without recursion, calls per value or exceptions, counting its line breaks into
+ * `nested.lineBreaks`; FALLBACK where `skipValue` would not simply succeed (bad JSON, the end of
+ * the buffer) or nesting passes NESTED_MAX_DEPTH. What it accepts, `skipValue` accepts as the same
+ * span (numbers as loosely: the run of number bytes).
+ */
+function nestedValueEnd(buf: Uint8Array, i: number, limit: number): number {
+  let depth = 0;
+  let lines = 0;
+  let c = 0;
+  // Each turn reads one value at buf[i], then what follows it in its container.
+  for (;;) {
+    if (i >= limit) return FALLBACK;
+    c = buf[i];
+    if (c === QUOTE) {
+      let k = i + 1;
+      for (;;) {
+        if (k >= limit) return FALLBACK;
+        const b = buf[k];
+        if (b === QUOTE) break;
+        if (b < 0x20) return FALLBACK;
+        k += b === BACKSLASH ? 2 : 1;
+      }
+      i = k + 1;
+    } else if (c === LBRACE || c === LBRACKET) {
+      if (depth === NESTED_MAX_DEPTH) return FALLBACK;
+      const isObject = c === LBRACE;
+      nestedStack[++depth] = isObject ? 1 : 2;
+      i++;
+      while (i < limit && (c = buf[i]) <= 0x20 && isWsByte(c)) {
+        if (c === LF) lines++;
+        i++;
+      }
+      if (i >= limit) return FALLBACK;
+      if (c === (isObject ? RBRACE : RBRACKET)) {
+        i++;
+        depth--;
+      } else {
+        if (isObject) {
+          i = objectKeyEnd(buf, i, limit);
+          if (i < 0) return FALLBACK;
+          lines += nested.lineBreaks;
+        }
+        continue;
+      }
+    } else if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
+      i++;
+      while (i < limit && isNumberByte(buf[i])) i++;
+    } else {
+      const end = scalarEnd(buf, i, limit);
+      if (end < 0) return FALLBACK;
+      i = end;
+    }
+    // After a value: close containers, or go on to the next element.
+    for (;;) {
+      if (depth === 0) {
+        nested.lineBreaks = lines;
+        return i < limit ? i : FALLBACK;
+      }
+      while (i < limit && (c = buf[i]) <= 0x20 && isWsByte(c)) {
+        if (c === LF) lines++;
+        i++;
+      }
+      if (i >= limit) return FALLBACK;
+      const inObject = nestedStack[depth] === 1;
+      if (c === (inObject ? RBRACE : RBRACKET)) {
+        i++;
+        depth--;
+        continue;
+      }
+      if (c !== COMMA) return FALLBACK;
+      i++;
+      while (i < limit && (c = buf[i]) <= 0x20 && isWsByte(c)) {
+        if (c === LF) lines++;
+        i++;
+      }
+      if (inObject) {
+        i = objectKeyEnd(buf, i, limit);
+        if (i < 0) return FALLBACK;
+        lines += nested.lineBreaks;
+      }
+      break;
+    }
   }
+}
+
+/**
+ * At a key of an object: past the key, the colon and the whitespace around it, to the value;
+ * FALLBACK where that is not what follows. Line breaks passed in `nested.lineBreaks`.
+ */
+function objectKeyEnd(buf: Uint8Array, i: number, limit: number): number {
+  if (i >= limit || buf[i] !== QUOTE) return FALLBACK;
+  let k = i + 1;
+  for (;;) {
+    if (k >= limit) return FALLBACK;
+    const b = buf[k];
+    if (b === QUOTE) break;
+    if (b < 0x20) return FALLBACK;
+    k += b === BACKSLASH ? 2 : 1;
+  }
+  k++;
+  let lines = 0;
+  let c = 0;
+  while (k < limit && (c = buf[k]) <= 0x20 && isWsByte(c)) {
+    if (c === LF) lines++;
+    k++;
+  }
+  if (k >= limit || c !== COLON) return FALLBACK;
+  k++;
+  while (k < limit && (c = buf[k]) <= 0x20 && isWsByte(c)) {
+    if (c === LF) lines++;
+    k++;
+  }
+  nested.lineBreaks = lines;
+  return k;
 }
