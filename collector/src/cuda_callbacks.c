@@ -1,6 +1,7 @@
 #include "cuda_callbacks.h"
 
 #if NVTXC_WITH_CUPTI
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,16 +23,23 @@ _Static_assert(CUPTI_DRIVER_TRACE_CBID_SIZE <= NAMED_IDS && CUPTI_RUNTIME_TRACE_
                "more callback ids than NAMED_IDS: raise it");
 static _Atomic uint64_t named[2][NAMED_IDS / 64];
 
+static pthread_mutex_t naming = PTHREAD_MUTEX_INITIALIZER;
+
 static void name_once(CUpti_CallbackDomain domain, CUpti_CallbackId cbid)
 {
     if (cbid >= NAMED_IDS) return; /* a CUPTI newer than the headers: the reader shows the id */
     _Atomic uint64_t *word = &named[domain == CUPTI_CB_DOMAIN_RUNTIME_API][cbid / 64];
     uint64_t bit = 1ull << (cbid % 64);
-    if (LIKELY(atomic_load_explicit(word, memory_order_relaxed) & bit)) return;
-    if (atomic_fetch_or(word, bit) & bit) return;
-    const char *name = NULL;
-    if (cupti.GetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS) name = NULL;
-    cuda_meta_api_name((uint32_t)domain, cbid, name);
+    if (LIKELY(atomic_load_explicit(word, memory_order_acquire) & bit)) return;
+    /* The bit is set once the name is in the metadata log: a thread that sees it set may use the id. */
+    pthread_mutex_lock(&naming);
+    if (!(atomic_load_explicit(word, memory_order_relaxed) & bit)) {
+        const char *name = NULL;
+        if (cupti.GetCallbackName(domain, cbid, &name) != CUPTI_SUCCESS) name = NULL;
+        cuda_meta_api_name((uint32_t)domain, cbid, name);
+        atomic_fetch_or_explicit(word, bit, memory_order_release);
+    }
+    pthread_mutex_unlock(&naming);
 }
 
 /* The context whose per-thread default stream this thread has written (CUDA_RESOURCE, flags bit 1). */
