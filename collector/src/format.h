@@ -102,6 +102,7 @@ enum {
     NVTXC_META_CUDA_CLOCK = 25,
     NVTXC_META_CUDA_DROPPED = 26,
     NVTXC_META_CUDA_STATUS = 27,
+    NVTXC_META_CUDA_DEVICE = 28,
 };
 
 /* Thread stream record ops (below 0x40: fixed grammar; 0x40 and above: length-prefixed). */

@@ -87,6 +87,7 @@ export const MetaOp = {
   CudaClock: 25,
   CudaDropped: 26,
   CudaStatus: 27,
+  CudaDevice: 28,
 } as const;
 
 export const Op = {
