@@ -40,7 +40,7 @@ MEMSET_FIELDS(CHECK_MEMSET3)
 #define CHECK_SYNC1(f) SAME_OFFSET(sync_record, CUpti_ActivitySynchronization, f);
 SYNC_FIELDS(CHECK_SYNC1)
 
-/* ---------------------------------------------------------------- kernel names */
+/* ---------------------------------------------------------------- kernel names (of the body being built) */
 
 struct name_entry {
     uint64_t hash;
@@ -76,12 +76,14 @@ static int names_grow(void)
     return 0;
 }
 
-void cuda_activity_forget_names(void)
+/* Ids restart at 1 in each chunk: the table is emptied with the body (it keeps its memory). */
+static void forget_names(void)
 {
-    for (uint32_t i = 0; names && i <= names_mask; i++) free(names[i].text);
-    free(names);
-    names = NULL;
-    names_mask = names_used = next_name = 0;
+    for (uint32_t i = 0; names && i <= names_mask; i++) {
+        free(names[i].text);
+        names[i].text = NULL;
+    }
+    names_used = next_name = 0;
 }
 
 static int reserve(struct cuda_activity_body *b, size_t more)
@@ -120,7 +122,7 @@ static char *demangle(const char *mangled)
     return out;
 }
 
-/* The id of a kernel name, appending its KERNEL_NAME record to the body when it is new (0: no memory). */
+/* The id of a kernel name in this body, appending its KERNEL_NAME record when it is new here (0: no memory). */
 static uint32_t kernel_name(struct cuda_activity_body *b, const char *name)
 {
     if (!name) name = "";
@@ -201,6 +203,7 @@ static uint32_t device_of(uint32_t context_id)
 
 void cuda_activity_body_reset(struct cuda_activity_body *b)
 {
+    forget_names();
     b->len = 0;
     b->has_base = 0;
     b->base = 0;

@@ -1,9 +1,9 @@
 /*
  * GPU work records: CUPTI activity records (kernels, copies, sets, synchronisations) encoded as the
- * records of a CUDA_ACTIVITY chunk body (docs/capture-format.md, section 10.3), with the kernel
- * name table of the capture (ids 1, 2, 3 ..., each name defined in the chunk of its first use).
- * Pure formatting: no lock, no file; the caller serialises writers and writes chunks in the order
- * it formatted them. Compiled only with the CUPTI headers (NVTXC_WITH_CUPTI).
+ * records of a CUDA_ACTIVITY chunk body (docs/capture-format.md, section 10.3), with the body's
+ * kernel name table (ids 1, 2, 3 ... restarting in each chunk, each name defined before its first
+ * use in the chunk). Pure formatting: no lock, no file; one body is built at a time (the caller
+ * serialises). Compiled only with the CUPTI headers (NVTXC_WITH_CUPTI).
  */
 #ifndef NVTXC_CUDA_ACTIVITY_H
 #define NVTXC_CUDA_ACTIVITY_H
@@ -25,7 +25,7 @@ struct cuda_activity_body {
     uint64_t kernels, memcpys, memsets, syncs, skipped;
 };
 
-/* Empties the body (keeps its memory). */
+/* Empties the body and its name table (keeps their memory): the start of a chunk. */
 void cuda_activity_body_reset(struct cuda_activity_body *b);
 void cuda_activity_body_free(struct cuda_activity_body *b);
 /*
@@ -40,8 +40,6 @@ static inline uint64_t cuda_activity_records(const struct cuda_activity_body *b)
 }
 /* Device of a CUPTI context id, for records that carry only the context (synchronisations). */
 void cuda_activity_note_context(uint32_t context_id, uint32_t device);
-/* Forgets the kernel name table (a fork child's capture defines its names again). */
-void cuda_activity_forget_names(void);
 #endif
 
 #endif

@@ -19,8 +19,8 @@
 #define BUFFER_SIZE (8u << 20)
 
 /*
- * Serialises formatting and writing: the kernel name table is shared, and a chunk that defines a
- * name must reach the file before one that uses it. Lock order: this, then the file lock.
+ * Serialises formatting and writing (one body and its name table; buffers may complete on CUPTI's
+ * thread and on a flushing thread at once). Lock order: this, then the file lock.
  */
 static struct owned_lock activity_lock = OWNED_LOCK_INIT;
 static struct cuda_activity_body body;

@@ -1,6 +1,7 @@
 #include "cuda_callbacks.h"
 
 #if NVTXC_WITH_CUPTI
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -75,6 +76,49 @@ static void note_per_thread_stream(CUcontext context)
                        NVTXC_CUDA_STREAM_PER_THREAD_DEFAULT);
 }
 
+/* Set while the collector itself calls the driver: those calls are not the program's, not recorded. */
+static __thread int collector_calling TLS_FAST;
+
+/* A driver function: from libcuda.so.1 when the process loaded it, else from the global scope. */
+static void *driver_function(const char *name)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    void *fn = cuda ? dlsym(cuda, name) : NULL;
+    if (cuda) dlclose(cuda);
+    return fn ? fn : dlsym(RTLD_DEFAULT, name);
+}
+
+/* Devices (ordinals below 64) whose CUDA_DEVICE record is written. */
+static _Atomic uint64_t devices_written;
+
+/* Writes the device's CUDA_DEVICE record once, from the driver's answers (0 or empty for what it cannot say). */
+static void note_device(uint32_t ordinal)
+{
+    uint64_t bit = ordinal < 64 ? 1ull << ordinal : 0;
+    if (!bit || (atomic_fetch_or(&devices_written, bit) & bit)) return;
+    __typeof__(cuDeviceGet) *get = (__typeof__(cuDeviceGet) *)driver_function("cuDeviceGet");
+    __typeof__(cuDeviceGetName) *get_name = (__typeof__(cuDeviceGetName) *)driver_function("cuDeviceGetName");
+    __typeof__(cuDeviceGetAttribute) *attribute = (__typeof__(cuDeviceGetAttribute) *)driver_function("cuDeviceGetAttribute");
+    __typeof__(cuDeviceTotalMem) *total_memory = (__typeof__(cuDeviceTotalMem) *)driver_function("cuDeviceTotalMem_v2");
+    char name[256] = "";
+    int major = 0, minor = 0, sms = 0;
+    size_t memory = 0;
+    CUdevice device;
+    collector_calling = 1;
+    if (get && get(&device, (int)ordinal) == CUDA_SUCCESS) {
+        if (get_name && get_name(name, sizeof name, device) != CUDA_SUCCESS) name[0] = 0;
+        if (attribute) {
+            if (attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) != CUDA_SUCCESS) major = 0;
+            if (attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device) != CUDA_SUCCESS) minor = 0;
+            if (attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device) != CUDA_SUCCESS) sms = 0;
+        }
+        if (total_memory && total_memory(&memory, device) != CUDA_SUCCESS) memory = 0;
+    }
+    collector_calling = 0;
+    name[sizeof name - 1] = 0;
+    cuda_meta_device(ordinal, name, (uint32_t)major, (uint32_t)minor, memory, (uint32_t)sms);
+}
+
 /* CUDA calls the thread is inside (a signal handler must not wait on CUPTI from there). */
 static __thread int api_depth TLS_FAST;
 
@@ -129,6 +173,7 @@ static void resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
     case CUPTI_CBID_RESOURCE_CONTEXT_CREATED: {
         uint32_t device = device_of(context), id = context_id_of(context);
         cuda_buffers_note_context(id, device);
+        note_device(device);
         cuda_meta_resource(NVTXC_CUDA_RES_CONTEXT_CREATED, device, id, NVTXC_CUDA_NO_ID, context_handle, 0, 0);
         /* The legacy default stream has no creation callback. */
         cuda_meta_resource(NVTXC_CUDA_RES_STREAM_CREATED, device, id, stream_id_of(context, NULL, 0), context_handle, 0,
@@ -156,9 +201,10 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
 {
     (void)userdata;
     if (UNLIKELY(!nvtxc_capturing)) return;
-    if (LIKELY(domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API))
+    if (LIKELY(domain == CUPTI_CB_DOMAIN_RUNTIME_API || domain == CUPTI_CB_DOMAIN_DRIVER_API)) {
+        if (UNLIKELY(collector_calling)) return;
         api_call(domain, cbid, data);
-    else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
+    } else if (domain == CUPTI_CB_DOMAIN_RESOURCE)
         resource(cbid, data);
 }
 

@@ -53,6 +53,22 @@ void cuda_meta_dropped(uint32_t cause, uint32_t context, uint32_t stream, uint64
     meta_add(NVTXC_META_CUDA_DROPPED, body, (size_t)(p - body));
 }
 
+void cuda_meta_device(uint32_t device, const char *name, uint32_t compute_major, uint32_t compute_minor,
+                      uint64_t global_memory, uint32_t multiprocessors)
+{
+    /* The name sits between the ordinal and the numbers: built in one buffer (meta_add copies it). */
+    size_t n = strnlen(name, 256);
+    uint8_t body[META_FIXED_MAX + 256 + 4 * VARINT_MAX];
+    uint8_t *p = meta_head(body);
+    p = put_varint(p, device);
+    p = put_str(p, name, n);
+    p = put_varint(p, compute_major);
+    p = put_varint(p, compute_minor);
+    p = put_varint(p, global_memory);
+    p = put_varint(p, multiprocessors);
+    meta_add(NVTXC_META_CUDA_DEVICE, body, (size_t)(p - body));
+}
+
 void cuda_meta_status(uint32_t state, uint32_t cupti_version, uint32_t driver_version, const char *text)
 {
     uint8_t body[META_FIXED_MAX];

@@ -49,6 +49,8 @@ void cuda_meta_resource(uint32_t event, uint32_t device, uint32_t context, uint3
 /* A clock pair: `tick_before` and `tick_after` (absolute ticks) read around a CUPTI timestamp. */
 void cuda_meta_clock(uint64_t tick_before, uint64_t cupti_ns, uint64_t tick_after);
 void cuda_meta_dropped(uint32_t cause, uint32_t context, uint32_t stream, uint64_t count);
+void cuda_meta_device(uint32_t device, const char *name, uint32_t compute_major, uint32_t compute_minor,
+                      uint64_t global_memory, uint32_t multiprocessors);
 void cuda_meta_status(uint32_t state, uint32_t cupti_version, uint32_t driver_version, const char *text);
 
 #endif

@@ -125,12 +125,14 @@ interface Capture {
   /** (domain, callback) -> [name, chunk index of its definition]. */
   names: Map<string, [string, number]>;
   nameDefinitions: number;
+  devices: { device: number; name: string; major: number; minor: number; memory: number; sms: number }[];
   resources: { event: number; device: number; context: number; stream: number; contextHandle: bigint; streamHandle: bigint; flags: number }[];
   clocks: { tick: bigint; cupti: bigint; width: number }[];
   dropped: Map<number, number>;
   statuses: { state: number; cupti: number; text: string }[];
   activity: Record<string, number | bigint | string | number[]>[];
-  kernelNames: Map<number, { mangled: string; demangled: string; chunk: number }>;
+  /** Distinct kernel names (mangled -> demangled), from the chunk-local definitions. */
+  kernelNames: Map<string, string>;
   end: Map<number, bigint[]>;
 }
 
@@ -206,6 +208,7 @@ function readCapture(path: string): Capture {
     names: new Map(),
     nameDefinitions: 0,
     resources: [],
+    devices: [],
     clocks: [],
     dropped: new Map(),
     statuses: [],
@@ -251,6 +254,8 @@ function readCapture(path: string): Capture {
             streamHandle: body.varint(),
             flags: body.num(),
           });
+        } else if (op === 28) {
+          c.devices.push({ device: body.num(), name: body.str(), major: body.num(), minor: body.num(), memory: body.num(), sms: body.num() });
         } else if (op === 25) {
           c.clocks.push({ tick: c.startTick + dt, cupti: body.varint(), width: body.num() });
         } else if (op === 26) {
@@ -305,12 +310,18 @@ function readCapture(path: string): Capture {
       r.varint();
       r.varint();
       const base = r.varint();
+      // Name ids are local to the chunk: 1, 2, 3 ... each defined once, before its first use.
+      const local = new Map<number, string>();
       for (const record of activityRecords(r, base)) {
         if (record.kind === 1) {
-          expect(c.kernelNames.has(record.id as number), `kernel name ${String(record.id)} defined twice`).toBe(false);
-          c.kernelNames.set(record.id as number, { mangled: record.mangled as string, demangled: record.demangled as string, chunk });
+          expect(record.id, 'kernel name ids in a chunk count 1, 2, 3 ...').toBe(local.size + 1);
+          local.set(record.id as number, record.mangled as string);
+          c.kernelNames.set(record.mangled as string, record.demangled as string);
         } else {
-          if (record.kind === 2) expect(c.kernelNames.has(record.name as number), 'a kernel name used before its definition').toBe(true);
+          if (record.kind === 2) {
+            expect(local.has(record.name as number), 'a kernel name used before its definition in the chunk').toBe(true);
+            record.kernel = local.get(record.name as number)!;
+          }
           c.activity.push(record);
         }
       }
@@ -461,6 +472,7 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
     expect(c.resources.filter((r) => r.event === 1)).toEqual([
       { event: 1, device: 0, context: 1, stream: 0xffffffff, contextHandle: 0x1000n, streamHandle: 0n, flags: 0 },
     ]);
+    expect(c.devices).toEqual([{ device: 0, name: 'Simulated GPU 0', major: 9, minor: 0, memory: 80 * 2 ** 30, sms: 132 }]);
     const created = c.resources.filter((r) => r.event === 3).map((r) => [r.stream, Number(r.streamHandle), r.flags]);
     expect(created).toEqual([
       [7, 0, 1],
@@ -483,7 +495,7 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
       expect(Number(call!.stream) >> 8).toBe(r.stream);
       expect(r.context).toBe(1);
     }
-    expect([...c.kernelNames.values()].map((n) => [n.mangled, n.demangled])).toEqual(
+    expect([...c.kernelNames.entries()]).toEqual(
       expect.arrayContaining([
         ['_Z5scaleIfEvPT_S1_i', 'void scale<float>(float*, float*, int)'],
         ['vectorAdd', ''],

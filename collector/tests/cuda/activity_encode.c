@@ -1,6 +1,6 @@
 /*
  * The activity encoder (src/cuda_activity.c) on fabricated CUPTI records: two bodies (two chunks),
- * so names defined in the first are reused by id in the second. Prints one JSON line per body:
+ * the second defining its names again (ids are local to a chunk). Prints one JSON line per body:
  *   {"body":"<hex of the records>","base":B,"expect":[...]}
  * where "expect" lists, in order, the records the body must hold as the format's fields
  * (docs/capture-format.md, section 10.3); collector/tests/cuda.test.ts decodes the bytes and compares.
@@ -150,7 +150,7 @@ int main(void)
            "\"type\":4,\"event\":4294967295}");
     printf("]}\n");
 
-    /* Body 2: the known names by id only, a new one gets id 3. */
+    /* Body 2: names defined again, ids from 1 in the order of first use in this chunk. */
     cuda_activity_body_reset(&b);
     CUpti_ActivityKernel10 k4 = kernel("_Z5scaleIfEvPT_S1_i", T0 + 100000, T0 + 100100, 13, 108);
     CUpti_ActivityKernel10 k5 = kernel("reduce", T0 + 100200, T0 + 100300, 13, 109);
@@ -162,10 +162,12 @@ int main(void)
     printf("\",\"base\":\"%llu\",\"written\":%d,\"skipped\":0,\"expect\":[", (unsigned long long)b.base, written);
     const char *common = "\"device\":1,\"context\":3,\"stream\":13,\"grid\":[120,3,1],\"block\":[512,2,1],\"registers\":40,"
                          "\"staticShared\":2048,\"dynamicShared\":65536";
-    printf("{\"kind\":2,\"start\":0,\"duration\":100,\"correlation\":108,\"name\":2,%s},", common);
-    printf("{\"kind\":1,\"id\":3,\"mangled\":\"reduce\",\"demangled\":\"\"},");
-    printf("{\"kind\":2,\"start\":200,\"duration\":100,\"correlation\":109,\"name\":3,%s},", common);
-    printf("{\"kind\":2,\"start\":400,\"duration\":100,\"correlation\":110,\"name\":1,%s}", common);
+    printf("{\"kind\":1,\"id\":1,\"mangled\":\"_Z5scaleIfEvPT_S1_i\",\"demangled\":\"void scale<float>(float*, float*, int)\"},");
+    printf("{\"kind\":2,\"start\":0,\"duration\":100,\"correlation\":108,\"name\":1,%s},", common);
+    printf("{\"kind\":1,\"id\":2,\"mangled\":\"reduce\",\"demangled\":\"\"},");
+    printf("{\"kind\":2,\"start\":200,\"duration\":100,\"correlation\":109,\"name\":2,%s},", common);
+    printf("{\"kind\":1,\"id\":3,\"mangled\":\"vectorAdd\",\"demangled\":\"\"},");
+    printf("{\"kind\":2,\"start\":400,\"duration\":100,\"correlation\":110,\"name\":3,%s}", common);
     printf("]}\n");
     cuda_activity_body_free(&b);
     return 0;

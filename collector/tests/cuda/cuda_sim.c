@@ -170,6 +170,36 @@ static void synchronize(uintptr_t stream)
 
 static int iterations;
 
+/* The driver's device queries, as the collector finds them (global scope: built with -rdynamic). */
+CUresult cuDeviceGet(CUdevice *device, int ordinal)
+{
+    *device = ordinal;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice device)
+{
+    snprintf(name, (size_t)len, "Simulated GPU %d", device);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice device)
+{
+    (void)device;
+    *value = attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR   ? 9
+             : attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? 0
+             : attribute == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT     ? 132
+                                                                         : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice device)
+{
+    (void)device;
+    *bytes = 80ull << 30;
+    return CUDA_SUCCESS;
+}
+
 static void *worker(void *arg)
 {
     uintptr_t stream = (uintptr_t)arg;
