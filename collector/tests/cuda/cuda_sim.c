@@ -10,7 +10,14 @@
  * and exits with the status given as its last argument.
  *
  *   cuda_sim nvtx-first|cuda-first THREADS ITERATIONS STATUS
+ *
+ * `cuda_sim bench CALLS` measures instead what the collector adds to one API call (its callback at
+ * enter and exit, the record, the stream lookup): the thread CPU time of CALLS calls with the
+ * collector subscribed minus the same calls reaching no subscriber, for a call without a stream
+ * (cudaGetDevice) and a kernel launch (cudaLaunchKernel). Prints
+ *   {"calls":N,"nsPerCall":X,"nsPerLaunch":Y}
  */
+#include <time.h>
 #include <cupti.h>
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
@@ -218,8 +225,58 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static void (*fake_callbacks)(int);
+
+static double cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* CPU ns per call of `calls` calls of one API (a launch when `stream` is set). */
+static double time_calls(long calls, int launch)
+{
+    cudaLaunchKernel_v7000_params p;
+    memset(&p, 0, sizeof p);
+    p.stream = (cudaStream_t)STREAM_A;
+    double t0 = cpu_ns();
+    for (long i = 0; i < calls; i++) {
+        if (launch)
+            fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, &p, (uint32_t)i, 0, NULL, NULL);
+        else
+            fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGetDevice_v3020, NULL, (uint32_t)i, 0, NULL, NULL);
+    }
+    return (cpu_ns() - t0) / (double)calls;
+}
+
+static int bench(long calls)
+{
+    fake_callbacks = dlsym(dlopen(getenv("NVTXCAPTURE_CUPTI"), RTLD_NOW | RTLD_NOLOAD), "fake_cupti_callbacks");
+    fake_resource(CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CONTEXT, 0);
+    double best[2][2] = {{1e18, 1e18}, {1e18, 1e18}};
+    for (int round = 0; round < 5; round++) {
+        for (int on = 0; on < 2; on++) {
+            fake_callbacks(on);
+            for (int launch = 0; launch < 2; launch++) {
+                double t = time_calls(calls, launch);
+                if (t < best[on][launch]) best[on][launch] = t;
+            }
+        }
+    }
+    printf("{\"calls\":%ld,\"nsPerCall\":%.1f,\"nsPerLaunch\":%.1f}\n", calls, best[1][0] - best[0][0], best[1][1] - best[0][1]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "bench") == 0) {
+        if (inject() != 1) return 3;
+        void *fake = dlopen(getenv("NVTXCAPTURE_CUPTI"), RTLD_NOW | RTLD_NOLOAD);
+        fake_api = dlsym(fake, "fake_cupti_api");
+        fake_resource = dlsym(fake, "fake_cupti_resource");
+        return bench(atol(argv[2]));
+    }
     if (argc < 5) {
         fprintf(stderr, "usage: cuda_sim nvtx-first|cuda-first THREADS ITERATIONS STATUS\n");
         return 2;

@@ -20,6 +20,8 @@
 #define CUPTI_OFFSET_NS 1000000000000ull
 
 static CUpti_CallbackFunc subscriber_fn;
+/* 0: API calls reach no subscriber (the cost of the simulation alone, for cuda_sim bench). */
+static int callbacks_on = 1;
 static void *subscriber_data;
 static int subscribed;
 static uint32_t enabled_domains;
@@ -232,6 +234,11 @@ EXPORT void fake_cupti_add(const void *record, size_t batch_bytes)
     pthread_mutex_unlock(&lock);
 }
 
+EXPORT void fake_cupti_callbacks(int on)
+{
+    callbacks_on = on;
+}
+
 EXPORT void fake_cupti_drop(size_t count)
 {
     pthread_mutex_lock(&lock);
@@ -251,7 +258,7 @@ EXPORT void fake_cupti_api(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, c
     data.context = (CUcontext)(uintptr_t)0x1000;
     data.correlationData = &correlation_data;
     data.correlationId = correlation;
-    int on = subscriber_fn && (enabled_domains & (1u << domain));
+    int on = callbacks_on && subscriber_fn && (enabled_domains & (1u << domain));
     data.callbackSite = CUPTI_API_ENTER;
     if (on) subscriber_fn(subscriber_data, domain, cbid, &data);
     if (work) work(arg);
