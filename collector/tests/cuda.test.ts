@@ -454,19 +454,22 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
       const name = c.names.get(`${a.domain}/${a.callback}`);
       expect(name, `name of ${a.domain}/${a.callback}`).toBeDefined();
       expect(name![1]).toBeLessThan(a.chunk);
-      if (a.flags === 1) expect([0x200n, 0x300n]).toContain(a.stream);
+      if (a.flags === 1) expect([0x200n, 0x300n, 2n]).toContain(a.stream);
       else expect(a.stream).toBe(0n);
       expect(a.result).toBe(0);
     }
     expect(c.nameDefinitions).toBe(c.names.size);
     expect([...c.names.values()].map((n) => n[0]).sort()).toEqual(
-      ['api_2_17', 'cuLaunchKernel', 'cudaLaunchKernel_v7000', 'cudaMemcpyAsync_v3020', 'cudaMemsetAsync_v3020', 'cudaStreamSynchronize_v3020'].sort(),
+      ['api_2_17', 'api_2_214', 'cuLaunchKernel', 'cudaLaunchKernel_v7000', 'cudaMemcpyAsync_v3020', 'cudaMemsetAsync_v3020', 'cudaStreamSynchronize_v3020'].sort(),
     );
     // A driver launch inside each runtime launch: the driver record ends no later than the runtime one.
     const launches = c.api.filter((a) => a.domain === 2 && a.callback === 211);
     const driverLaunches = c.api.filter((a) => a.domain === 1);
-    expect(launches).toHaveLength(said.kernels);
-    expect(driverLaunches).toHaveLength(said.kernels);
+    // ... and one launch in the per-thread-stream form (cudaLaunchKernel_ptsz) on stream 0: handle 2.
+    const perThread = c.api.filter((a) => a.domain === 2 && a.callback === 214);
+    expect(perThread.map((a) => a.stream)).toEqual([2n]);
+    expect(launches).toHaveLength(said.kernels - 1);
+    expect(driverLaunches).toHaveLength(said.kernels - 1);
 
     // Contexts and streams, with CUPTI's ids and the handles.
     expect(c.resources.filter((r) => r.event === 1)).toEqual([
@@ -478,6 +481,7 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
       [7, 0, 1],
       [2, 0x200, 0],
       [3, 0x300, 0],
+      [8, 2, 2],
     ]);
     expect(c.resources.filter((r) => r.event === 4).map((r) => r.stream)).toEqual([2, 3]);
 
@@ -492,7 +496,8 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
       const call = apiByCorrelation.get(r.correlation as number);
       expect(call, `API call of correlation ${String(r.correlation)}`).toBeDefined();
       expect(call!.domain).toBe(2);
-      expect(Number(call!.stream) >> 8).toBe(r.stream);
+      if (call!.stream === 2n) expect(r.stream).toBe(8);
+      else expect(Number(call!.stream) >> 8).toBe(r.stream);
       expect(r.context).toBe(1);
     }
     expect([...c.kernelNames.entries()]).toEqual(

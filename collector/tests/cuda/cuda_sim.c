@@ -4,7 +4,7 @@
  * (InitializeInjection, before or after the first NVTX call), reports a context and two streams,
  * and on several threads, inside NVTX ranges, makes runtime API calls (kernel launches with a
  * driver launch inside, async copies and sets, stream synchronisations) whose GPU work it hands to
- * CUPTI as activity records. CUPTI drops a few records. Prints what it did, one JSON line:
+ * CUPTI as activity records, then one launch on the main thread's per-thread default stream. CUPTI drops a few records. Prints what it did, one JSON line:
  *   {"ranges","apiCalls","streamApiCalls","kernels","memcpys","memsets","syncs","dropped","kernelNames",
  *    "contexts","streams","correlations"}
  * and exits with the status given as its last argument.
@@ -96,6 +96,29 @@ static void launch(uintptr_t stream, int which)
     k.staticSharedMemory = 1024;
     k.dynamicSharedMemory = 4096 * which;
     k.name = kernel_names[which];
+    fake_add(&k, BATCH_BYTES);
+    atomic_fetch_add(&kernels, 1);
+}
+
+/* A launch in the per-thread-stream form on stream 0: the thread's own default stream (handle 2). */
+static void launch_per_thread_default(void)
+{
+    cudaLaunchKernel_ptsz_v7000_params p;
+    memset(&p, 0, sizeof p);
+    uint32_t id = correlation();
+    fake_api(CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000, &p, id, 0, NULL, NULL);
+    atomic_fetch_add(&api_calls, 1);
+    atomic_fetch_add(&stream_api_calls, 1);
+    CUpti_ActivityKernel10 k;
+    memset(&k, 0, sizeof k);
+    k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    k.start = fake_now() + 1000;
+    k.end = k.start + 700;
+    k.contextId = 1;
+    k.streamId = 8; /* the stand-in's id of a per-thread default stream */
+    k.correlationId = id;
+    k.gridX = k.gridY = k.gridZ = k.blockX = k.blockY = k.blockZ = 1;
+    k.name = kernel_names[1];
     fake_add(&k, BATCH_BYTES);
     atomic_fetch_add(&kernels, 1);
 }
@@ -309,6 +332,7 @@ int main(int argc, char **argv)
     if (threads > 64) threads = 64;
     for (int i = 0; i < threads; i++) pthread_create(&t[i], NULL, worker, (void *)(i % 2 ? STREAM_B : STREAM_A));
     for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
+    launch_per_thread_default();
     fake_drop(5);
     fake_resource(CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING, CONTEXT, STREAM_A);
     fake_resource(CUPTI_CBID_RESOURCE_STREAM_DESTROY_STARTING, CONTEXT, STREAM_B);
