@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main as cli, type CliIO } from '../../src/cli/main.ts';
+import type { StatsRecord } from '../../src/cli/stats.ts';
 import { fileSource } from '../../src/import/nodeSource.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
 import type { Model } from '../../src/model/types.ts';
@@ -57,6 +59,17 @@ async function decode(path: string): Promise<Model> {
     await source.close();
   }
 }
+
+/** `nvtxview stats --json --kind KIND FILE`: the rows and what it said on stderr. */
+async function statsOf(kind: string, path: string): Promise<{ rows: StatsRecord[]; err: string }> {
+  let out = '';
+  let err = '';
+  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
+  expect(await cli(['stats', '--json', '--kind', kind, path], io)).toBe(0);
+  return { rows: JSON.parse(out) as StatsRecord[], err };
+}
+
+const countOf = (rows: StatsRecord[]) => rows.reduce((n, r) => n + r.count, 0);
 
 const reasonLines = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('nvtx-capture: CUDA not recorded:'));
 
@@ -535,9 +548,17 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
     );
     expect(run.stderr).toContain(`nvtx-capture: ${said.dropped} GPU activity records were lost`);
 
-    // The NVTX side decodes as before.
+    // The NVTX side decodes as before (the model's other rows are the CUDA ones).
     const model = await decode(run.path);
-    expect(rangeRows(model)).toHaveLength(said.ranges);
+    expect(rangeRows(model).filter((r) => r.kind === 'pushpop')).toHaveLength(said.ranges);
+
+    // And the viewer's decoder and CLI (cudadec's) read the CUDA side to the same counts.
+    const api = await statsOf('api', run.path);
+    expect(countOf(api.rows)).toBe(said.apiCalls);
+    expect(api.rows.find((r) => r.name === 'cudaLaunchKernel')?.count).toBe(said.kernels - 1);
+    expect(countOf((await statsOf('kernels', run.path)).rows)).toBe(said.kernels);
+    expect(countOf((await statsOf('memops', run.path)).rows)).toBe(said.memcpys + said.memsets);
+    expect(api.err).toContain(`CUPTI dropped ${said.dropped} GPU activity record(s)`);
   });
 });
 
