@@ -501,8 +501,10 @@ int main(int argc, char **argv)
             /* The driver calls the collector's InitializeInjection at cuInit (CUDA records). */
             const char *other = getenv("CUDA_INJECTION64_PATH");
             if (other && *other && strcmp(other, lib) != 0) {
-                fprintf(stderr, "nvtx-capture: CUDA_INJECTION64_PATH is set to %s (another tool): CUDA is not recorded\n",
+                fprintf(stderr, "nvtx-capture: CUDA not recorded: CUDA_INJECTION64_PATH is set to %s (another tool); "
+                                "NVTX is recorded\n",
                         other);
+                setenv("NVTXCAPTURE_CUDA", "other", 1);
             } else {
                 setenv("CUDA_INJECTION64_PATH", lib, 1);
                 setenv("NVTXCAPTURE_CUDA", "1", 1);

@@ -30,10 +30,21 @@ static _Atomic int state = CUDA_NOT_ATTACHED;
 static atomic_flag attaching = ATOMIC_FLAG_INIT;
 static atomic_flag reason_said = ATOMIC_FLAG_INIT;
 
+/*
+ * NVTXCAPTURE_CUDA: "0" (--no-cuda), "other" (the launcher found CUDA_INJECTION64_PATH naming
+ * another tool's library and said so), else CUDA is recorded when the driver attaches us.
+ */
 static int cuda_wanted(void)
 {
     const char *v = getenv("NVTXCAPTURE_CUDA");
-    return !(v && (strcmp(v, "0") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0));
+    return !(v && (strcmp(v, "0") == 0 || strcmp(v, "no") == 0 || strcmp(v, "false") == 0 || strcmp(v, "other") == 0));
+}
+
+/* Why CUDA is off, for the capture (the user asked, or the launcher said why). */
+static const char *off_reason(void)
+{
+    const char *v = getenv("NVTXCAPTURE_CUDA");
+    return v && strcmp(v, "other") == 0 ? "CUDA_INJECTION64_PATH names another tool's library" : "--no-cuda";
 }
 
 /* cuDriverGetVersion of the loaded driver (called before subscribing: the collector's own call is not recorded). */
@@ -85,7 +96,13 @@ static void attach_cupti(void)
     }
     uint32_t version = 0;
     if (cupti.GetVersion(&version) != CUPTI_SUCCESS) version = 0;
-    if (cuda_callbacks_start(why, sizeof why) != 0 || cuda_buffers_start(why, sizeof why, notes, sizeof notes) != 0) {
+    if (cuda_callbacks_start(why, sizeof why) != 0) {
+        atomic_store(&state, CUDA_NOT_RECORDED);
+        not_recorded(why, 1, version, driver);
+        return;
+    }
+    if (cuda_buffers_start(why, sizeof why, notes, sizeof notes) != 0) {
+        cuda_callbacks_stop(); /* no API calls without their GPU work */
         atomic_store(&state, CUDA_NOT_RECORDED);
         not_recorded(why, 1, version, driver);
         return;
@@ -154,7 +171,9 @@ static const char *never_attached_reason(void)
 
 void cuda_at_exit(void)
 {
-    if (!nvtxc_capturing) return;
+    /* Once: from the collector's own exit handler and from the one registered at attach (earlier). */
+    static atomic_flag done = ATOMIC_FLAG_INIT;
+    if (!nvtxc_capturing || atomic_flag_test_and_set(&done)) return;
     int s = atomic_load(&state);
 #if NVTXC_WITH_CUPTI
     if (s == CUDA_RECORDING) {
@@ -165,7 +184,7 @@ void cuda_at_exit(void)
     if (s == CUDA_NOT_ATTACHED || s == CUDA_OFF) {
         const char *reason = never_attached_reason();
         if (!reason) return;
-        if (s == CUDA_OFF || !cuda_wanted()) not_recorded("--no-cuda", 0, 0, 0);
+        if (s == CUDA_OFF || !cuda_wanted()) not_recorded(off_reason(), 0, 0, 0);
         else not_recorded(reason, 1, 0, 0);
     }
 }

@@ -208,6 +208,11 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
         resource(cbid, data);
 }
 
+void cuda_callbacks_stop(void)
+{
+    cupti.Unsubscribe(subscriber);
+}
+
 int cuda_callbacks_init_result(void)
 {
     return atomic_load(&first_init_failure);

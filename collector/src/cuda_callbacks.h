@@ -13,6 +13,8 @@
 #if NVTXC_WITH_CUPTI
 /* Subscribes and enables the API and resource domains: 0, or -1 with why in `why`. */
 int cuda_callbacks_start(char *why, size_t why_cap);
+/* Unsubscribes (recording could not start after all). */
+void cuda_callbacks_stop(void);
 /* 1 when the calling thread is inside a CUDA API call. */
 int cuda_callbacks_thread_in_api(void);
 /* The result of the first cuInit that failed since attaching (0 when none did). */

@@ -37,11 +37,12 @@ interface Run {
   path: string;
 }
 
-function capture(program: string, args: string[], output: string, options: string[] = [], lib = launcher): Run {
+function capture(program: string, args: string[], output: string, options: string[] = [], lib = launcher, extraEnv: Record<string, string> = {}): Run {
   const path = join(work, output);
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.CUDA_INJECTION64_PATH;
   delete env.NVTXCAPTURE_CUPTI;
+  Object.assign(env, extraEnv);
   const result = spawnSync(lib, [...options, '-f', '-o', path, '--', program, ...args], {
     cwd: work,
     encoding: 'utf8',
@@ -401,6 +402,17 @@ describe.runIf(withCupti)('collector built with CUPTI, on a machine without a GP
     expect(readCapture(run.path).statuses).toEqual([{ state: 2, cupti: 0, text: '--no-cuda' }]);
     const said = JSON.parse(run.stdout) as { ranges: number };
     expect(rangeRows(await decode(run.path))).toHaveLength(said.ranges);
+  });
+
+  it('leaves CUDA_INJECTION64_PATH of another tool alone and says once that CUDA is not recorded', async () => {
+    const run = capture(join(cudaTests, 'runtime_nodevice'), ['5'], 'othertool.nvtxc', [], launcher, {
+      CUDA_INJECTION64_PATH: '/opt/other-tool/libinject.so',
+    });
+    expect(run.status).toBe(5);
+    expect(reasonLines(run.stderr)).toEqual([
+      'nvtx-capture: CUDA not recorded: CUDA_INJECTION64_PATH is set to /opt/other-tool/libinject.so (another tool); NVTX is recorded',
+    ]);
+    expect(readCapture(run.path).statuses).toEqual([{ state: 2, cupti: 0, text: "CUDA_INJECTION64_PATH names another tool's library" }]);
   });
 
   it('--cupti with a path that does not exist is refused before the program runs', () => {
