@@ -574,6 +574,20 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
   });
 });
 
+describe.runIf(withCupti)('GPU work still in CUPTI at a fatal signal', () => {
+  it('is flushed by the SIGTERM handler: every record in the capture, the signal ends the program', () => {
+    const run = capture(join(cudaTests, 'cuda_sim'), ['cuda-first', '2', '40', 'term'], 'sim-term.nvtxc', ['--cupti', join(cudaTests, 'libfakecupti.so')]);
+    expect(run.status).toBe(128 + 15);
+    expect(run.stderr).toContain('killed by signal 15');
+    const said = JSON.parse(run.stdout) as Record<string, number>;
+    const c = readCapture(run.path);
+    const kinds = (k: number) => c.activity.filter((r) => r.kind === k).length;
+    expect([kinds(2), kinds(3), kinds(4), kinds(5)]).toEqual([said.kernels, said.memcpys, said.memsets, said.syncs]);
+    expect(c.api).toHaveLength(said.apiCalls);
+    expect(c.end.get(3)).toEqual([2n, 15n]);
+  });
+});
+
 describe.runIf(withCupti)('activity encoder on fabricated CUPTI records', () => {
   it('writes every field of kernels, copies, peer copies, sets and syncs; names once, demangled; unknown kinds skipped', () => {
     const result = spawnSync(join(cudaTests, 'activity_encode'), { encoding: 'utf8' });

@@ -7,7 +7,8 @@
  * CUPTI as activity records, then one launch on the main thread's per-thread default stream. CUPTI drops a few records. Prints what it did, one JSON line:
  *   {"ranges","apiCalls","streamApiCalls","kernels","memcpys","memsets","syncs","dropped","kernelNames",
  *    "contexts","streams","correlations"}
- * and exits with the status given as its last argument.
+ * and exits with the status given as its last argument, or with "term" ends itself with SIGTERM
+ * (its last GPU records still in CUPTI's buffer: the collector must flush them in the handler).
  *
  *   cuda_sim nvtx-first|cuda-first THREADS ITERATIONS STATUS
  *
@@ -22,6 +23,7 @@
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -340,5 +342,7 @@ int main(int argc, char **argv)
            "\"dropped\":5,\"kernelNames\":%d,\"contexts\":1,\"streams\":2}\n",
            atomic_load(&ranges), atomic_load(&api_calls), atomic_load(&stream_api_calls), atomic_load(&kernels),
            atomic_load(&memcpys), atomic_load(&memsets), atomic_load(&syncs), iterations >= 3 ? 3 : iterations);
+    fflush(stdout);
+    if (strcmp(argv[4], "term") == 0) raise(SIGTERM);
     return atoi(argv[4]);
 }
