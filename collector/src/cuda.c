@@ -59,11 +59,11 @@ static uint32_t driver_version(void)
     return (uint32_t)v;
 }
 
-/* The reason CUDA is not recorded: once on stderr (unless the user turned CUDA off) and in the capture. */
-static void not_recorded(const char *reason, int print, uint32_t cupti_version, uint32_t driver)
+/* Why CUDA is not recorded: once on stderr (unless the user turned CUDA off) and in the capture. */
+static void say_why(uint32_t state, const char *reason, int print, uint32_t cupti_version, uint32_t driver)
 {
     if (atomic_flag_test_and_set(&reason_said)) return;
-    cuda_meta_status(NVTXC_CUDA_STATUS_NOT_RECORDED, cupti_version, driver, reason);
+    cuda_meta_status(state, cupti_version, driver, reason);
     if (!print) return;
     char line[PATH_MAX + 1024];
     int n = snprintf(line, sizeof line, "nvtx-capture: CUDA not recorded: %s; NVTX is recorded\n", reason);
@@ -71,6 +71,11 @@ static void not_recorded(const char *reason, int print, uint32_t cupti_version, 
         ssize_t ignored = write(STDERR_FILENO, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
         (void)ignored;
     }
+}
+
+static void not_recorded(const char *reason, int print, uint32_t cupti_version, uint32_t driver)
+{
+    say_why(NVTXC_CUDA_STATUS_NOT_RECORDED, reason, print, cupti_version, driver);
 }
 
 #if NVTXC_WITH_CUPTI
@@ -178,6 +183,9 @@ void cuda_at_exit(void)
 #if NVTXC_WITH_CUPTI
     if (s == CUDA_RECORDING) {
         cuda_buffers_flush();
+        /* Attached, but the driver found no GPU (cuInit failed and no context came): say so. */
+        const char *failure = cuda_callbacks_init_failure();
+        if (failure) say_why(NVTXC_CUDA_STATUS_STOPPED, failure, 1, 0, 0);
         return;
     }
 #endif

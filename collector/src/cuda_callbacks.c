@@ -17,6 +17,7 @@
 
 static CUpti_SubscriberHandle subscriber;
 static atomic_int first_init_failure;
+static atomic_int contexts_created;
 
 /* (domain, callback id) pairs whose name is in the capture. */
 #define NAMED_IDS 1024
@@ -135,14 +136,16 @@ static void api_call(CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const C
         return;
     }
     uint64_t exit_tick = tick_now();
-    if (api_depth > 0) api_depth--;
-    uint64_t enter_tick = *d->correlationData;
     int result = d->functionReturnValue ? *(const int *)d->functionReturnValue : 0;
     if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid == CUPTI_DRIVER_TRACE_CBID_cuInit && result != 0) {
         int none = 0;
         atomic_compare_exchange_strong(&first_init_failure, &none, result);
     }
-    /* A call that was already running when the collector subscribed (the cuInit that attached it). */
+    /* No enter seen on this thread: the call was running when the collector subscribed (the cuInit
+       that attached it); its correlationData holds no enter tick. */
+    if (api_depth == 0) return;
+    api_depth--;
+    uint64_t enter_tick = *d->correlationData;
     if (enter_tick == 0 || enter_tick > exit_tick) return;
 
     struct cuda_api_call call = {0};
@@ -172,6 +175,7 @@ static void resource(CUpti_CallbackId cbid, const CUpti_ResourceData *r)
     switch (cbid) {
     case CUPTI_CBID_RESOURCE_CONTEXT_CREATED: {
         uint32_t device = device_of(context), id = context_id_of(context);
+        atomic_store(&contexts_created, 1);
         cuda_buffers_note_context(id, device);
         note_device(device);
         cuda_meta_resource(NVTXC_CUDA_RES_CONTEXT_CREATED, device, id, NVTXC_CUDA_NO_ID, context_handle, 0, 0);
@@ -213,9 +217,19 @@ void cuda_callbacks_stop(void)
     cupti.Unsubscribe(subscriber);
 }
 
-int cuda_callbacks_init_result(void)
+const char *cuda_callbacks_init_failure(void)
 {
-    return atomic_load(&first_init_failure);
+    int result = atomic_load(&first_init_failure);
+    if (result == 0 || atomic_load(&contexts_created)) return NULL;
+    static char text[160];
+    const char *name = NULL;
+    __typeof__(cuGetErrorName) *error_name = (__typeof__(cuGetErrorName) *)driver_function("cuGetErrorName");
+    collector_calling = 1;
+    if (!error_name || error_name((CUresult)result, &name) != CUDA_SUCCESS) name = NULL;
+    collector_calling = 0;
+    snprintf(text, sizeof text, "cuInit failed (%s%s%d): no GPU work to record", name ? name : "", name ? ", " : "CUresult ",
+             result);
+    return text;
 }
 
 int cuda_callbacks_start(char *why, size_t why_cap)

@@ -17,8 +17,8 @@ int cuda_callbacks_start(char *why, size_t why_cap);
 void cuda_callbacks_stop(void);
 /* 1 when the calling thread is inside a CUDA API call. */
 int cuda_callbacks_thread_in_api(void);
-/* The result of the first cuInit that failed since attaching (0 when none did). */
-int cuda_callbacks_init_result(void);
+/* Why no GPU work can come when cuInit failed and no context was ever made (NULL otherwise). */
+const char *cuda_callbacks_init_failure(void);
 #endif
 
 #endif

@@ -574,6 +574,20 @@ describe.runIf(withCupti)('CUDA records, with a stand-in libcupti playing the GP
   });
 });
 
+describe.runIf(withCupti)('attached, but the driver finds no GPU', () => {
+  it('records the failed cuInit, says once that there is no GPU work, keeps NVTX and the exit status', () => {
+    const run = capture(join(cudaTests, 'cuda_sim'), ['no-device', '0', '0', '7'], 'sim-nodevice.nvtxc', ['--cupti', join(cudaTests, 'libfakecupti.so')]);
+    expect(run.status).toBe(7);
+    expect(reasonLines(run.stderr)).toEqual([
+      'nvtx-capture: CUDA not recorded: cuInit failed (CUDA_ERROR_NO_DEVICE, 100): no GPU work to record; NVTX is recorded',
+    ]);
+    const c = readCapture(run.path);
+    expect(c.statuses.map((s) => s.state)).toEqual([1, 3]);
+    expect(c.api.map((a) => [a.domain, a.result])).toEqual([[1, 100]]);
+    expect(c.pushes).toBe(2);
+  });
+});
+
 describe.runIf(withCupti)('GPU work still in CUPTI at a fatal signal', () => {
   it('is flushed by the SIGTERM handler: every record in the capture, the signal ends the program', () => {
     const run = capture(join(cudaTests, 'cuda_sim'), ['cuda-first', '2', '40', 'term'], 'sim-term.nvtxc', ['--cupti', join(cudaTests, 'libfakecupti.so')]);

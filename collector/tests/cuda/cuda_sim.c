@@ -11,6 +11,7 @@
  * (its last GPU records still in CUPTI's buffer: the collector must flush them in the handler).
  *
  *   cuda_sim nvtx-first|cuda-first THREADS ITERATIONS STATUS
+ *   cuda_sim no-device 0 0 STATUS   (cuInit fails with CUDA_ERROR_NO_DEVICE: no context, no GPU work)
  *
  * `cuda_sim bench CALLS` measures instead what the collector adds to one API call (its callback at
  * enter and exit, the record, the stream lookup): the thread CPU time of CALLS calls with the
@@ -225,6 +226,12 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice
     return CUDA_SUCCESS;
 }
 
+CUresult cuGetErrorName(CUresult error, const char **name)
+{
+    *name = error == CUDA_ERROR_NO_DEVICE ? "CUDA_ERROR_NO_DEVICE" : "CUDA_ERROR_UNKNOWN";
+    return CUDA_SUCCESS;
+}
+
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice device)
 {
     (void)device;
@@ -326,6 +333,14 @@ int main(int argc, char **argv)
     fake_drop = dlsym(fake, "fake_cupti_drop");
     fake_now = dlsym(fake, "fake_cupti_now");
     inject(); /* a second cuInit-time call must not subscribe again */
+    if (strcmp(argv[1], "no-device") == 0) {
+        /* The driver finds no GPU: cuInit (the program's, after the one that attached us) fails. */
+        fake_api(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuInit, NULL, correlation(), CUDA_ERROR_NO_DEVICE, NULL, NULL);
+        nvtxRangePushA("without GPU");
+        nvtxRangePop();
+        printf("{\"ranges\":2,\"apiCalls\":1}\n");
+        return atoi(argv[4]);
+    }
 
     fake_resource(CUPTI_CBID_RESOURCE_CONTEXT_CREATED, CONTEXT, 0);
     fake_resource(CUPTI_CBID_RESOURCE_STREAM_CREATED, CONTEXT, STREAM_A);
