@@ -622,6 +622,19 @@ describe.runIf(withCupti)('activity encoder on fabricated CUPTI records', () => 
   });
 });
 
+const hasGpu = spawnSync('nvidia-smi', ['-L'], { encoding: 'utf8' }).status === 0;
+
+describe.runIf(!hasGpu)('the GPU test on a machine without a GPU', () => {
+  it('says so, names the test that runs here instead, and exits with 2 (cannot run)', () => {
+    const out = join(work, 'gpu-out');
+    const run = spawnSync(join(collector, 'tests', 'gpu', 'run.sh'), [out], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain('run.sh: no NVIDIA GPU here (nvidia-smi -L fails): the GPU test needs one.');
+    expect(run.stdout).toContain('npx vitest run collector/tests/cuda.test.ts');
+    expect(readFileSync(join(out, 'summary.txt'), 'utf8')).toBe(run.stdout);
+  });
+});
+
 describe('collector built without CUPTI', () => {
   it('builds, records NVTX and says once that it cannot record CUDA', async () => {
     // Kept between runs (under build/, ignored by git) so that only what changed is rebuilt.
