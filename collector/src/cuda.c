@@ -60,10 +60,10 @@ static uint32_t driver_version(void)
 }
 
 /* Why CUDA is not recorded: once on stderr (unless the user turned CUDA off) and in the capture. */
-static void say_why(uint32_t state, const char *reason, int print, uint32_t cupti_version, uint32_t driver)
+static void say_why(uint32_t status, const char *reason, int print, uint32_t cupti_version, uint32_t driver)
 {
     if (atomic_flag_test_and_set(&reason_said)) return;
-    cuda_meta_status(state, cupti_version, driver, reason);
+    cuda_meta_status(status, cupti_version, driver, reason);
     if (!print) return;
     char line[PATH_MAX + 1024];
     int n = snprintf(line, sizeof line, "nvtx-capture: CUDA not recorded: %s; NVTX is recorded\n", reason);
@@ -163,7 +163,11 @@ static const char *never_attached_reason(void)
 {
     struct loaded l = {0, 0};
     dl_iterate_phdr(visit_object, &l);
-    if (!l.driver && dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD)) l.driver = 1;
+    void *cuda = l.driver ? NULL : dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    if (cuda) {
+        l.driver = 1;
+        dlclose(cuda);
+    }
     if (l.driver) {
         const char *inject = getenv("CUDA_INJECTION64_PATH");
         if (!inject || !*inject)
