@@ -52,10 +52,12 @@ status=$(make -s -C "$collector" cupti-status)
 say "collector: $status"
 case $status in cupti*) ;; *) say "run.sh: the collector was built without CUPTI headers: CUDA cannot be recorded"; exit 2 ;; esac
 capture="$collector/build/nvtx-capture"
-inc=$(dirname "$(dirname "$nvcc")")/include
+toolkit=$(dirname "$(dirname "$nvcc")")
 arch=-arch=native
 "$nvcc" $arch --version >/dev/null 2>&1 || arch=
-if ! "$nvcc" -O2 -std=c++17 $arch -cudart shared -I"$inc" "$here/gpu_work.cu" -o "$out/gpu_work" -ldl >>"$out/build.log" 2>&1; then
+# The shared runtime (as PyTorch uses it; the collector finds libcupti next to it), found at run time by rpath.
+if ! "$nvcc" -O2 -std=c++17 $arch -cudart shared -I"$toolkit/include" "$here/gpu_work.cu" -o "$out/gpu_work" \
+    -Xlinker -rpath -Xlinker "$toolkit/lib64" -ldl >>"$out/build.log" 2>&1; then
     cat "$out/build.log"
     say "run.sh: nvcc gpu_work.cu failed"
     exit 2
