@@ -241,6 +241,19 @@ describe('import boundaries', () => {
     const folders = readdirSync(ROOT + 'src', { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `src/${e.name}`);
     expect(folders.filter((f) => !(f in LAYERS))).toEqual([]);
   });
+
+  it('keeps the one CUDA model path (src/import/cuda/) free of any format: importers use it, never the reverse', () => {
+    const formats = readdirSync(ROOT + 'src/import', { withFileTypes: true }).filter((e) => e.isDirectory() && e.name !== 'cuda').map((e) => `src/import/${e.name}`);
+    const violations: string[] = [];
+    for (const file of filesUnder('src/import/cuda', SOURCE)) {
+      for (const specifier of importSpecifiers(readFileSync(ROOT + file, 'utf8'))) {
+        const target = importTarget(file, specifier);
+        if (formats.some((f) => within(target, f))) violations.push(`${file} imports ${specifier}`);
+      }
+    }
+    expect(formats.length).toBeGreaterThan(3);
+    expect(violations).toEqual([]);
+  });
 });
 
 describe('import circles', () => {

@@ -25,7 +25,8 @@ static const char *usage_text =
     "usage: nvtx-capture [options] [--] program [args...]\n"
     "\n"
     "Runs the program with the NVTX capture collector attached (NVTX_INJECTION64_PATH) and writes its\n"
-    "NVTX annotations to a .nvtxc capture that nvtxview opens.\n"
+    "NVTX annotations to a .nvtxc capture that nvtxview opens. When the program uses CUDA, its CUDA API\n"
+    "calls and GPU work are recorded too (CUDA_INJECTION64_PATH, CUPTI).\n"
     "\n"
     "options:\n"
     "  -o, --output FILE   capture file (default: <program>.<pid>.nvtxc in the current directory);\n"
@@ -35,6 +36,9 @@ static const char *usage_text =
     "      --buffer-kb N   per-thread event buffer in KiB (default 256, 64 to 16384)\n"
     "      --clock CLOCK   tsc or monotonic-raw (default: the invariant TSC when the CPU has one)\n"
     "      --lib PATH      the collector library (default: libnvtxcapture.so next to this program)\n"
+    "      --no-cuda       do not record CUDA API calls and GPU work (NVTX only)\n"
+    "      --cupti PATH    the libcupti to use (a file or its directory; default: next to the program's\n"
+    "                      libcudart, the CUDA toolkit, the nvidia-cuda-cupti pip wheel)\n"
     "  -q, --quiet         print nothing unless something goes wrong\n"
     "  -v, --verbose       also print the clock and what one reading of it costs here\n"
     "  -h, --help          this text\n";
@@ -54,6 +58,9 @@ struct summary {
     int has_end;
     int end_reason, end_signal;
     uint64_t lost;
+    /* CUDA side (format 1.3): API calls, GPU work by kind, dropped records, the not-recorded reason. */
+    uint64_t cuda_api, kernels, memcpys, memsets, syncs, cuda_dropped;
+    int cuda_recording;
     long long damage_offset; /* -1 when every chunk is complete and intact */
     const char *damage;
 };
@@ -108,6 +115,7 @@ static void count_records(const uint8_t *p, const uint8_t *end, struct summary *
                 }
             }
             if (op <= NVTXC_OP_EVENT_BATCH) s->records++;
+            if (op == NVTXC_OP_CUDA_API) s->cuda_api++;
             p = body + n;
             continue;
         }
@@ -136,6 +144,41 @@ static void count_records(const uint8_t *p, const uint8_t *end, struct summary *
         }
         if (bad) return;
         if (op >= NVTXC_OP_PUSH && op <= 0x1f) s->records++;
+    }
+}
+
+/* A CUDA_ACTIVITY body (section 10.3): GPU work records by kind. */
+static void count_activity(const uint8_t *p, const uint8_t *end, struct summary *s)
+{
+    if (skip_varints(&p, end, 3)) return;
+    while (p < end) {
+        uint8_t kind = *p++;
+        uint64_t n;
+        if (get_varint(&p, end, &n) || n > (uint64_t)(end - p)) return;
+        if (kind == NVTXC_CUDA_REC_KERNEL) s->kernels++;
+        else if (kind == NVTXC_CUDA_REC_MEMCPY) s->memcpys++;
+        else if (kind == NVTXC_CUDA_REC_MEMSET) s->memsets++;
+        else if (kind == NVTXC_CUDA_REC_SYNC) s->syncs++;
+        p += n;
+    }
+}
+
+/* A META body: the CUDA status and dropped counts. */
+static void count_meta(const uint8_t *p, const uint8_t *end, struct summary *s)
+{
+    if (skip_varints(&p, end, 2)) return;
+    while (p < end) {
+        uint8_t op = *p++;
+        uint64_t n;
+        if (get_varint(&p, end, &n) || n > (uint64_t)(end - p)) return;
+        const uint8_t *q = p, *body_end = p + n;
+        uint64_t v;
+        if (op == NVTXC_META_CUDA_STATUS && skip_varints(&q, body_end, 2) == 0 && get_varint(&q, body_end, &v) == 0 &&
+            v == NVTXC_CUDA_STATUS_RECORDING)
+            s->cuda_recording = 1;
+        if (op == NVTXC_META_CUDA_DROPPED && skip_varints(&q, body_end, 5) == 0 && get_varint(&q, body_end, &v) == 0)
+            s->cuda_dropped += v;
+        p = body_end;
     }
 }
 
@@ -223,7 +266,11 @@ static void summarize(const char *path, struct summary *s)
             break;
         }
         const uint8_t *p = body, *end = body + length;
-        if (kind == NVTXC_CHUNK_EVENTS) {
+        if (kind == NVTXC_CHUNK_CUDA_ACTIVITY) {
+            count_activity(p, end, s);
+        } else if (kind == NVTXC_CHUNK_META) {
+            count_meta(p, end, s);
+        } else if (kind == NVTXC_CHUNK_EVENTS) {
             count_events_body(p, end, s);
         } else if (kind == NVTXC_CHUNK_OPEN && length >= NVTXC_OPEN_EVENTS_AT - NVTXC_CHUNK_HEADER_SIZE) {
             /* Counted after every EVENTS chunk, like a reader decodes it (section 2.2). */
@@ -362,14 +409,15 @@ static int find_library(const char *given, char *out, size_t cap)
 
 int main(int argc, char **argv)
 {
-    const char *output = NULL, *lib_arg = NULL, *buffer_kb = NULL, *clock_name = NULL;
-    int force = 0, children = 1;
+    const char *output = NULL, *lib_arg = NULL, *buffer_kb = NULL, *clock_name = NULL, *cupti_arg = NULL;
+    int force = 0, children = 1, cuda = 1;
     static const struct option options[] = {
         {"output", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"no-children", no_argument, NULL, 'C'},  {"buffer-kb", required_argument, NULL, 'B'},
         {"clock", required_argument, NULL, 'K'},  {"lib", required_argument, NULL, 'L'},
         {"quiet", no_argument, NULL, 'q'},        {"help", no_argument, NULL, 'h'},
-        {"verbose", no_argument, NULL, 'v'},
+        {"verbose", no_argument, NULL, 'v'},      {"no-cuda", no_argument, NULL, 'N'},
+        {"cupti", required_argument, NULL, 'U'},
         {NULL, 0, NULL, 0},
     };
     int c;
@@ -383,6 +431,8 @@ int main(int argc, char **argv)
         case 'L': lib_arg = optarg; break;
         case 'q': quiet = 1; break;
         case 'v': verbose = 1; break;
+        case 'N': cuda = 0; break;
+        case 'U': cupti_arg = optarg; break;
         case 'h': fputs(usage_text, stdout); return 0;
         default: fputs(usage_text, stderr); return 2;
         }
@@ -394,6 +444,14 @@ int main(int argc, char **argv)
     if (clock_name && strcmp(clock_name, "tsc") != 0 && strcmp(clock_name, "monotonic-raw") != 0) {
         fprintf(stderr, "nvtx-capture: --clock takes tsc or monotonic-raw, not %s\n", clock_name);
         return 2;
+    }
+    char cupti[PATH_MAX] = "";
+    if (cupti_arg && cuda) {
+        /* A mistyped path fails here, not as a line after the whole run. */
+        if (!realpath(cupti_arg, cupti)) {
+            fprintf(stderr, "nvtx-capture: --cupti %s: %s\n", cupti_arg, strerror(errno));
+            return 2;
+        }
     }
     char **program = argv + optind;
     char lib[PATH_MAX];
@@ -439,6 +497,24 @@ int main(int argc, char **argv)
         setenv("NVTXCAPTURE_REPORT", quiet ? "0" : "1", 1);
         if (buffer_kb) setenv("NVTXCAPTURE_BUFFER_KB", buffer_kb, 1);
         if (clock_name) setenv("NVTXCAPTURE_CLOCK", clock_name, 1);
+        if (cuda) {
+            /* The driver calls the collector's InitializeInjection at cuInit (CUDA records). */
+            const char *other = getenv("CUDA_INJECTION64_PATH");
+            if (other && *other && strcmp(other, lib) != 0) {
+                fprintf(stderr, "nvtx-capture: CUDA not recorded: CUDA_INJECTION64_PATH is set to %s (another tool); "
+                                "NVTX is recorded\n",
+                        other);
+                setenv("NVTXCAPTURE_CUDA", "other", 1);
+            } else {
+                setenv("CUDA_INJECTION64_PATH", lib, 1);
+                setenv("NVTXCAPTURE_CUDA", "1", 1);
+            }
+            if (cupti[0]) setenv("NVTXCAPTURE_CUPTI", cupti, 1);
+        } else {
+            setenv("NVTXCAPTURE_CUDA", "0", 1);
+            if (getenv("CUDA_INJECTION64_PATH") && strcmp(getenv("CUDA_INJECTION64_PATH"), lib) == 0)
+                unsetenv("CUDA_INJECTION64_PATH");
+        }
         execvp(program[0], program);
         fprintf(stderr, "nvtx-capture: cannot run %s: %s\n", program[0], strerror(errno));
         _exit(127);
@@ -466,8 +542,8 @@ int main(int argc, char **argv)
     struct stat st;
     if (!path || stat(path, &st) != 0) {
         fprintf(stderr,
-                "nvtx-capture: no capture at %s: the program made no NVTX call (or was built with NVTX_DISABLE), "
-                "or the capture could not be written (see above)\n",
+                "nvtx-capture: no capture at %s: the program made no NVTX call (or was built with NVTX_DISABLE) "
+                "and did not initialise CUDA, or the capture could not be written (see above)\n",
                 path ? path : tmpl);
         free(path);
         return code;
@@ -482,6 +558,16 @@ int main(int argc, char **argv)
                 (unsigned long long)s.ranges, s.ranges == 1 ? "" : "s", (unsigned long long)s.marks,
                 s.marks == 1 ? "" : "s", (unsigned long long)s.records, (unsigned long long)s.streams,
                 s.streams == 1 ? "" : "s", path, (double)s.bytes / 1024.0);
+        if (s.cuda_recording)
+            fprintf(stderr, "nvtx-capture: CUDA: %llu API call%s, %llu kernel%s, %llu cop%s, %llu set%s, %llu synchronisation%s"
+                            "\n",
+                    (unsigned long long)s.cuda_api, s.cuda_api == 1 ? "" : "s", (unsigned long long)s.kernels,
+                    s.kernels == 1 ? "" : "s", (unsigned long long)s.memcpys, s.memcpys == 1 ? "y" : "ies",
+                    (unsigned long long)s.memsets, s.memsets == 1 ? "" : "s", (unsigned long long)s.syncs,
+                    s.syncs == 1 ? "" : "s");
+        if (s.cuda_dropped)
+            fprintf(stderr, "nvtx-capture: %llu GPU activity record%s lost (CUPTI dropped them or they could not be written)\n",
+                    (unsigned long long)s.cuda_dropped, s.cuda_dropped == 1 ? " was" : "s were");
         if (s.open_buffers)
             fprintf(stderr, "nvtx-capture: %llu thread buffer%s the process left in the file (it ended without running "
                             "its exit handlers) %s kept\n",

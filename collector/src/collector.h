@@ -42,11 +42,16 @@ struct nvtxc_global {
     atomic_uint next_resource;
     atomic_uint units;
     atomic_uint_fast64_t strings_truncated;
+    /* CUDA_API records written by threads (END tag 8). */
+    atomic_uint_fast64_t cuda_api_records;
 
     /* Totals, updated under the file lock. */
     uint64_t events_written;
     uint64_t events_lost;
     uint64_t streams;
+    /* CUDA_ACTIVITY records written; cuda_recorded: CUDA recording started (END tag 8 is written). */
+    uint64_t cuda_activity_records;
+    int cuda_recorded;
 };
 
 extern struct nvtxc_global nvtxc_g NVTXC_HIDDEN;

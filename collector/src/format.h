@@ -4,7 +4,7 @@
 
 #define NVTXC_MAGIC "\x89NVTXC\r\n"
 #define NVTXC_MAJOR 1
-#define NVTXC_MINOR 2
+#define NVTXC_MINOR 3
 #define NVTXC_FILE_HEADER_SIZE 16
 #define NVTXC_CHUNK_HEADER_SIZE 12
 
@@ -18,6 +18,8 @@ enum {
     NVTXC_CHUNK_OPEN = 5,
     /* Filler before a page-aligned OPEN chunk; readers skip it. */
     NVTXC_CHUNK_PAD = 6,
+    /* Version 1.3: GPU work from CUPTI's activity API (section 10.3). */
+    NVTXC_CHUNK_CUDA_ACTIVITY = 7,
 };
 
 /*
@@ -59,6 +61,8 @@ enum {
     NVTXC_END_LOST = 5,
     NVTXC_END_STREAMS = 6,
     NVTXC_END_TRUNCATED = 7,
+    /* Version 1.3: CUDA_API and CUDA_ACTIVITY records written (section 10.5). */
+    NVTXC_END_CUDA = 8,
 };
 
 enum { NVTXC_REASON_EXIT = 1, NVTXC_REASON_SIGNAL = 2, NVTXC_REASON_STOPPED = 3 };
@@ -92,6 +96,13 @@ enum {
     NVTXC_META_CLOCKS = 21,
     /* Version 1.2: something the program passed that the collector refused or cut (section 6). */
     NVTXC_META_NOTE = 22,
+    /* Version 1.3: the CUDA side (section 10.1). */
+    NVTXC_META_CUDA_API_NAME = 23,
+    NVTXC_META_CUDA_RESOURCE = 24,
+    NVTXC_META_CUDA_CLOCK = 25,
+    NVTXC_META_CUDA_DROPPED = 26,
+    NVTXC_META_CUDA_STATUS = 27,
+    NVTXC_META_CUDA_DEVICE = 28,
 };
 
 /* Thread stream record ops (below 0x40: fixed grammar; 0x40 and above: length-prefixed). */
@@ -116,6 +127,8 @@ enum {
     NVTXC_OP_COUNTER_SAMPLE = 0x41,
     NVTXC_OP_COUNTER_BATCH = 0x42,
     NVTXC_OP_EVENT_BATCH = 0x43,
+    /* Version 1.3 (section 10.2): one CUDA runtime or driver API call, with its own tick. */
+    NVTXC_OP_CUDA_API = 0x44,
 };
 
 /* Kinds of a PAYLOAD_EVENT record. */
@@ -149,6 +162,41 @@ enum { NVTXC_EXT_SIZE_UNKNOWN = 1u << 0, NVTXC_EXT_CUT = 1u << 1 };
 
 /* Flags of a STRING record. */
 enum { NVTXC_STRING_TRUNCATED = 1u << 0 };
+
+/* CUpti_CallbackDomain values of CUDA_API_NAME and CUDA_API records. */
+enum { NVTXC_CUDA_DOMAIN_DRIVER = 1, NVTXC_CUDA_DOMAIN_RUNTIME = 2 };
+
+/* Flags of a CUDA_API record: the call takes a stream (its handle is in the record). */
+enum { NVTXC_CUDA_API_HAS_STREAM = 1u << 0 };
+
+/* Events of a CUDA_RESOURCE record. */
+enum {
+    NVTXC_CUDA_RES_CONTEXT_CREATED = 1,
+    NVTXC_CUDA_RES_CONTEXT_DESTROYED = 2,
+    NVTXC_CUDA_RES_STREAM_CREATED = 3,
+    NVTXC_CUDA_RES_STREAM_DESTROYED = 4,
+};
+
+/* Flags of a CUDA_RESOURCE record: which default stream a stream is. */
+enum { NVTXC_CUDA_STREAM_LEGACY_DEFAULT = 1u << 0, NVTXC_CUDA_STREAM_PER_THREAD_DEFAULT = 1u << 1 };
+
+/* Causes of a CUDA_DROPPED record. */
+enum { NVTXC_CUDA_DROP_CUPTI = 1, NVTXC_CUDA_DROP_OUTPUT = 2 };
+
+/* States of a CUDA_STATUS record. */
+enum { NVTXC_CUDA_STATUS_RECORDING = 1, NVTXC_CUDA_STATUS_NOT_RECORDED = 2, NVTXC_CUDA_STATUS_STOPPED = 3 };
+
+/* Record kinds inside a CUDA_ACTIVITY chunk (section 10.3). */
+enum {
+    NVTXC_CUDA_REC_KERNEL_NAME = 1,
+    NVTXC_CUDA_REC_KERNEL = 2,
+    NVTXC_CUDA_REC_MEMCPY = 3,
+    NVTXC_CUDA_REC_MEMSET = 4,
+    NVTXC_CUDA_REC_SYNC = 5,
+};
+
+/* CUPTI's "no stream" / "no event" id, kept as CUPTI gives it. */
+#define NVTXC_CUDA_NO_ID 4294967295u /* 0xFFFFFFFF */
 
 /* Limits. */
 #define NVTXC_MAX_STRING (16 * 1024)

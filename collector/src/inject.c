@@ -1,7 +1,8 @@
 /*
  * The entry points NVTX looks up in the library named by NVTX_INJECTION64_PATH. Both can be called
  * several times (once per linkage unit that makes NVTX calls, and per extension module), from any
- * thread: all calls feed the same capture.
+ * thread: all calls feed the same capture. The CUDA driver looks up InitializeInjection in the
+ * library named by CUDA_INJECTION64_PATH (the same library) at cuInit.
  */
 #define NVTX_NO_IMPL
 #include <nvtx3/nvToolsExt.h>
@@ -9,6 +10,7 @@
 #include <nvtx3/nvToolsExtPayload.h>
 
 #include "collector.h"
+#include "cuda.h"
 #include "encode.h"
 #include "counters.h"
 #include "payload.h"
@@ -79,4 +81,16 @@ EXPORT int InitializeInjectionNvtxExtension(nvtxExtModuleInfo_t *info)
         if (ext_modules[i].attach && ext_modules[i].module_id == info->moduleId) return ext_modules[i].attach(info);
     }
     return 0;
+}
+
+/*
+ * Called by the CUDA driver in cuInit when CUDA_INJECTION64_PATH names this library (nvtx-capture
+ * sets it), whether the program's first NVTX call came before (the library is loaded already) or
+ * comes later: both orders reach one capture and one CUPTI subscription. Returns 1 (success) even
+ * when CUDA is not recorded, so the program's CUDA works as without the collector.
+ */
+EXPORT int InitializeInjection(void)
+{
+    if (lifecycle_init_once()) cuda_attach();
+    return 1;
 }

@@ -10,6 +10,7 @@
 
 #include "collector.h"
 #include "crc32c.h"
+#include "cuda.h"
 #include "payload.h"
 #include "guard.h"
 #include "handles.h"
@@ -37,6 +38,7 @@ static void report_written(void)
 static void on_exit_flush(void)
 {
     if (!nvtxc_capturing) return;
+    cuda_at_exit();
     ext_at_exit();
     guard_note_totals();
     stream_note_self_name();
@@ -76,6 +78,8 @@ static void on_fatal_signal(int sig)
     size_t k = 0;
     while (k < NFATAL && fatal_signals[k] != sig) k++;
     int program_handles_it = k < NFATAL && previous[k].sa_handler != SIG_DFL;
+    /* GPU work still in CUPTI's buffers, when the signal ends the process (before our locks are taken). */
+    if (nvtxc_capturing && !program_handles_it) cuda_in_fatal_signal(sig);
     if (nvtxc_capturing) {
         /* Never wait on a lock this thread holds (the signal may have interrupted a flush). */
         int registry = lock_take_in_signal(&nvtxc_registry_lock);
@@ -153,6 +157,7 @@ static void fork_child(void)
     out_after_fork_child();
     meta_after_fork_child();
     if (!nvtxc_g.capture_children) nvtxc_capturing = 0;
+    cuda_after_fork_child();
     stream_after_fork_child();
 }
 

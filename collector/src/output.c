@@ -406,6 +406,8 @@ void out_end_locked(int reason, int signal_number)
     tlv_varints(&t, NVTXC_END_LOST, 1, nvtxc_g.events_lost, 0);
     tlv_varints(&t, NVTXC_END_STREAMS, 1, nvtxc_g.streams, 0);
     tlv_varints(&t, NVTXC_END_TRUNCATED, 1, atomic_load(&nvtxc_g.strings_truncated), 0);
+    if (nvtxc_g.cuda_recorded)
+        tlv_varints(&t, NVTXC_END_CUDA, 2, atomic_load(&nvtxc_g.cuda_api_records), nvtxc_g.cuda_activity_records);
     if (!t.data) return;
     struct iovec part = {t.data, t.len};
     out_chunk_locked(NVTXC_CHUNK_END, &part, 1);

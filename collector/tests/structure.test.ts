@@ -117,6 +117,7 @@ function tsValueOf(name: string): number | string | undefined {
     NVTXC_OPEN_EVENTS_AT: format.OPEN_EVENTS_AT,
     NVTXC_OPEN_VARINT_WIDTH: format.OPEN_VARINT_WIDTH,
     NVTXC_OPEN_EVENTS_HEADER: format.OPEN_EVENTS_HEADER,
+    NVTXC_CUDA_NO_ID: format.CUDA_NO_ID,
   };
   if (name in scalars) return scalars[name];
   const groups: [string, Record<string, number>, Record<string, string>?][] = [
@@ -134,6 +135,13 @@ function tsValueOf(name: string): number | string | undefined {
     ['NVTXC_EXT_', format.ExtFlag],
     ['NVTXC_STRING_', format.StringFlag],
     ['NVTXC_MAX_', format.WriterLimit, { EXT_BLOB: 'MaxExtBlob' }],
+    ['NVTXC_CUDA_DOMAIN_', format.CudaDomain],
+    ['NVTXC_CUDA_API_', format.CudaApiFlag],
+    ['NVTXC_CUDA_RES_', format.CudaResourceEvent],
+    ['NVTXC_CUDA_STREAM_', format.CudaStreamFlag],
+    ['NVTXC_CUDA_DROP_', format.CudaDropCause],
+    ['NVTXC_CUDA_STATUS_', format.CudaStatus],
+    ['NVTXC_CUDA_REC_', format.CudaRecord],
   ];
   for (const [prefix, object, aliases] of groups) {
     if (!name.startsWith(prefix)) continue;
@@ -183,6 +191,13 @@ describe('capture format constants', () => {
     check(format.SyncOp, 'NVTXC_SYNC_');
     check(format.Attr, 'NVTXC_ATTR_');
     check(format.ExtFlag, 'NVTXC_EXT_');
+    check(format.CudaDomain, 'NVTXC_CUDA_DOMAIN_');
+    check(format.CudaApiFlag, 'NVTXC_CUDA_API_');
+    check(format.CudaResourceEvent, 'NVTXC_CUDA_RES_');
+    check(format.CudaStreamFlag, 'NVTXC_CUDA_STREAM_');
+    check(format.CudaDropCause, 'NVTXC_CUDA_DROP_');
+    check(format.CudaStatus, 'NVTXC_CUDA_STATUS_');
+    check(format.CudaRecord, 'NVTXC_CUDA_REC_');
     expect(missing).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ export const CUDA_GROUP = 'CUDA';
 /** Per-device row of CUDA synchronization records: host waits, linked to their API call, not GPU work. */
 export const SYNC_ROW_LABEL = 'Synchronization';
 
-/** Per-thread row of NVTX ranges projected onto the GPU (see src/import/nsys/projection.ts). */
+/** Per-thread row of NVTX ranges projected onto the GPU (see src/import/cuda/projection.ts). */
 export const PROJECTION_ROW_LABEL = 'NVTX (GPU projection)';
 
 /** `ResourceInfo.kind` / `ObjectRef.kind` of CUDA objects, as the native decoder names them too. */

@@ -4,7 +4,7 @@
  * and gives the capture generator (testkit/gen/native.ts) the primitives it streams with.
  */
 import { crc32c } from '../../src/import/native/crc32c.ts';
-import { Chunk, MAGIC, MAJOR_VERSION, MetaOp, MINOR_VERSION, Op, ProcessTag, EndTag } from '../../src/import/native/format.ts';
+import { Chunk, CudaApiFlag, CudaRecord, MAGIC, MAJOR_VERSION, MetaOp, MINOR_VERSION, Op, ProcessTag, EndTag } from '../../src/import/native/format.ts';
 
 /**
  * Growable byte buffer with the format's primitive encoders: the one byte writer of every `.nvtxc`
@@ -151,6 +151,8 @@ export interface EndFields {
   reason?: [number, number];
   events?: number;
   lost?: number;
+  /** Format 1.3: CUDA_API and CUDA_ACTIVITY records written. */
+  cuda?: [api: number, activity: number];
 }
 
 /** The body of an END chunk. */
@@ -161,6 +163,7 @@ export function endBody(fields: EndFields): Uint8Array {
   if (fields.reason) tlv(EndTag.Reason, (v) => v.varint(fields.reason![0]).varint(fields.reason![1]));
   if (fields.events !== undefined) tlv(EndTag.Events, (v) => v.varint(fields.events!));
   if (fields.lost !== undefined) tlv(EndTag.Lost, (v) => v.varint(fields.lost!));
+  if (fields.cuda) tlv(EndTag.Cuda, (v) => v.varint(fields.cuda![0]).varint(fields.cuda![1]));
   return w.done();
 }
 
@@ -362,6 +365,14 @@ export class StreamRecords {
     return this;
   }
 
+  /** CUDA_API (format 1.3): one CUDA API call, `tick` (its enter) relative to T0; it does not move the delta chain. */
+  cudaApi(tick: number, call: CudaApiSpec): this {
+    return this.extRecord(Op.CudaApi, (w) => {
+      w.svarint(tick).varint(call.domain).varint(call.callback).varint(call.duration).varint(call.correlation);
+      w.varint(call.stream !== undefined ? CudaApiFlag.HasStream : 0).varint(call.stream ?? 0).varint(call.result ?? 0);
+    });
+  }
+
   /** A record of a kind this version does not know (length-prefixed when op >= 0x40). */
   unknown(op: number, body: Uint8Array): this {
     this.w.u8(op);
@@ -373,6 +384,19 @@ export class StreamRecords {
   bytes(): Uint8Array {
     return this.w.done();
   }
+}
+
+/** One CUDA API call (CUDA_API record, format 1.3). */
+export interface CudaApiSpec {
+  /** CUpti_CallbackDomain: 1 driver, 2 runtime. */
+  domain: number;
+  callback: number;
+  /** Exit tick minus enter tick. */
+  duration: number;
+  correlation: number;
+  /** The launch's stream handle; absent for calls that take no stream. */
+  stream?: number | bigint;
+  result?: number;
 }
 
 /** A deep-copied memory region (attrs bit 5, PAYLOAD_EVENT). */
@@ -493,6 +517,40 @@ export class MetaRecords {
     });
   }
 
+  /** CUDA_API_NAME (format 1.3). */
+  cudaApiName(domain: number, callback: number, name: string, tick = 0): this {
+    return this.record(MetaOp.CudaApiName, (w) => w.varint(domain).varint(callback).str(name), tick);
+  }
+
+  /** CUDA_RESOURCE (format 1.3): a context or stream created or destroyed. */
+  cudaResource(event: number, r: { device: number; context: number; stream?: number; contextHandle?: number | bigint; streamHandle?: number | bigint; flags?: number }, tick = 0): this {
+    return this.record(
+      MetaOp.CudaResource,
+      (w) => w.varint(event).varint(r.device).varint(r.context).varint(r.stream ?? 0xffffffff).varint(r.contextHandle ?? 0).varint(r.streamHandle ?? 0).varint(r.flags ?? 0),
+      tick,
+    );
+  }
+
+  /** CUDA_DEVICE (format 1.3). */
+  cudaDevice(device: number, name: string, d: { major?: number; minor?: number; memory?: number; multiprocessors?: number } = {}, tick = 0): this {
+    return this.record(MetaOp.CudaDevice, (w) => w.varint(device).str(name).varint(d.major ?? 0).varint(d.minor ?? 0).varint(d.memory ?? 0).varint(d.multiprocessors ?? 0), tick);
+  }
+
+  /** CUDA_CLOCK (format 1.3): CUPTI time `cupti` read between ticks `tick` and `tick + width` (relative to T0). */
+  cudaClock(tick: number, cupti: number | bigint, width = 0): this {
+    return this.record(MetaOp.CudaClock, (w) => w.varint(cupti).varint(width), tick);
+  }
+
+  /** CUDA_DROPPED (format 1.3). */
+  cudaDropped(cause: number, count: number, context = 0, stream = 0xffffffff, tick = 0): this {
+    return this.record(MetaOp.CudaDropped, (w) => w.varint(cause).varint(context).varint(stream).varint(count), tick);
+  }
+
+  /** CUDA_STATUS (format 1.3). */
+  cudaStatus(state: number, text: string, versions: { cupti?: number; driver?: number } = {}, tick = 0): this {
+    return this.record(MetaOp.CudaStatus, (w) => w.varint(state).varint(versions.cupti ?? 0).varint(versions.driver ?? 0).str(text), tick);
+  }
+
   /** CLOCKS taken at `tick` (relative to T0): [timestamp type, value]. */
   clocks(tick: number, readings: [number, number | bigint][]): this {
     return this.record(
@@ -535,6 +593,88 @@ export const semanticsBytes = {
 
 function header(size: number, id: number, version: number): ByteWriter {
   return new ByteWriter().u32(size).u16(id).u16(version).u64(0n);
+}
+
+/** Where GPU work ran and which call launched it (the `work` fields of a CUDA_ACTIVITY record). */
+export interface GpuWorkSpec {
+  /** CUPTI ns. */
+  start: number | bigint;
+  end: number | bigint;
+  device: number;
+  context: number;
+  stream: number;
+  correlation: number;
+}
+
+/**
+ * The records of one CUDA_ACTIVITY chunk (format 1.3): times relative to the chunk's `base`,
+ * kernel names defined by `kernelName` before their first use.
+ */
+export class ActivityRecords {
+  readonly w = new ByteWriter();
+  records = 0;
+
+  /** `base`: the CUPTI time record starts are relative to. */
+  constructor(readonly base: number | bigint) {}
+
+  private record(kind: number, fill: (w: ByteWriter) => void): this {
+    this.w.u8(kind).sized(fill);
+    return this;
+  }
+
+  private work(w: ByteWriter, g: GpuWorkSpec): void {
+    const start = BigInt(g.start);
+    w.svarint(start - BigInt(this.base)).varint(BigInt(g.end) - start).varint(g.device).varint(g.context).varint(g.stream).varint(g.correlation);
+  }
+
+  kernelName(id: number, mangled: string, demangled = ''): this {
+    return this.record(CudaRecord.KernelName, (w) => w.varint(id).str(mangled).str(demangled));
+  }
+
+  kernel(g: GpuWorkSpec, k: { name: number; grid?: [number, number, number]; block?: [number, number, number]; registers?: number; staticShared?: number; dynamicShared?: number }): this {
+    this.records++;
+    return this.record(CudaRecord.Kernel, (w) => {
+      this.work(w, g);
+      const grid = k.grid ?? [1, 1, 1];
+      const block = k.block ?? [1, 1, 1];
+      w.varint(k.name).varint(grid[0]).varint(grid[1]).varint(grid[2]).varint(block[0]).varint(block[1]).varint(block[2]);
+      w.varint(k.registers ?? 0).varint(k.staticShared ?? 0).varint(k.dynamicShared ?? 0);
+    });
+  }
+
+  memcpy(g: GpuWorkSpec, m: { copyKind: number; srcKind?: number; dstKind?: number; bytes: number; flags?: number; srcDevice?: number; dstDevice?: number }): this {
+    this.records++;
+    return this.record(CudaRecord.Memcpy, (w) => {
+      this.work(w, g);
+      w.varint(m.copyKind).varint(m.srcKind ?? 0).varint(m.dstKind ?? 0).varint(m.bytes).varint(m.flags ?? 0).varint(m.srcDevice ?? g.device).varint(m.dstDevice ?? g.device);
+    });
+  }
+
+  memset(g: GpuWorkSpec, m: { bytes: number; value?: number; memoryKind?: number; flags?: number }): this {
+    this.records++;
+    return this.record(CudaRecord.Memset, (w) => {
+      this.work(w, g);
+      w.varint(m.bytes).varint(m.value ?? 0).varint(m.memoryKind ?? 3).varint(m.flags ?? 0);
+    });
+  }
+
+  sync(g: GpuWorkSpec, s: { type: number; event?: number }): this {
+    this.records++;
+    return this.record(CudaRecord.Sync, (w) => {
+      this.work(w, g);
+      w.varint(s.type).varint(s.event ?? 0xffffffff);
+    });
+  }
+
+  /** A record of a kind this version does not know. */
+  unknown(kind: number, body: Uint8Array): this {
+    this.w.u8(kind).varint(body.length).bytes(body);
+    return this;
+  }
+
+  bytes(): Uint8Array {
+    return this.w.done();
+  }
 }
 
 export class CaptureWriter {
@@ -580,6 +720,12 @@ export class CaptureWriter {
 
   end(fields: EndFields): this {
     return this.chunk(Chunk.End, endBody(fields));
+  }
+
+  /** A CUDA_ACTIVITY chunk (format 1.3) sealed at (tick, ns). */
+  cudaActivity(pair: [bigint, bigint], records: ActivityRecords): this {
+    const w = new ByteWriter().varint(pair[0]).varint(pair[1]).varint(records.base).bytes(records.bytes());
+    return this.chunk(Chunk.CudaActivity, w.done());
   }
 
   /**

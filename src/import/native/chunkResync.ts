@@ -45,7 +45,7 @@ export interface ResyncFound {
   rest: Uint8Array;
 }
 
-const LARGEST_KNOWN_KIND = Chunk.Pad;
+const LARGEST_KNOWN_KIND = Chunk.CudaActivity;
 
 export class ChunkResync {
   private buf = new Uint8Array(1 << 16);

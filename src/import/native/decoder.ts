@@ -29,7 +29,9 @@ import {
 } from './format.ts';
 import { CaptureClock } from './captureClock.ts';
 import { CaptureDomains } from './captureDomains.ts';
+import { CudaRecords } from './cudaRecords.ts';
 import { ExtensionRecords } from './extensions.ts';
+import { LaunchingRanges } from './launchingRanges.ts';
 import { OnceNotes } from './onceNotes.ts';
 import { PushNesting } from './pushNesting.ts';
 import { StartEndPairing } from './rangePairing.ts';
@@ -104,6 +106,9 @@ export class NativeDecoder {
   private readonly nvtxNamedThreads = new Set<number>();
   /** The payload and counters extensions (format 1.1); created with the PROCESS chunk. */
   private ext: ExtensionRecords | undefined;
+  /** The CUDA side (format 1.3) and the push/pop ranges around CUDA calls; created with the PROCESS chunk. */
+  private cuda: CudaRecords | undefined;
+  private launching: LaunchingRanges | undefined;
   /** NOTE records by kind: what the collector refused or cut of the program's input. */
   private readonly collectorNotes = new Map<number, { text: string; count: number; offset: number }>();
   /** OPEN chunks (buffers the process left in the file), decoded by finish(). */
@@ -185,6 +190,9 @@ export class NativeDecoder {
         }
         case Chunk.Pad:
           break;
+        case Chunk.CudaActivity:
+          this.cuda?.activityChunk(r);
+          break;
         default: {
           const seen = this.skippedChunkKinds.get(frame.kind);
           if (seen) seen.count++;
@@ -213,6 +221,7 @@ export class NativeDecoder {
   finish(): void {
     this.releaseHeldFrames();
     this.decodeOpenChunks();
+    this.cuda?.finish();
     for (const { text, count, offset } of this.collectorNotes.values()) {
       this.b.report('warning', `the collector noted bad input from the program: ${text}${count > 1 ? ` (${count} times)` : ''}`, { offset });
     }
@@ -329,6 +338,7 @@ export class NativeDecoder {
       { b: this.b, pid: this.pid, process: this.process, clock: this.clock, domains: this.domains, pairing: this.pairing, nesting: this.nesting, notes: this.notes },
       clockKind === ClockKind.Tsc,
     );
+    this.startCuda();
     const clockName =
       clockKind === ClockKind.Tsc ? 'CPU TSC' : clockKind === ClockKind.Cntvct ? 'Arm generic timer' : 'CLOCK_MONOTONIC_RAW';
     this.b.setProperty(
@@ -361,11 +371,17 @@ export class NativeDecoder {
       { b: this.b, pid: 0, process: this.process, clock: this.clock, domains: this.domains, pairing: this.pairing, nesting: this.nesting, notes: this.notes },
       false,
     );
+    this.startCuda();
     this.b.report(
       'error',
       'the PROCESS chunk is among the damaged bytes: the pid, the process facts and the capture start are unknown; events are kept, timed at the rate of the chunks\' clock pairs from the capture start (the absolute clock origin is unknown)',
       { offset },
     );
+  }
+
+  private startCuda(): void {
+    this.cuda = new CudaRecords({ b: this.b, pid: this.pid, process: this.process, clock: this.clock, notes: this.notes });
+    this.launching = new LaunchingRanges(this.cuda.launchingRangeClosed);
   }
 
   private endChunk(r: ByteReader): void {
@@ -399,6 +415,9 @@ export class NativeDecoder {
           );
           break;
         }
+        case EndTag.Cuda:
+          this.cuda?.endTotals(v.varint(), v.varint());
+          break;
         case EndTag.Lost: {
           const lost = v.varint();
           if (lost > 0) {
@@ -495,6 +514,7 @@ export class NativeDecoder {
         const handle = m.varintBig();
         const name = m.str();
         this.b.nameResource({ kind: resourceKind(type), handle: resourceHandle(type, handle), name, process: this.process, domain: 0 });
+        this.cuda?.resourceName(type, handle, name, dt);
         break;
       }
       case MetaOp.ResourceCreate: {
@@ -529,6 +549,7 @@ export class NativeDecoder {
       }
       default:
         if (this.ext?.meta(op, m, dt, recordOffset)) break;
+        if (this.cuda?.meta(op, m, dt, recordOffset)) break;
         this.notes.warnOnce(`meta:${op}`, `skipped metadata records of unknown kind ${op} (written by a newer collector?)`, recordOffset);
     }
   }
@@ -629,6 +650,7 @@ export class NativeDecoder {
     let closed = 0;
     if (st.thread >= 0) {
       const open = this.nesting.takeOpen(st.thread);
+      this.launching?.forget(st.thread);
       for (let domain = 0; domain < open.length; domain++) {
         for (let k = open[domain] ?? 0; k > 0; k--, closed++) this.b.pop(st.thread, st.lastNs, domain, { offset: chunkOffset });
       }
@@ -737,14 +759,20 @@ export class NativeDecoder {
           const t = this.time(st, r.svarint(), at);
           const attrs = this.plainAttrs(st, r.varint(), r);
           const thread = this.threadOf(st, r);
-          if (this.nesting.push(thread, 0, at)) b.push(thread, t, attrs, { offset: at });
+          if (this.nesting.push(thread, 0, at)) {
+            b.push(thread, t, attrs, { offset: at });
+            this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
+          }
           this.eventsDecoded++;
           break;
         }
         case Op.Pop: {
           const t = this.time(st, r.svarint(), at);
           const thread = this.threadOf(st, r);
-          if (this.nesting.pop(thread, 0)) b.pop(thread, t, 0, { offset: at });
+          if (this.nesting.pop(thread, 0)) {
+            b.pop(thread, t, 0, { offset: at });
+            this.launching?.pop(thread, 0, t);
+          }
           this.eventsDecoded++;
           break;
         }
@@ -779,7 +807,10 @@ export class NativeDecoder {
           const domain = this.domains.indexOf(r.varint(), at);
           const attrs = this.readAttrs(r, st, domain);
           const thread = this.threadOf(st, r);
-          if (this.nesting.push(thread, domain, at)) b.push(thread, t, attrs, { offset: at });
+          if (this.nesting.push(thread, domain, at)) {
+            b.push(thread, t, attrs, { offset: at });
+            this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
+          }
           this.eventsDecoded++;
           break;
         }
@@ -787,7 +818,10 @@ export class NativeDecoder {
           const t = this.time(st, r.svarint(), at);
           const domain = this.domains.indexOf(r.varint(), at);
           const thread = this.threadOf(st, r);
-          if (this.nesting.pop(thread, domain)) b.pop(thread, t, domain, { offset: at });
+          if (this.nesting.pop(thread, domain)) {
+            b.pop(thread, t, domain, { offset: at });
+            this.launching?.pop(thread, domain, t);
+          }
           this.eventsDecoded++;
           break;
         }
@@ -832,7 +866,11 @@ export class NativeDecoder {
   private extensionRecord(op: number, body: ByteReader, st: StreamState, at: number): boolean {
     if (!this.ext) return false;
     try {
-      if (!this.ext.record(op, body, { thread: this.threadOf(st, body) }, at)) return false;
+      if (op === Op.CudaApi && this.cuda) {
+        const thread = this.threadOf(st, body);
+        this.cuda.apiCall(body, thread, at);
+        this.launching?.call(thread);
+      } else if (!this.ext.record(op, body, { thread: this.threadOf(st, body) }, at)) return false;
     } catch (e) {
       if (!(e instanceof FormatError)) throw e;
       this.notes.limited('ext format', 'extension records that do not parse', 'error', `${e.message} (thread record of kind 0x${op.toString(16)}); the record is skipped`, e.offset);

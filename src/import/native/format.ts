@@ -3,7 +3,7 @@
 /** `\x89NVTXC\r\n` */
 export const MAGIC = Uint8Array.of(0x89, 0x4e, 0x56, 0x54, 0x58, 0x43, 0x0d, 0x0a);
 export const MAJOR_VERSION = 1;
-export const MINOR_VERSION = 2;
+export const MINOR_VERSION = 3;
 export const FILE_HEADER_SIZE = 16;
 export const CHUNK_HEADER_SIZE = 12;
 /** What the collector keeps of the program's data (messages cut, payloads cut, batches cut, semantics kept). */
@@ -11,7 +11,7 @@ export const WriterLimit = { MaxString: 16 * 1024, MaxExtBlob: 64 * 1024, MaxBat
 /** Chunk bodies above this are treated as damage. */
 export const MAX_CHUNK_BODY = 256 * 1024 * 1024;
 
-export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4, Open: 5, Pad: 6 } as const;
+export const Chunk = { Process: 1, Meta: 2, Events: 3, End: 4, Open: 5, Pad: 6, CudaActivity: 7 } as const;
 
 /**
  * Layout of an OPEN chunk (section 2.2), in bytes from its chunk header: the commit word (u32 bytes
@@ -48,6 +48,8 @@ export const EndTag = {
   Lost: 5,
   Streams: 6,
   Truncated: 7,
+  // Version 1.3: CUDA_API and CUDA_ACTIVITY records written (section 10.5).
+  Cuda: 8,
 } as const;
 
 export const EndReason = { Exit: 1, Signal: 2, Stopped: 3 } as const;
@@ -79,6 +81,13 @@ export const MetaOp = {
   Clocks: 21,
   // Version 1.2: what the collector refused or cut of the program's input.
   Note: 22,
+  // Version 1.3: the CUDA side (section 10.1).
+  CudaApiName: 23,
+  CudaResource: 24,
+  CudaClock: 25,
+  CudaDropped: 26,
+  CudaStatus: 27,
+  CudaDevice: 28,
 } as const;
 
 export const Op = {
@@ -103,6 +112,8 @@ export const Op = {
   CounterSample: 0x41,
   CounterBatch: 0x42,
   EventBatch: 0x43,
+  // Version 1.3 (section 10.2): one CUDA runtime or driver API call, with its own tick.
+  CudaApi: 0x44,
 } as const;
 
 /** `kind` of a PAYLOAD_EVENT record. */
@@ -134,3 +145,20 @@ export const StringFlag = { Truncated: 1 << 0 } as const;
 export const NvtxPayload = { U64: 1, I64: 2, F64: 3, U32: 4, I32: 5, F32: 6 } as const;
 /** `nvtxColorType_t` ARGB. */
 export const NVTX_COLOR_ARGB = 1;
+
+/** `CUpti_CallbackDomain` values of CUDA_API_NAME and CUDA_API records. */
+export const CudaDomain = { Driver: 1, Runtime: 2 } as const;
+/** Flags of a CUDA_API record. */
+export const CudaApiFlag = { HasStream: 1 << 0 } as const;
+/** Events of a CUDA_RESOURCE record. */
+export const CudaResourceEvent = { ContextCreated: 1, ContextDestroyed: 2, StreamCreated: 3, StreamDestroyed: 4 } as const;
+/** Flags of a CUDA_RESOURCE record: which default stream a stream is. */
+export const CudaStreamFlag = { LegacyDefault: 1 << 0, PerThreadDefault: 1 << 1 } as const;
+/** Causes of a CUDA_DROPPED record. */
+export const CudaDropCause = { Cupti: 1, Output: 2 } as const;
+/** States of a CUDA_STATUS record. */
+export const CudaStatus = { Recording: 1, NotRecorded: 2, Stopped: 3 } as const;
+/** Record kinds inside a CUDA_ACTIVITY chunk (section 10.3). */
+export const CudaRecord = { KernelName: 1, Kernel: 2, Memcpy: 3, Memset: 4, Sync: 5 } as const;
+/** CUPTI's "no stream" / "no event" id. */
+export const CUDA_NO_ID = 0xffffffff;

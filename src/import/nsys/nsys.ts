@@ -6,13 +6,10 @@
  * 2026 differ), a missing table or column is named in the load report, and everything else loads.
  * Rows are read one at a time through prepared statements.
  */
-import { PROJECTION_ROW_LABEL } from '../../model/cudaRows.ts';
-import { PayloadType } from '../../model/types.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { NsysContext } from './context.ts';
 import { decodeCuda, type CudaResult } from './cuda.ts';
 import { decodeNvtx, type NvtxResult } from './nvtx.ts';
-import { projectRange } from './projection.ts';
 import { Schema } from './schema.ts';
 import { openPagedDatabase, type RandomAccessFile, type ReadDatabase as Database } from './pagedSqlite.ts';
 
@@ -250,41 +247,19 @@ function describeCapture(schema: Schema, meta: Map<string, string[]>): Record<st
   return out;
 }
 
-/**
- * One 'gpu' row per thread, "NVTX (GPU projection)": each range that starts and ends on the thread
- * and contains GPU work, drawn over the GPU time span of that work (see projection.ts).
- */
+/** The NVTX ranges that start and end on one thread, for the CUDA model's GPU projection rows. */
 function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult): void {
-  const b = ctx.builder;
-  const payloads = new Map<string, string>();
-  const payloadOf = (work: number, calls: number) => {
-    const key = `${work}:${calls}`;
-    let json = payloads.get(key);
-    if (json === undefined) payloads.set(key, (json = JSON.stringify({ gpuOperations: work, apiCalls: calls })));
-    return json;
-  };
   for (const [thread, ranges] of nvtx.ranges) {
-    const table = cuda.launches.get(thread);
-    if (!table) continue;
-    let row = -1;
+    const process = ctx.processOf(thread);
     for (let i = 0; i < ranges.start.length; i++) {
-      const p = projectRange(table, ranges.start.get(i), ranges.end.get(i));
-      if (!p) continue;
-      if (row < 0) row = b.customRow({ kind: 'gpu', label: PROJECTION_ROW_LABEL, process: ctx.processOf(thread), thread });
-      b.rowRange(
-        row,
-        p.startNs,
-        p.endNs,
-        {
-          nameId: ranges.name.get(i),
-          color: ranges.color.get(i),
-          domain: ranges.domain.get(i),
-          payload: { type: PayloadType.Json, value: payloadOf(p.workCount, p.callCount) },
-        },
-        thread,
-      );
+      cuda.cuda.nvtxRange(thread, process, ranges.start.get(i), ranges.end.get(i), {
+        nameId: ranges.name.get(i),
+        color: ranges.color.get(i),
+        domain: ranges.domain.get(i),
+      });
     }
   }
+  cuda.cuda.finish();
 }
 
 /** The session span from ANALYSIS_DETAILS, widened to every event read. */
