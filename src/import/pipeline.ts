@@ -214,7 +214,8 @@ async function decodeRaw(
     await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
   } catch (e) {
     if (!isOutOfMemory(e)) throw e;
-    builder.report('error', outOfMemoryMessage(e, reached, source.size, gzipped));
+    const offset = reached.randomAccess || gzipped ? undefined : { offset: reached.bytes };
+    builder.report('error', outOfMemoryMessage(e, reached, source.size, gzipped), offset);
     builder.setProperty('loaded only', reached.randomAccess ? `${reached.bytes} bytes read` : `bytes 0..${reached.bytes}${gzipped ? ' (decompressed)' : ''}`);
   }
   // Known once the decoder has read the whole stream.
