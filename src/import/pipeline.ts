@@ -259,7 +259,10 @@ function outOfMemoryMessage(e: Error, reached: Reached, size: number, gzipped: b
     : gzipped
       ? `at byte ${reachedBytes} of the decompressed content (${mb(reachedBytes)} MB)`
       : `at byte ${reachedBytes} of ${size} (${mb(reachedBytes)} of ${mb(size)} MB, ${((100 * reachedBytes) / Math.max(1, size)).toFixed(1)}%)`;
-  return `the capture does not fit in memory: ${why}. Loading stopped ${where}; what was read before is shown, the rest of the file is not`;
+  return (
+    `the capture does not fit in memory: ${why}. Loading stopped ${where}; what was read before is shown, the rest of the file is not ` +
+    `(ranges still open there are shown as never ended)`
+  );
 }
 
 const fileReaderSync = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer } }).FileReaderSync;
