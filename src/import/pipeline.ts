@@ -224,16 +224,17 @@ async function decodeRaw(
   return builder.finish();
 }
 
-/**
- * The input with the builder's memory budget checked before each chunk is handed on (a no-op
- * without a budget), counting the content bytes handed on in `reached`.
- */
+/** How far a decoder got in its input. */
 interface Reached {
   bytes: number;
   /** Set once the decoder reads the file at random (`DecodeInput.file`) rather than in order. */
   randomAccess: boolean;
 }
 
+/**
+ * The input with the builder's memory budget checked before each chunk is handed on (a no-op
+ * without a budget), counting the content bytes handed on in `reached`.
+ */
 function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reached): DecodeInput {
   const chunks = input.chunks.bind(input);
   return {
@@ -252,7 +253,7 @@ function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reac
 /** The load report's line for a model that stopped growing because memory ran out. */
 function outOfMemoryMessage(e: Error, reached: Reached, size: number, gzipped: boolean): string {
   const reachedBytes = reached.bytes;
-  const why = e instanceof ModelOverBudget ? e.message : `the browser refused more memory (${e.message})`;
+  const why = e instanceof ModelOverBudget ? e.message : `the JavaScript engine refused more memory (${e.message})`;
   const mb = (bytes: number) => (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0);
   const where = reached.randomAccess
     ? `after reading ${mb(reachedBytes)} MB of the ${mb(size)} MB file`
