@@ -1,8 +1,10 @@
 /**
  * An Nsight Systems export of several GB opens in the page: the worker reads it page by page from the
  * File (FileReaderSync), never as one buffer. Opt-in, the file is not committed: set
- * NVTXVIEW_NSYS_LARGE to the path of a big export (e.g. the real fixture's tables written after a 2.3 GB
- * filler table; see docs/performance.md) and NVTXVIEW_NSYS_LARGE_RANGES to its NVTX push/pop range count.
+ * NVTXVIEW_NSYS_LARGE to the path of a big export (the real fixture's tables written after a 2.3 GB
+ * filler table, see docs/performance.md, or one from testkit/gen/nsysLarge.ts, which
+ * `bench:browser --only nsys --nsys-bytes N` measures) and NVTXVIEW_NSYS_LARGE_RANGES to its NVTX
+ * push/pop range count.
  */
 import { statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';

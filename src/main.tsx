@@ -9,6 +9,7 @@ import { loadPreferences, persistPreferences } from './ui/preferences.ts';
 import { installSharing } from './ui/share/installSharing.ts';
 import { installTestHooks } from './ui/testHooks.ts';
 import { LoadClient } from './worker/load.client.ts';
+import { budgetFromQuery } from './worker/modelBudget.ts';
 import { RegexClient } from './worker/regex.client.ts';
 import { setRegexRunner } from './analysis/nameSearch.ts';
 import './ui/theme.css';
@@ -20,7 +21,8 @@ const regexClient = new RegexClient();
 setRegexRunner((source, flags, names) => regexClient.match(source, flags, names));
 
 const store = createViewerStore(loadPreferences());
-const loadClient = new LoadClient();
+// ?memoryLimitMB=N: a smaller memory budget per capture model than the device's default.
+const loadClient = new LoadClient(undefined, undefined, budgetFromQuery(window.location.search));
 const controller = new LoadController(store, loadClient);
 persistPreferences(store);
 installTestHooks(store);

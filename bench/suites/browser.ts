@@ -14,6 +14,12 @@
  *              when the file is big enough to get one, src/worker/preview.ts; complete render: the whole model), then speedscope (its built app from node_modules)
  *              on the same file in the same browser: first render of its flame chart, memory; the
  *              ratio speedupVsSpeedscope, against nvtxview's complete render.
+ *  nsysLarge   a generated Nsight Systems export (testkit/gen/nsysLarge.ts; python3 writes it) of
+ *              --nsys-bytes: load time, the load worker's peak memory (bench/lib/workerMemory.ts),
+ *              the model's bytes and workerExtraMB, the worker's peak beyond the model.
+ *  largest     a Chrome JSON trace and a native capture of --largest-bytes (--largest-events events
+ *              spread over whitespace / skipped chunks): load time, worker peak, model, page memory;
+ *              largest.chromeJsonBytes and largest.nativeBytes are the file sizes opened.
  *
  * Each nvtxview figure is the median over --runs fresh pages; speedscope runs once (it takes minutes
  * at 1M events). Options:
@@ -22,6 +28,11 @@
  *   --only native|chrome                                        --speedscope-timeout S (default 900)
  *   --dist DIR          use this build instead of building one  --cache DIR (keep/reuse generated files)
  *   --json              one JSON object instead of the table
+ *   --only LIST         cases to run, comma-separated: native,chrome,nsys,largest (default: all)
+ *   --nsys-ranges N     NVTX ranges of the nsysLarge export (default 1000000; + N/4 calls, N/4 kernels)
+ *   --nsys-bytes B      its size: a table nvtxview never reads is written first (default 512000000; 4.3e9: past 4 GiB)
+ *   --largest-events N  events of the largest Chrome JSON and native files (default 1000000)
+ *   --largest-bytes B   their size, padded with what readers skip (default 512000000)
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem, tmpdir } from 'node:os';
@@ -32,6 +43,8 @@ import { buildApp, chromiumVersion, launchChromium, serve, SPEEDSCOPE_DIR, type 
 import { median, percentile, runViews, scriptedViews, type FrameSample } from '../lib/frames.ts';
 import { installProbes, longestTask, longTasks, pageMemory, readProbes } from '../lib/pageProbes.ts';
 import { generateFile } from '../../testkit/gen/main.ts';
+import { writeLargeNsysExport, type LargeNsysExport } from '../../testkit/gen/nsysLarge.ts';
+import { WorkerMemorySampler } from '../lib/workerMemory.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,8 +58,14 @@ const { values } = parseArgs({
     cache: { type: 'string' },
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
+    'nsys-ranges': { type: 'string', default: '1000000' },
+    'nsys-bytes': { type: 'string', default: '512000000' },
+    'largest-events': { type: 'string', default: '1000000' },
+    'largest-bytes': { type: 'string', default: '512000000' },
   },
 });
+/** Cases to run (`--only a,b`): the default runs all of them. */
+const cases = new Set((values.only ?? 'native,chrome,nsys,largest').split(','));
 const nativeEvents = Number(values.events);
 const chromeEvents = Number(values['chrome-events']);
 const runs = Math.max(1, Number(values.runs));
@@ -89,11 +108,13 @@ async function nvtxviewLoad(
   browser: Browser,
   app: Served,
   path: string,
-): Promise<{ figures: LoadFigures; longTasksMs: number[]; page: Page; close(): Promise<void> }> {
+  sampleWorker = false,
+): Promise<{ figures: LoadFigures; longTasksMs: number[]; worker?: WorkerFigures; page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await installProbes(page);
+  const sampler = sampleWorker ? await WorkerMemorySampler.start(cdp) : undefined;
   await page.goto(app.url);
   await page.waitForFunction(() => (window as unknown as { __nvtxview?: { idle?: unknown } }).__nvtxview?.idle !== undefined);
   await page.getByTestId('open-input').setInputFiles(path);
@@ -109,6 +130,7 @@ async function nvtxviewLoad(
   const failed = await page.evaluate(() =>
     (window as unknown as { __nvtxview: { store: { getState(): { failed: { message: string }[] } } } }).__nvtxview.store.getState().failed.map((f) => f.message),
   );
+  const peak = sampler?.stop();
   if (failed.length > 0) throw new Error(`nvtxview could not load ${path}: ${failed.join('; ')}`);
   const probes = await readProbes(page);
   const picked = probes.pickedAt!;
@@ -139,8 +161,66 @@ async function nvtxviewLoad(
     bytesPerRange: round(model.rangeBytes / model.ranges, 1),
   };
   const longTasksMs = longTasks(probes, picked, probes.loadedDrawAt! + 1000).map((ms) => round(ms));
-  return { figures, longTasksMs, page, close: () => context.close() };
+  let worker: WorkerFigures | undefined;
+  if (peak) {
+    const held = await page.evaluate(modelHeldBytes);
+    worker = {
+      workerPeakMB: mb(peak.peakBytes),
+      workerPeakHeapMB: mb(peak.heapBytes),
+      workerPeakBuffersMB: mb(peak.backingBytes),
+      workerSamples: peak.samples,
+      modelMB: mb(held.bytes),
+      workerExtraMB: mb(peak.peakBytes - held.bytes),
+      loadIssues: held.issues,
+    };
+  }
+  return { figures, longTasksMs, worker, page, close: () => context.close() };
 }
+
+/** The load worker's memory during a load (bench/lib/workerMemory.ts) against the model it made. */
+interface WorkerFigures {
+  /** Largest V8 heap + array buffer / WebAssembly backing stores of the load worker over the load. */
+  workerPeakMB: number;
+  workerPeakHeapMB: number;
+  workerPeakBuffersMB: number;
+  workerSamples: number;
+  /** The model the page holds: every typed array it reaches, strings at 16 bytes + 1 per character. */
+  modelMB: number;
+  /** workerPeakMB - modelMB: what reading the file and building the model took beyond the model. */
+  workerExtraMB: number;
+  /** Errors and warnings of the load report (a partial model says so here). */
+  loadIssues: string[];
+}
+
+/**
+ * Runs in the page: bytes of capture 0's model (each typed array's buffer once, strings estimated)
+ * and its load report's errors. Source text, as the probes: the TS runner's helpers do not exist there.
+ */
+const modelHeldBytes = new Function(`
+  const capture = window.__nvtxview.store.getState().captures[0];
+  const buffers = new Set();
+  const seen = new Set();
+  let bytes = 0;
+  const walk = (v) => {
+    if (v === null || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (ArrayBuffer.isView(v)) {
+      if (!buffers.has(v.buffer)) { buffers.add(v.buffer); bytes += v.buffer.byteLength; }
+      return;
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        if (typeof x === 'string') bytes += 16 + x.length;
+        else walk(x);
+      }
+      return;
+    }
+    for (const x of Object.values(v)) walk(x);
+  };
+  walk(capture.model);
+  const issues = capture.model.issues.filter((i) => i.severity === 'error').slice(0, 3).map((i) => i.message);
+  return { bytes, issues };
+`) as () => { bytes: number; issues: string[] };
 
 /** Zoom/pan script over the loaded capture (whole extent of capture 0). */
 async function frameSamples(page: Page): Promise<FrameSample[]> {
@@ -208,7 +288,7 @@ async function main(): Promise<void> {
   const browser = await launchChromium();
   const result: Record<string, unknown> = { machine, runs };
   try {
-    if (values.only !== 'chrome') {
+    if (cases.has('native')) {
       const path = await capture(genDir, 'nvtxc', nativeEvents, 'nvtxc');
       const loads: LoadFigures[] = [];
       const tasks: number[][] = [];
@@ -246,7 +326,7 @@ async function main(): Promise<void> {
         longTasksMsPerRun: tasks,
       };
     }
-    if (values.only !== 'native') {
+    if (cases.has('chrome')) {
       const path = await capture(genDir, 'chrome-json', chromeEvents, 'json');
       const loads: LoadFigures[] = [];
       const tasks: number[][] = [];
@@ -282,6 +362,79 @@ async function main(): Promise<void> {
         chrome.speedupFirstRenderVsSpeedscope = round(ss.firstRenderMs / m.dropToFirstDrawMs, 1);
       }
       result.chromeJson = chrome;
+    }
+    if (cases.has('nsys')) {
+      const ranges = Number(values['nsys-ranges']);
+      const bytes = Number(values['nsys-bytes']);
+      const path = join(genDir, `nsys-${ranges}-${bytes}.sqlite`);
+      let made: LargeNsysExport | undefined;
+      try {
+        if (!existsSync(path)) {
+          const t0 = performance.now();
+          made = await writeLargeNsysExport(path, { ranges, bytes });
+          log(`generated ${path}: ${mb(made.bytes)} MB (${ranges} NVTX ranges, ${mb(made.fillerBytes)} MB of an unread table) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        }
+      } catch (e) {
+        // python3 missing: the other cases still run.
+        result.nsysLarge = { error: (e as Error).message };
+        log(`nsysLarge skipped: ${(e as Error).message}`);
+      }
+      if (existsSync(path)) {
+        const loaded = await nvtxviewLoad(browser, app, path, true);
+        await loaded.close();
+        const w = loaded.worker!;
+        log(`  nsys export ${mb(statSync(path).size)} MB: loaded ${loaded.figures.dropToLoadedDrawMs} ms, worker peak ${w.workerPeakMB} MB, model ${w.modelMB} MB, beyond the model ${w.workerExtraMB} MB (load average ${loadavg()[0].toFixed(1)})`);
+        result.nsysLarge = {
+          file: path,
+          fileBytes: statSync(path).size,
+          nvtxRanges: ranges,
+          // Known when generated in this run (not for a file reused from --cache).
+          unreadTableBytes: made?.fillerBytes ?? null,
+          dropToLoadedDrawMs: loaded.figures.dropToLoadedDrawMs,
+          workerDecodeMs: loaded.figures.workerDecodeMs,
+          ranges: loaded.figures.ranges,
+          heapBytes: loaded.figures.heapBytes,
+          arrayBufferBytes: loaded.figures.arrayBufferBytes,
+          ...w,
+        };
+      }
+    }
+    if (cases.has('largest')) {
+      const events = Number(values['largest-events']);
+      const bytes = Number(values['largest-bytes']);
+      const largest: Record<string, unknown> = {};
+      for (const [format, ext, key] of [
+        ['chrome-json', 'json', 'chromeJson'],
+        ['nvtxc', 'nvtxc', 'native'],
+      ] as const) {
+        const path = join(genDir, `largest-${format}-${events}-${bytes}-seed${seed}.${ext}`);
+        if (!existsSync(path)) {
+          const t0 = performance.now();
+          // The events, spread over what a reader skips (whitespace between events, chunks of an unknown kind) up to `bytes`.
+          const written = await generateFile(path, format, { events, seed, padding: bytes });
+          log(`generated ${path}: ${written.events} events, ${mb(written.bytes)} MB in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        }
+        const loaded = await nvtxviewLoad(browser, app, path, true);
+        await loaded.close();
+        const w = loaded.worker!;
+        log(`  largest ${format} ${mb(statSync(path).size)} MB: loaded ${loaded.figures.dropToLoadedDrawMs} ms, worker peak ${w.workerPeakMB} MB, model ${w.modelMB} MB, page heap/buffers ${mb(loaded.figures.heapBytes)}/${mb(loaded.figures.arrayBufferBytes)} MB (load average ${loadavg()[0].toFixed(1)})`);
+        largest[`${key}Bytes`] = statSync(path).size;
+        largest[key] = {
+          file: path,
+          events,
+          dropToFirstDrawMs: loaded.figures.dropToFirstDrawMs,
+          dropToLoadedDrawMs: loaded.figures.dropToLoadedDrawMs,
+          workerDecodeMs: loaded.figures.workerDecodeMs,
+          ranges: loaded.figures.ranges,
+          marks: loaded.figures.marks,
+          pageHeapBytes: loaded.figures.heapBytes,
+          pageArrayBufferBytes: loaded.figures.arrayBufferBytes,
+          ...w,
+        };
+        // A multi-GB file is not kept unless asked (--cache): disk is shared.
+        if (!values.cache) rmSync(path, { force: true });
+      }
+      result.largest = largest;
     }
     result.loadAverageEnd1m = round(loadavg()[0], 2);
   } finally {
@@ -326,6 +479,26 @@ function table(r: Record<string, unknown>): string {
     if (c.speedscopeHeapBytes !== undefined) row('speedscope JS heap / array buffers', `${mb(c.speedscopeHeapBytes)} / ${mb(c.speedscopeArrayBufferBytes)}`, 'MB');
     row('speedup vs speedscope (complete)', c.speedupVsSpeedscope, 'x');
     row('speedup vs speedscope (first render)', c.speedupFirstRenderVsSpeedscope, 'x');
+  }
+  const ns = r.nsysLarge as Record<string, number> | undefined;
+  if (ns && ns.fileBytes !== undefined) {
+    lines.push(`nsys export: ${mb(ns.fileBytes)} MB (${ns.nvtxRanges.toLocaleString('en-US')} NVTX ranges + calls + kernels${ns.unreadTableBytes ? `, ${mb(ns.unreadTableBytes)} MB of a table nvtxview does not read` : ''}), one run`);
+    row('drop to loaded timeline', ns.dropToLoadedDrawMs, 'ms');
+    row('load worker peak (heap + buffers)', ns.workerPeakMB, 'MB');
+    row('model', ns.modelMB, 'MB');
+    row('worker beyond the model', ns.workerExtraMB, 'MB');
+  }
+  const lg = r.largest as Record<string, Record<string, number> & { file: string }> | undefined;
+  if (lg) {
+    for (const key of ['chromeJson', 'native'] as const) {
+      const c = lg[key];
+      if (!c) continue;
+      lines.push(`largest ${key === 'native' ? 'native capture' : 'Chrome JSON'}: ${mb(lg[`${key}Bytes`] as unknown as number)} MB, ${c.events.toLocaleString('en-US')} events, one run`);
+      row('drop to loaded timeline', c.dropToLoadedDrawMs, 'ms');
+      row('load worker peak (heap + buffers)', c.workerPeakMB, 'MB');
+      row('model', c.modelMB, 'MB');
+      row('page JS heap / array buffers', `${mb(c.pageHeapBytes)} / ${mb(c.pageArrayBufferBytes)}`, 'MB');
+    }
   }
   const m = r.machine as Record<string, unknown>;
   lines.push(`machine: ${m.cpus} CPUs, ${m.memoryGiB} GiB, ${m.chromium}, load average ${m.loadAverage1m} at start, ${r.loadAverageEnd1m} at end`);

@@ -56,6 +56,12 @@ export interface DecodeOptions {
    * by page; for side-by-side benchmarks only (exports over about 2 GB do not open this way).
    */
   nsysWholeFile?: boolean;
+  /**
+   * The most bytes the model may hold while it is built (the worker sets it from the device's
+   * memory; tests set it small). Past it decoding stops and the model of what was read so far is
+   * kept, with an error in the load report naming the byte offset reached.
+   */
+  modelBudgetBytes?: number;
 }
 
 export interface DecodeContext {

@@ -3,7 +3,7 @@
  * the bytes say gzip, sniff the format, decode into a builder, finish the model. Used unchanged by
  * the worker, the CLI, the tests and the benchmarks.
  */
-import { ModelBuilder } from '../model/builder.ts';
+import { isOutOfMemory, ModelBuilder, ModelOverBudget } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { detectFormat, importers } from './formats.ts';
 import { gunzipChunks, type GzipProblem } from './gunzip.ts';
@@ -194,17 +194,76 @@ async function decodeRaw(
     const known = importers.map((imp) => imp.label).join(', ');
     throw new LoadFailed(`${source.name}: not a format nvtxview knows (tried ${known})`);
   }
-  if (!gzipped && random?.readSync) {
-    const readSync = random.readSync.bind(random);
-    input = { ...input, file: { size: random.size, readSync, onRead: (done) => options.onProgress?.(Math.min(done, random.size), random.size) } };
-  }
   const builder = new ModelBuilder({ fileName: source.name, format: importer.id, byteSize: source.size });
   if (gzipped) builder.setProperty('compression', 'gzip');
-  await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
+  const budget = options.decode?.modelBudgetBytes;
+  if (budget !== undefined) builder.setBudget(budget);
+  // How far the decoder got: content bytes handed to it, or (read at random) file bytes read.
+  const reached: Reached = { bytes: 0, randomAccess: false };
+  if (!gzipped && random?.readSync) {
+    const readSync = random.readSync.bind(random);
+    const onRead = (done: number) => {
+      reached.bytes = Math.min(done, random.size);
+      reached.randomAccess = true;
+      options.onProgress?.(reached.bytes, random.size);
+    };
+    input = { ...input, file: { size: random.size, readSync, onRead } };
+  }
+  input = budgetedChunks(input, builder, reached);
+  try {
+    await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
+  } catch (e) {
+    if (!isOutOfMemory(e)) throw e;
+    const offset = reached.randomAccess || gzipped ? undefined : { offset: reached.bytes };
+    builder.report('error', outOfMemoryMessage(e, reached, source.size, gzipped), offset);
+    builder.setProperty('loaded only', reached.randomAccess ? `${reached.bytes} bytes read` : `bytes 0..${reached.bytes}${gzipped ? ' (decompressed)' : ''}`);
+  }
   // Known once the decoder has read the whole stream.
   for (const p of gzipProblems) builder.report(p.severity, p.message);
   if (options.signal?.aborted) throw new LoadCancelled();
   return builder.finish();
+}
+
+/** How far a decoder got in its input. */
+interface Reached {
+  bytes: number;
+  /** Set once the decoder reads the file at random (`DecodeInput.file`) rather than in order. */
+  randomAccess: boolean;
+}
+
+/**
+ * The input with the builder's memory budget checked before each chunk is handed on (a no-op
+ * without a budget), counting the content bytes handed on in `reached`.
+ */
+function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reached): DecodeInput {
+  const chunks = input.chunks.bind(input);
+  return {
+    ...input,
+    chunks: () =>
+      (async function* () {
+        for await (const chunk of chunks()) {
+          builder.checkBudget();
+          yield chunk;
+          reached.bytes += chunk.length;
+        }
+      })(),
+  };
+}
+
+/** The load report's line for a model that stopped growing because memory ran out. */
+function outOfMemoryMessage(e: Error, reached: Reached, size: number, gzipped: boolean): string {
+  const reachedBytes = reached.bytes;
+  const why = e instanceof ModelOverBudget ? e.message : `the JavaScript engine refused more memory (${e.message})`;
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0);
+  const where = reached.randomAccess
+    ? `after reading ${mb(reachedBytes)} MB of the ${mb(size)} MB file`
+    : gzipped
+      ? `at byte ${reachedBytes} of the decompressed content (${mb(reachedBytes)} MB)`
+      : `at byte ${reachedBytes} of ${size} (${mb(reachedBytes)} of ${mb(size)} MB, ${((100 * reachedBytes) / Math.max(1, size)).toFixed(1)}%)`;
+  return (
+    `the capture does not fit in memory: ${why}. Loading stopped ${where}; what was read before is shown, the rest of the file is not ` +
+    `(ranges still open there are shown as never ended)`
+  );
 }
 
 const fileReaderSync = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer } }).FileReaderSync;

@@ -16,6 +16,7 @@
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { assembleModel } from './build/assemble.ts';
 import { EventRecorder } from './build/eventRecorder.ts';
+import { ModelOverBudget, typedBytes } from './build/heldBytes.ts';
 import type { BuilderOptions, CounterRowOptions, CustomRowOptions, EventAttrs, PayloadValue, RangeRename, SourceLocation } from './build/inputs.ts';
 import { IssueLog } from './build/issues.ts';
 import { NameTable } from './build/names.ts';
@@ -26,6 +27,7 @@ import { StyleTable } from './build/styles.ts';
 import type { ExtMemoryInput, ExtPayloadInput } from './extPayloads.ts';
 import type { CaptureInfo, LoadIssue, Model, ResourceInfo, StringId } from './types.ts';
 
+export { isOutOfMemory, ModelOverBudget } from './build/heldBytes.ts';
 export type {
   BuilderOptions,
   CounterRowOptions,
@@ -50,6 +52,7 @@ export class ModelBuilder {
   private originNs = 0n;
   private declaredStart: number | undefined;
   private declaredEnd: number | undefined;
+  private budgetBytes = Infinity;
 
   constructor(options: BuilderOptions) {
     this.info = {
@@ -268,6 +271,33 @@ export class ModelBuilder {
   /** The schemas, enums, registered strings and scopes extended payloads are decoded with. */
   setPayloadRegistry(registry: PayloadRegistry): void {
     this.payloads.setRegistry(registry);
+  }
+
+  /**
+   * About the bytes the model being built holds so far (columns as allocated, strings), for a
+   * load's memory budget; `finish()` needs about as much again while it lays out the model.
+   */
+  heldBytes(): number {
+    let bytes = this.names.textBytes + typedBytes(this.styles) + typedBytes(this.payloads);
+    if (this.events.flowPoints) bytes += typedBytes(this.events.flowPoints, 0);
+    for (const row of this.rows.rows) bytes += typedBytes(row);
+    return bytes;
+  }
+
+  /** Sets the most bytes the model may hold while it is built (`checkBudget`); Infinity for none. */
+  setBudget(bytes: number): void {
+    this.budgetBytes = bytes;
+  }
+
+  /**
+   * Throws `ModelOverBudget` once the model holds more than its budget. The pipeline calls it per
+   * chunk, decoders that read at random (nsys) every few thousand rows; the load then keeps what
+   * was built so far and says where it stopped.
+   */
+  checkBudget(): void {
+    if (this.budgetBytes === Infinity) return;
+    const held = this.heldBytes();
+    if (held > this.budgetBytes) throw new ModelOverBudget(held, this.budgetBytes);
   }
 
   // ---------------------------------------------------------------- finish

@@ -18,6 +18,8 @@ export interface Growable<T extends TypedArray> {
   view(): T;
   /** The filled part as a tightly sized copy, safe to transfer. */
   toArray(): T;
+  /** Bytes allocated, filled or not (a load's memory budget counts these). */
+  readonly capacityBytes: number;
 }
 
 abstract class Column<T extends TypedArray> {
@@ -36,6 +38,10 @@ abstract class Column<T extends TypedArray> {
 
   toArray(): T {
     return this.data.slice(0, this.length) as T;
+  }
+
+  get capacityBytes(): number {
+    return this.data.byteLength;
   }
 
   protected grow(): void {

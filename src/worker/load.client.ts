@@ -68,6 +68,8 @@ export class LoadClient {
   constructor(
     private readonly maxParallel = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2)),
     private readonly createWorker: WorkerFactory = defaultFactory,
+    /** Memory budget of each model (`DecodeOptions.modelBudgetBytes`); the worker's default when unset. */
+    private readonly modelBudgetBytes?: number,
   ) {}
 
   /**
@@ -142,7 +144,8 @@ export class LoadClient {
           finish();
           reject(new Error(`${request.name}: the decoder crashed: ${event.message || 'unknown error'}`));
         };
-        const { file, name, options } = request;
+        const { file, name } = request;
+        const options = this.modelBudgetBytes === undefined ? request.options : { ...request.options, modelBudgetBytes: this.modelBudgetBytes };
         const msg: ToWorker =
           file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
         worker.postMessage(msg);

@@ -4,6 +4,8 @@ import { blobSource, loadModel, loadModelFromStream } from '../import/pipeline.t
 import { modelTransferables } from '../model/transfer.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 import type { Model } from '../model/types.ts';
+import { isOutOfMemory } from '../model/builder.ts';
+import { defaultModelBudget } from './modelBudget.ts';
 import { openDownload } from './fetchCapture.ts';
 import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { previewSlice } from './preview.ts';
@@ -76,17 +78,25 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
       post({ type: 'progress', bytesDone, bytesTotal });
     }
   };
+  const deviceMemory = (navigator as { deviceMemory?: number }).deviceMemory;
+  const options: DecodeOptions = { ...msg.options, modelBudgetBytes: msg.options.modelBudgetBytes ?? defaultModelBudget(deviceMemory) };
   try {
     let model: Model;
     if (msg.type === 'load') {
-      await postPreview(msg.file, msg.name, msg.options);
-      model = await loadModel(blobSource(msg.file, msg.name), { decode: msg.options, onProgress });
+      await postPreview(msg.file, msg.name, options);
+      model = await loadModel(blobSource(msg.file, msg.name), { decode: options, onProgress });
     } else {
       const download = await openDownload(msg.url, msg.name, { onProgress, pageOrigin: scope.location.origin });
-      model = await loadModelFromStream(msg.name, download.chunks, download.sizeHint, { decode: msg.options });
+      model = await loadModelFromStream(msg.name, download.chunks, download.sizeHint, { decode: options });
     }
     postModel({ type: 'done', model, decodeMs: performance.now() - t0 });
   } catch (e) {
-    post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
+    // Memory ran out after the decode stopped (laying the model out): nothing to show, but say why.
+    const message = isOutOfMemory(e)
+      ? `${msg.name}: the capture does not fit in this browser's memory (${e.message}); try a smaller part of it, or the nvtxview CLI`
+      : e instanceof Error
+        ? e.message
+        : String(e);
+    post({ type: 'failed', message });
   }
 };

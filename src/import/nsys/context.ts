@@ -3,7 +3,7 @@
  * builder, string ids, process and thread names, and row iteration that reports (and survives) a
  * damaged table.
  */
-import type { ModelBuilder } from '../../model/builder.ts';
+import { isOutOfMemory, type ModelBuilder } from '../../model/builder.ts';
 import type { StringId } from '../../model/types.ts';
 import { pidOf, quoteId, tidOf, type Schema } from './schema.ts';
 import type { ReadDatabase as Database, ReadStatement as Statement, SqlValue } from './pagedSqlite.ts';
@@ -126,9 +126,17 @@ export class NsysContext {
       st = this.db.prepare(sql);
       while (st.step()) {
         onRow(st.get());
-        if (++n % CANCEL_CHECK_ROWS === 0 && this.cancelled) break;
+        if (++n % CANCEL_CHECK_ROWS === 0) {
+          if (this.cancelled) break;
+          this.builder.checkBudget();
+        }
       }
     } catch (e) {
+      // Memory ran out: the whole load stops there (src/import/pipeline.ts says where).
+      if (isOutOfMemory(e)) {
+        this.builder.report('info', `table ${table}: ${n} rows read when memory ran out`);
+        throw e;
+      }
       this.builder.report(
         'error',
         `table ${table}: could not read ${n === 0 ? 'any row' : `past row ${n}`} (${(e as Error).message}); ` +

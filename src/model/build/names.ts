@@ -4,6 +4,8 @@ import type { StringId } from '../types.ts';
 export class NameTable {
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
+  /** About the bytes the strings take (V8 header + one byte per character): for a load's memory budget. */
+  textBytes = 0;
 
   /** The id of `s`, added on first use. */
   intern(s: string): StringId {
@@ -12,12 +14,14 @@ export class NameTable {
       id = this.strings.length;
       this.strings.push(s);
       this.ids.set(s, id);
+      this.textBytes += 16 + s.length;
     }
     return id;
   }
 
   /** Adds `s` without interning (texts that are nearly always unique: not worth the map). */
   addUnique(s: string): StringId {
+    this.textBytes += 16 + s.length;
     return this.strings.push(s) - 1;
   }
 
