@@ -1,11 +1,11 @@
 /// <reference lib="webworker" />
-/** Thin worker shell: decode one file with the shared pipeline and transfer the model back. */
+/** Thin worker shell: decode one file (or the first slice of one) with the shared pipeline and transfer the model back. */
 import { blobSource, loadModel, loadModelFromStream } from '../import/pipeline.ts';
 import { modelTransferables } from '../model/transfer.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 import type { Model } from '../model/types.ts';
 import { openDownload } from './fetchCapture.ts';
-import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
+import { HOLD_MAX_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
 
@@ -22,51 +22,62 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
   post(msg, modelTransferables(msg.model));
 }
 
-/** Resolves the wait for the page's 'resume'. */
-let resume: (() => void) | undefined;
+/** Set while the page has asked this worker to wait ('hold'); resolved by 'resume' or after HOLD_MAX_MS. */
+let held: { done: Promise<void>; release(): void } | undefined;
 
-/**
- * Waits until the page says it is idle again after a partial model, at most RESUME_AFTER_MS. On two
- * cores the decode would otherwise take one while the page's first frame of the new capture
- * (style and layout of the new panels, the first rows) shares the other with the browser's own
- * threads, and that frame's wall time doubled or tripled (docs/performance.md).
- */
-function pageIdle(): Promise<void> {
-  return new Promise((done) => {
-    const timer = setTimeout(() => {
-      resume = undefined;
-      done();
-    }, RESUME_AFTER_MS);
-    resume = () => {
+function hold(): void {
+  if (held) return;
+  let release = () => {};
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(() => release(), HOLD_MAX_MS);
+    release = () => {
       clearTimeout(timer);
-      resume = undefined;
-      done();
+      held = undefined;
+      resolve();
     };
   });
+  held = { done, release };
+}
+
+/** A task boundary (a message to ourselves), so that the page's 'hold' is seen between slices of a decode. */
+const ticks = new MessageChannel();
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    ticks.port1.onmessage = () => resolve();
+    ticks.port2.postMessage(0);
+  });
+}
+
+/** The whole-file decode's checkpoint between slices (pipeline.ts). */
+async function checkpoint(): Promise<void> {
+  await nextTask();
+  while (held) await held.done;
 }
 
 /** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
 async function postPreview(file: Blob, name: string, options: DecodeOptions): Promise<void> {
   const slice = await previewSlice(file, name);
-  if (!slice) return;
+  if (!slice) return post({ type: 'no-partial' });
   try {
-    const model = await loadModel(blobSource(slice, name), { decode: options });
+    const onProgress = (bytesDone: number, bytesTotal: number) => {
+      if (bytesDone === bytesTotal) post({ type: 'slice-read' });
+    };
+    const model = await loadModel(blobSource(slice, name), { decode: options, onProgress });
     // The cut at the slice's end is not a problem of the file; the whole model reports what is.
     model.issues = [];
     model.capture.byteSize = file.size;
     postModel({ type: 'partial', model, bytesDone: slice.size });
-    await pageIdle();
   } catch {
     // The whole-file decode reports what is wrong.
+    post({ type: 'no-partial' });
   }
 }
 
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
-  if (msg.type === 'resume') {
-    resume?.();
-    return;
-  }
+  if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
+  if (msg.type === 'hold') return hold();
+  if (msg.type === 'resume') return held?.release();
   const t0 = performance.now();
   let lastProgress = 0;
   const onProgress = (bytesDone: number, bytesTotal: number) => {
@@ -79,8 +90,7 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   try {
     let model: Model;
     if (msg.type === 'load') {
-      await postPreview(msg.file, msg.name, msg.options);
-      model = await loadModel(blobSource(msg.file, msg.name), { decode: msg.options, onProgress });
+      model = await loadModel(blobSource(msg.file, msg.name), { decode: msg.options, onProgress, checkpoint });
     } else {
       const download = await openDownload(msg.url, msg.name, { onProgress, pageOrigin: scope.location.origin });
       model = await loadModelFromStream(msg.name, download.chunks, download.sizeHint, { decode: msg.options });

@@ -28,9 +28,14 @@ export function previewBytes(size: number): number {
   return Math.min(size, Math.max(4 << 20, Math.min(16 << 20, Math.floor(size / 16))));
 }
 
+/** Whether a file of `size` bytes may get a partial model (the page asks before it starts a worker for one). */
+export function mayPreview(size: number): boolean {
+  return size >= Math.min(...Object.values(PREVIEW_MIN_BYTES));
+}
+
 /** The slice of `file` to preview, or null when the file is small or its format has no meaningful prefix. */
 export async function previewSlice(file: Blob, name: string): Promise<Blob | null> {
-  if (file.size < Math.min(...Object.values(PREVIEW_MIN_BYTES))) return null;
+  if (!mayPreview(file.size)) return null;
   const head = new Uint8Array(await file.slice(0, HEAD_BYTES).arrayBuffer());
   if (head[0] === 0x1f && head[1] === 0x8b) return null;
   const importer = detectFormat(head, name);
