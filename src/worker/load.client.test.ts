@@ -3,7 +3,7 @@ import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { LoadClient } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
-import { PREVIEW_MIN_BYTES } from './preview.ts';
+import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
 /** Big enough for a partial model (the worker decides whether its format gets one). */
 const bigFile = new (class extends Blob {

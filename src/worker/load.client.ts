@@ -9,7 +9,7 @@
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 import type { FromWorker, ToWorker } from './load.protocol.ts';
-import { mayPreview } from './preview.ts';
+import { mayPreview } from './previewSize.ts';
 import { StringCollector } from './stringSlices.ts';
 
 /** The model with the string slices that came before it, if any. */
