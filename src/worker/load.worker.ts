@@ -6,6 +6,7 @@ import type { DecodeOptions } from '../import/importer.ts';
 import type { Model } from '../model/types.ts';
 import { openDownload } from './fetchCapture.ts';
 import { HOLD_MAX_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
+import { channelTask, HoldGate } from './holdGate.ts';
 import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
 
@@ -22,37 +23,9 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
   post(msg, modelTransferables(msg.model));
 }
 
-/** Set while the page has asked this worker to wait ('hold'); resolved by 'resume' or after HOLD_MAX_MS. */
-let held: { done: Promise<void>; release(): void } | undefined;
-
-function hold(): void {
-  if (held) return;
-  let release = () => {};
-  const done = new Promise<void>((resolve) => {
-    const timer = setTimeout(() => release(), HOLD_MAX_MS);
-    release = () => {
-      clearTimeout(timer);
-      held = undefined;
-      resolve();
-    };
-  });
-  held = { done, release };
-}
-
-/** A task boundary (a message to ourselves), so that the page's 'hold' is seen between slices of a decode. */
-const ticks = new MessageChannel();
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    ticks.port1.onmessage = () => resolve();
-    ticks.port2.postMessage(0);
-  });
-}
-
-/** The whole-file decode's checkpoint between slices (pipeline.ts). */
-async function checkpoint(): Promise<void> {
-  await nextTask();
-  while (held) await held.done;
-}
+/** The whole-file decode's pause while the page takes a partial model in. */
+const gate = new HoldGate(HOLD_MAX_MS, channelTask());
+const checkpoint = () => gate.checkpoint();
 
 /** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
 async function postPreview(file: Blob, name: string, options: DecodeOptions): Promise<void> {
@@ -76,8 +49,8 @@ async function postPreview(file: Blob, name: string, options: DecodeOptions): Pr
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
   if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
-  if (msg.type === 'hold') return hold();
-  if (msg.type === 'resume') return held?.release();
+  if (msg.type === 'hold') return gate.hold();
+  if (msg.type === 'resume') return gate.release();
   const t0 = performance.now();
   let lastProgress = 0;
   const onProgress = (bytesDone: number, bytesTotal: number) => {
