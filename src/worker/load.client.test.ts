@@ -102,6 +102,19 @@ describe('LoadClient', () => {
     expect(made2[0].posted.map((m) => (m as { type: string }).type)).toEqual(['load', 'hold', 'resume']);
   });
 
+  it('on one core, holds the whole-file worker from the start until the partial model is in', async () => {
+    const made: FakeWorker[] = [];
+    const client = new LoadClient(1, () => (made.push(new FakeWorker()), made[made.length - 1] as unknown as Worker), 1);
+    client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+    expect(sent()).toEqual(['load', 'hold']);
+    made[1].send({ type: 'slice-read' });
+    expect(sent()).toEqual(['load', 'hold']);
+    made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent()).toEqual(['load', 'hold', 'resume']);
+  });
+
   it('drops a partial model that comes after the whole one, and asks for none without onPartial', async () => {
     const { made, client } = clientMakingWorkers();
     const partials: Model[] = [];

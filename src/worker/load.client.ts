@@ -76,6 +76,8 @@ export class LoadClient {
   constructor(
     private readonly maxParallel = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2)),
     private readonly createWorker: WorkerFactory = defaultFactory,
+    /** With one core the two workers would only share it: the whole file then waits for the partial model (at most HOLD_MAX_MS). */
+    private readonly cores = globalThis.navigator?.hardwareConcurrency ?? 2,
   ) {}
 
   /**
@@ -119,6 +121,10 @@ export class LoadClient {
   private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined): () => void {
     let worker: Worker | undefined = this.takeWorker();
     let holding = false;
+    const holdWhole = () => {
+      holding = whole() !== undefined;
+      whole()?.postMessage({ type: 'hold' } satisfies ToWorker);
+    };
     const resumeWhole = () => {
       if (holding) whole()?.postMessage({ type: 'resume' } satisfies ToWorker);
       holding = false;
@@ -132,8 +138,7 @@ export class LoadClient {
       const msg = event.data;
       if (msg.type === 'strings') return strings.add(msg.strings);
       if (msg.type === 'slice-read') {
-        holding = whole() !== undefined;
-        whole()?.postMessage({ type: 'hold' } satisfies ToWorker);
+        if (!holding) holdWhole();
         return;
       }
       stop();
@@ -149,6 +154,7 @@ export class LoadClient {
     };
     const msg: ToWorker = { type: 'preview', file, name: request.name, options: request.options };
     worker.postMessage(msg);
+    if (this.cores < 2) holdWhole();
     return stop;
   }
 
