@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, READ_BYTES, loadModel } from './pipeline.ts';
 import type { ByteSource } from './importer.ts';
 
@@ -67,6 +67,29 @@ describe('loadModel reading', () => {
     await expect(loadModel(loggingSource(bytes, [], CHUNK_BYTES))).rejects.toThrow(
       new LoadFailed(`trace.json: could not read bytes ${CHUNK_BYTES}..${CHUNK_BYTES + READ_BYTES}`),
     );
+  });
+
+  it('awaits the checkpoint before each chunk is decoded, so a held decode waits there', async () => {
+    const bytes = paddedTrace(3);
+    const log: string[] = [];
+    let release: (() => void) | undefined;
+    const checkpoint = () => {
+      log.push('checkpoint');
+      // The second checkpoint holds until released: no chunk is decoded meanwhile.
+      if (log.filter((l) => l === 'checkpoint').length !== 2) return Promise.resolve();
+      return new Promise<void>((done) => (release = done));
+    };
+    const loading = loadModel(loggingSource(bytes, []), { checkpoint, onProgress: (done) => log.push(`progress ${Math.ceil(done / CHUNK_BYTES)}`) });
+    await vi.waitFor(() => expect(release).toBeDefined());
+    // Held: nothing more is decoded however long it waits.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(['checkpoint', 'progress 1', 'checkpoint']);
+    release!();
+    const model = await loading;
+    expect(model.ranges.startNs.length).toBe(2);
+    const chunks = Math.ceil(bytes.length / CHUNK_BYTES);
+    expect(log.filter((l) => l === 'checkpoint')).toHaveLength(chunks);
+    expect(log.at(-1)).toBe(`progress ${chunks}`);
   });
 
   it('stops at a cancelled signal', async () => {

@@ -19,6 +19,11 @@ export interface LoadOptions {
   signal?: AbortSignal;
   /** Force a format id instead of sniffing. */
   format?: string;
+  /**
+   * Awaited before each slice is handed to the decoder: a worker lets its messages in there (the
+   * page asking it to leave a core to the page for a while, load.worker.ts).
+   */
+  checkpoint?: () => Promise<void>;
 }
 
 /** Thrown when a load is cancelled through its AbortSignal. */
@@ -81,6 +86,7 @@ async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenera
     }
     readAhead();
     for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+      if (options.checkpoint) await options.checkpoint();
       if (at > 0 && options.signal?.aborted) throw new LoadCancelled();
       const piece = bytes.length <= CHUNK_BYTES ? bytes : bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
       yield piece;

@@ -3,6 +3,14 @@ import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { LoadClient } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
+import { PREVIEW_MIN_BYTES } from './previewSize.ts';
+
+/** Big enough for a partial model (the worker decides whether its format gets one). */
+const bigFile = new (class extends Blob {
+  override get size(): number {
+    return Math.min(...Object.values(PREVIEW_MIN_BYTES));
+  }
+})([]);
 
 /** A load worker the test drives by hand. */
 class FakeWorker {
@@ -26,9 +34,9 @@ function model(names: string[]): Model {
 }
 
 /** A client whose every new worker is a fresh FakeWorker, listed in `made`. */
-function clientMakingWorkers(): { made: FakeWorker[]; client: LoadClient } {
+function clientMakingWorkers(maxParallel = 1): { made: FakeWorker[]; client: LoadClient } {
   const made: FakeWorker[] = [];
-  const client = new LoadClient(1, () => {
+  const client = new LoadClient(maxParallel, () => {
     const w = new FakeWorker();
     made.push(w);
     return w as unknown as Worker;
@@ -38,58 +46,115 @@ function clientMakingWorkers(): { made: FakeWorker[]; client: LoadClient } {
 
 describe('LoadClient', () => {
   it('puts a model together with the string slices posted before it, for the partial and the whole model', async () => {
-    const worker = new FakeWorker();
+    const { made, client } = clientMakingWorkers();
     const partials: Model[] = [];
-    const client = new LoadClient(1, () => worker as unknown as Worker);
-    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    const [whole, preview] = made;
 
     const first = model(['a', 'b']);
     const strings = first.strings;
-    worker.send({ type: 'strings', strings: strings.slice(0, 1) });
-    worker.send({ type: 'strings', strings: strings.slice(1) });
-    worker.send({ type: 'partial', model: { ...first, strings: [] }, bytesDone: 1 });
+    preview.send({ type: 'strings', strings: strings.slice(0, 1) });
+    preview.send({ type: 'strings', strings: strings.slice(1) });
+    preview.send({ type: 'partial', model: { ...first, strings: [] }, bytesDone: 1 });
     expect(partials[0].strings).toEqual(strings);
 
-    // A model posted whole keeps its own strings; slices never leak into the next model.
-    const whole = model(['a', 'b', 'c']);
-    worker.send({ type: 'done', model: whole, decodeMs: 1 });
-    expect((await handle.promise).model.strings).toEqual(whole.strings);
+    // A model posted whole keeps its own strings.
+    const all = model(['a', 'b', 'c']);
+    whole.send({ type: 'done', model: all, decodeMs: 1 });
+    expect((await handle.promise).model.strings).toEqual(all.strings);
   });
 
-  it('tells the worker to go on once the page has taken in a partial model (it waits for that)', async () => {
-    const worker = new FakeWorker();
-    const client = new LoadClient(1, () => worker as unknown as Worker);
-    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
-    expect(worker.posted.map((m) => (m as { type: string }).type)).toEqual(['load']);
-    worker.send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+  it('decodes the partial model in a second worker while the first decodes the whole file', async () => {
+    const { made, client } = clientMakingWorkers();
+    const partials: Model[] = [];
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    expect(made).toHaveLength(2);
+    expect(made.map((w) => (w.posted[0] as { type: string }).type)).toEqual(['load', 'preview']);
+    let stopped = 0;
+    made[1].terminate = () => void stopped++;
+    made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+    expect(partials).toHaveLength(1);
+    expect(stopped).toBe(1);
+    made[0].send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
+    expect((await handle.promise).model.ranges.startNs.length).toBe(2);
+  });
+
+  it('holds the whole-file worker from the end of the slice decode until the page has taken the partial model in', async () => {
+    const { made, client } = clientMakingWorkers();
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    const [whole, preview] = made;
+    const sent = () => whole.posted.map((m) => (m as { type: string }).type);
+    preview.send({ type: 'slice-read' });
+    expect(sent()).toEqual(['load', 'hold']);
+    preview.send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+    expect(sent()).toEqual(['load', 'hold']);
     // Node has no requestIdleCallback: the page counts as idle after the current task.
     await new Promise((r) => setTimeout(r, 0));
-    expect(worker.posted.map((m) => (m as { type: string }).type)).toEqual(['load', 'resume']);
-    worker.send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
+    expect(sent()).toEqual(['load', 'hold', 'resume']);
+    whole.send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
     await handle.promise;
+
+    // A slice that gave no model releases the hold at once.
+    const { made: made2, client: client2 } = clientMakingWorkers();
+    client2.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    made2[1].send({ type: 'slice-read' });
+    made2[1].send({ type: 'no-partial' });
+    expect(made2[0].posted.map((m) => (m as { type: string }).type)).toEqual(['load', 'hold', 'resume']);
+  });
+
+  it('on one core, holds the whole-file worker from the start until the partial model is in', async () => {
+    const made: FakeWorker[] = [];
+    const client = new LoadClient(1, () => (made.push(new FakeWorker()), made[made.length - 1] as unknown as Worker), undefined, 1);
+    client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+    expect(sent()).toEqual(['load', 'hold']);
+    made[1].send({ type: 'slice-read' });
+    expect(sent()).toEqual(['load', 'hold']);
+    made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(sent()).toEqual(['load', 'hold', 'resume']);
+  });
+
+  it('drops a partial model that comes after the whole one, and asks for none without onPartial', async () => {
+    const { made, client } = clientMakingWorkers();
+    const partials: Model[] = [];
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    made[0].send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
+    await handle.promise;
+    made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+    expect(partials).toHaveLength(0);
+
+    const { made: made2, client: client2 } = clientMakingWorkers(2);
+    client2.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {} });
+    client2.load({ file: new Blob(['small']), name: 'small.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    // One worker each: no partial model asked for, and a file too small for one.
+    expect(made2).toHaveLength(2);
   });
 
   it('hands a warmed worker to the next load and warms another when loads are done', async () => {
     const { made, client } = clientMakingWorkers();
     client.warm();
     client.warm();
-    expect(made).toHaveLength(1);
-    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {} });
-    expect(made).toHaveLength(1);
-    expect(made[0].posted).toHaveLength(1);
+    // One for the file, one for its partial model.
+    expect(made).toHaveLength(2);
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    expect(made).toHaveLength(2);
+    expect(made.map((w) => w.posted.length)).toEqual([1, 1]);
+    made[1].send({ type: 'no-partial' });
     made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
-    expect(made).toHaveLength(2);
+    expect(made).toHaveLength(4);
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
     const { made, client } = clientMakingWorkers();
     client.warm();
     made[0].onerror?.({ message: 'script failed' } as ErrorEvent);
-    const handle = client.load({ file: new Blob([]), name: 'm.test', options: {}, onProgress: () => {} });
-    expect(made).toHaveLength(2);
-    made[1].send({ type: 'done', model: model(['a']), decodeMs: 1 });
+    made[1].onerror?.({ message: 'script failed' } as ErrorEvent);
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {} });
+    expect(made).toHaveLength(3);
+    made[2].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     expect((await handle.promise).model.ranges.startNs.length).toBe(1);
   });
 });

@@ -1,12 +1,15 @@
 /**
  * Page side of the load worker: one worker per file (so Cancel is a terminate), at most
- * `maxParallel` at once, promises for results. A spare worker is started while the page is idle
+ * `maxParallel` at once, promises for results. A big file's partial model (preview.ts) is decoded
+ * by a second worker while the first decodes the whole file, so on two cores it costs the whole
+ * load nothing (docs/performance.md). Spare workers are started while the page is idle
  * (`warmWhenIdle`), so a dropped file does not wait for a worker's script to load: about 55 ms of
- * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode (docs/performance.md).
+ * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode.
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
-import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
+import type { FromWorker, ToWorker } from './load.protocol.ts';
+import { mayPreview } from './previewSize.ts';
 import { StringCollector } from './stringSlices.ts';
 
 /** The model with the string slices that came before it, if any. */
@@ -45,9 +48,14 @@ export class LoadCancelledError extends Error {
 
 type WorkerFactory = () => Worker;
 
-/** Runs `then` once the page is idle (after the frames that a new model causes), or after RESUME_AFTER_MS. */
+/** The longest `warmWhenIdle` waits for the page to be idle. */
+const IDLE_TIMEOUT_MS = 1000;
+/** Spare workers kept: one for the next file, one for its partial model. */
+const SPARES = 2;
+
+/** Runs `then` once the page is idle (after the frames that a new model causes), or after IDLE_TIMEOUT_MS. */
 function whenPageIdle(then: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: RESUME_AFTER_MS });
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(then, { timeout: IDLE_TIMEOUT_MS });
   else setTimeout(then, 0);
 }
 
@@ -63,28 +71,31 @@ interface Spare {
 export class LoadClient {
   private running = 0;
   private readonly queue: Array<() => void> = [];
-  private spare: Spare | undefined;
+  private spares: Spare[] = [];
 
   constructor(
     private readonly maxParallel = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2)),
     private readonly createWorker: WorkerFactory = defaultFactory,
     /** Memory budget of each model (`DecodeOptions.modelBudgetBytes`); the worker's default when unset. */
     private readonly modelBudgetBytes?: number,
+    /** With one core the two workers would only share it: the whole file then waits for the partial model (at most HOLD_MAX_MS). */
+    private readonly cores = globalThis.navigator?.hardwareConcurrency ?? 2,
   ) {}
 
   /**
-   * Starts a worker for the next load now (idempotent): a new worker's module takes tens of
+   * Starts the workers for the next load now (idempotent): a new worker's module takes tens of
    * milliseconds to fetch, compile and run before it can read a byte.
    */
   warm(): void {
-    if (this.spare) return;
-    const spare: Spare = { worker: this.createWorker(), failed: false };
-    // A script that fails reports it once, before any load: the load that takes this worker gets
-    // a fresh one with its own error handling instead of waiting on a dead one.
-    spare.worker.onerror = () => {
-      spare.failed = true;
-    };
-    this.spare = spare;
+    while (this.spares.length < SPARES) {
+      const spare: Spare = { worker: this.createWorker(), failed: false };
+      // A script that fails reports it once, before any load: the load that takes this worker gets
+      // a fresh one with its own error handling instead of waiting on a dead one.
+      spare.worker.onerror = () => {
+        spare.failed = true;
+      };
+      this.spares.push(spare);
+    }
   }
 
   /** `warm` once the page is idle (start-up done, a loaded capture drawn). */
@@ -94,17 +105,64 @@ export class LoadClient {
     });
   }
 
-  /** The spare worker if it is sound, else a new one. */
+  /** A spare worker if one is sound, else a new one. */
   private takeWorker(): Worker {
-    const spare = this.spare;
-    this.spare = undefined;
-    if (spare && !spare.failed) return spare.worker;
-    spare?.worker.terminate();
+    for (let spare = this.spares.shift(); spare; spare = this.spares.shift()) {
+      if (!spare.failed) return spare.worker;
+      spare.worker.terminate();
+    }
     return this.createWorker();
+  }
+
+  /**
+   * A second worker that decodes the file's first slice and hands its model to `onPartial`, unless
+   * the whole model came first; it ends itself after its one answer. While the page takes the
+   * partial model in, the whole-file worker (`whole`) holds (load.protocol.ts, 'hold'). Returns
+   * its terminate.
+   */
+  private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined): () => void {
+    let worker: Worker | undefined = this.takeWorker();
+    let holding = false;
+    const holdWhole = () => {
+      holding = whole() !== undefined;
+      whole()?.postMessage({ type: 'hold' } satisfies ToWorker);
+    };
+    const resumeWhole = () => {
+      if (holding) whole()?.postMessage({ type: 'resume' } satisfies ToWorker);
+      holding = false;
+    };
+    const stop = () => {
+      worker?.terminate();
+      worker = undefined;
+    };
+    const strings = new StringCollector();
+    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+      const msg = event.data;
+      if (msg.type === 'strings') return strings.add(msg.strings);
+      if (msg.type === 'slice-read') {
+        if (!holding) holdWhole();
+        return;
+      }
+      stop();
+      if (msg.type === 'partial' && whole()) {
+        request.onPartial?.(withStrings(msg.model, strings));
+        whenPageIdle(resumeWhole);
+      } else resumeWhole();
+    };
+    // A partial model is a courtesy: the whole load reports what is wrong.
+    worker.onerror = () => {
+      stop();
+      resumeWhole();
+    };
+    const msg: ToWorker = { type: 'preview', file, name: request.name, options: request.options };
+    worker.postMessage(msg);
+    if (this.cores < 2) holdWhole();
+    return stop;
   }
 
   load(request: LoadRequest): LoadHandle {
     let worker: Worker | undefined;
+    let stopPreview: (() => void) | undefined;
     let cancelled = false;
     let rejectFn: (e: Error) => void = () => {};
     const promise = new Promise<{ model: Model; decodeMs: number }>((resolve, reject) => {
@@ -114,6 +172,7 @@ export class LoadClient {
         this.running++;
         worker = this.takeWorker();
         const finish = () => {
+          stopPreview?.();
           worker?.terminate();
           worker = undefined;
           this.running--;
@@ -126,16 +185,10 @@ export class LoadClient {
           const msg = event.data;
           if (msg.type === 'strings') strings.add(msg.strings);
           else if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
-          else if (msg.type === 'partial') {
-            request.onPartial?.(withStrings(msg.model, strings));
-            // The worker waits (load.worker.ts) until the page has shown the partial model.
-            const current = worker;
-            whenPageIdle(() => current?.postMessage({ type: 'resume' } satisfies ToWorker));
-          }
           else if (msg.type === 'done') {
             finish();
             resolve({ model: withStrings(msg.model, strings), decodeMs: msg.decodeMs });
-          } else {
+          } else if (msg.type === 'failed') {
             finish();
             reject(new Error(msg.message));
           }
@@ -149,6 +202,7 @@ export class LoadClient {
         const msg: ToWorker =
           file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
         worker.postMessage(msg);
+        if (file instanceof Blob && request.onPartial && mayPreview(file.size)) stopPreview = this.startPreview(file, request, () => worker);
       };
       if (this.running < this.maxParallel) start();
       else this.queue.push(start);
@@ -158,6 +212,7 @@ export class LoadClient {
       cancel: () => {
         if (cancelled) return;
         cancelled = true;
+        stopPreview?.();
         if (worker) {
           worker.terminate();
           worker = undefined;

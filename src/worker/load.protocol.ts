@@ -1,8 +1,9 @@
-/** Messages between the page and a load worker (one worker per file). */
+/** Messages between the page and a load worker (one worker per file, and one per partial model). */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 
 export type ToWorker = {
+  /** Decode the whole file and post it ('done'). */
   type: 'load';
   /** The file to decode: a File/Blob (read in slices) or bytes (postMessage embedding, URLs). */
   file: Blob;
@@ -17,14 +18,27 @@ export type ToWorker = {
   options: DecodeOptions;
 } | {
   /**
-   * The page has taken the partial model in and is idle: decode the whole file now. Until then
-   * (or `RESUME_AFTER_MS`) the worker leaves the page's first frames of the new capture a core.
+   * Decode the first slice of a big file (preview.ts) and post it ('partial'), or say there is
+   * none ('no-partial'). A second worker does this while the first decodes the whole file, so the
+   * partial model costs the whole load no time on a machine with two cores or more.
    */
+  type: 'preview';
+  file: Blob;
+  name: string;
+  options: DecodeOptions;
+} | {
+  /**
+   * To the whole-file worker: a partial model is about to reach the page; stop decoding after the
+   * current slice until 'resume' (or HOLD_MAX_MS), so that the page's first frames of the new
+   * capture have a core while the browser's own threads take the other (docs/performance.md).
+   */
+  type: 'hold';
+} | {
   type: 'resume';
 };
 
-/** The longest the worker waits for 'resume' after a partial model. */
-export const RESUME_AFTER_MS = 1000;
+/** The longest a whole-file worker stays on 'hold'. */
+export const HOLD_MAX_MS = 1000;
 
 export type FromWorker =
   | { type: 'progress'; bytesDone: number; bytesTotal: number }
@@ -35,5 +49,9 @@ export type FromWorker =
   | { type: 'strings'; strings: string[] }
   /** A model of the file's first `bytesDone` bytes, shown while the whole file decodes (preview.ts). */
   | { type: 'partial'; model: Model; bytesDone: number }
+  /** From the worker making a partial model: its slice is read and decoded; the model follows after the builder's finish. */
+  | { type: 'slice-read' }
+  /** The answer to 'preview' when the file gets no partial model (small, gzip, a format without a readable prefix, a slice that failed). */
+  | { type: 'no-partial' }
   | { type: 'done'; model: Model; decodeMs: number }
   | { type: 'failed'; message: string };

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-/** Thin worker shell: decode one file with the shared pipeline and transfer the model back. */
+/** Thin worker shell: decode one file (or the first slice of one) with the shared pipeline and transfer the model back. */
 import { blobSource, loadModel, loadModelFromStream } from '../import/pipeline.ts';
 import { modelTransferables } from '../model/transfer.ts';
 import type { DecodeOptions } from '../import/importer.ts';
@@ -7,7 +7,8 @@ import type { Model } from '../model/types.ts';
 import { isOutOfMemory } from '../model/builder.ts';
 import { defaultModelBudget } from './modelBudget.ts';
 import { openDownload } from './fetchCapture.ts';
-import { RESUME_AFTER_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
+import { HOLD_MAX_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
+import { channelTask, HoldGate } from './holdGate.ts';
 import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
 
@@ -24,51 +25,34 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
   post(msg, modelTransferables(msg.model));
 }
 
-/** Resolves the wait for the page's 'resume'. */
-let resume: (() => void) | undefined;
-
-/**
- * Waits until the page says it is idle again after a partial model, at most RESUME_AFTER_MS. On two
- * cores the decode would otherwise take one while the page's first frame of the new capture
- * (style and layout of the new panels, the first rows) shares the other with the browser's own
- * threads, and that frame's wall time doubled or tripled (docs/performance.md).
- */
-function pageIdle(): Promise<void> {
-  return new Promise((done) => {
-    const timer = setTimeout(() => {
-      resume = undefined;
-      done();
-    }, RESUME_AFTER_MS);
-    resume = () => {
-      clearTimeout(timer);
-      resume = undefined;
-      done();
-    };
-  });
-}
+/** The whole-file decode's pause while the page takes a partial model in. */
+const gate = new HoldGate(HOLD_MAX_MS, channelTask());
+const checkpoint = () => gate.checkpoint();
 
 /** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
 async function postPreview(file: Blob, name: string, options: DecodeOptions): Promise<void> {
   const slice = await previewSlice(file, name);
-  if (!slice) return;
+  if (!slice) return post({ type: 'no-partial' });
   try {
-    const model = await loadModel(blobSource(slice, name), { decode: options });
+    const onProgress = (bytesDone: number, bytesTotal: number) => {
+      if (bytesDone === bytesTotal) post({ type: 'slice-read' });
+    };
+    const model = await loadModel(blobSource(slice, name), { decode: options, onProgress });
     // The cut at the slice's end is not a problem of the file; the whole model reports what is.
     model.issues = [];
     model.capture.byteSize = file.size;
     postModel({ type: 'partial', model, bytesDone: slice.size });
-    await pageIdle();
   } catch {
     // The whole-file decode reports what is wrong.
+    post({ type: 'no-partial' });
   }
 }
 
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
-  if (msg.type === 'resume') {
-    resume?.();
-    return;
-  }
+  if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
+  if (msg.type === 'hold') return gate.hold();
+  if (msg.type === 'resume') return gate.release();
   const t0 = performance.now();
   let lastProgress = 0;
   const onProgress = (bytesDone: number, bytesTotal: number) => {
@@ -83,8 +67,7 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   try {
     let model: Model;
     if (msg.type === 'load') {
-      await postPreview(msg.file, msg.name, options);
-      model = await loadModel(blobSource(msg.file, msg.name), { decode: options, onProgress });
+      model = await loadModel(blobSource(msg.file, msg.name), { decode: options, onProgress, checkpoint });
     } else {
       const download = await openDownload(msg.url, msg.name, { onProgress, pageOrigin: scope.location.origin });
       model = await loadModelFromStream(msg.name, download.chunks, download.sizeHint, { decode: options });
