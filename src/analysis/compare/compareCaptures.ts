@@ -10,7 +10,7 @@
 import { RangeFlag, type Model } from '../../model/types.ts';
 import type { GroupBy } from '../groups.ts';
 import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from '../rangeStats.ts';
-import { groupSamples } from './groupSamples.ts';
+import { groupSamples, type GroupSample } from './groupSamples.ts';
 import { durationShiftTest, type ShiftTest } from './mannWhitney.ts';
 
 /** The compared figures, in table order. */
@@ -136,18 +136,38 @@ function statusOf(base: SideFigures | null, candidate: SideFigures | null, test:
   return base.endedCount === candidate.endedCount ? 'within-noise' : 'count';
 }
 
+/**
+ * One capture's half of a comparison: its statistics rows and each group's duration sample. The
+ * costly part (a 10M capture takes most of a second), and the same for any partner capture, so a
+ * worker may compute it ahead of time and keep it (`compareSides`).
+ */
+export interface CompareSide {
+  model: Model;
+  options: RangeStatsOptions;
+  rows: RangeStatsRow[];
+  samples: Map<string, GroupSample>;
+}
+
+/** `compareSide(model, options)`: the statistics table of `model` and a sample of each group's durations. */
+export function compareSide(model: Model, options: RangeStatsOptions = {}): CompareSide {
+  const o = { ...options, groupBy: options.groupBy ?? 'name' };
+  const stats = rangeStats(model, o);
+  const counts = new Map(stats.rows.map((r) => [r.key, r.count]));
+  const samples = groupSamples(model, o, (key) => counts.get(key) ?? 0);
+  return { model, options: o, rows: stats.rows, samples };
+}
+
 /** `candidateOptions` (same group-by) when the scope differs per capture, e.g. spans of a named range. */
 export function compareCaptures(base: Model, candidate: Model, options: RangeStatsOptions = {}, candidateOptions: RangeStatsOptions = options): CompareResult {
   const groupBy = options.groupBy ?? 'name';
-  const sides = [
-    { model: base, options: { ...options, groupBy } },
-    { model: candidate, options: { ...candidateOptions, groupBy } },
-  ].map(({ model, options: o }) => {
-    const stats = rangeStats(model, o);
-    const counts = new Map(stats.rows.map((r) => [r.key, r.count]));
-    const samples = groupSamples(model, o, (key) => counts.get(key) ?? 0);
-    return { model, options: o, rows: stats.rows, samples };
-  });
+  return compareSides(compareSide(base, { ...options, groupBy }), compareSide(candidate, { ...candidateOptions, groupBy }));
+}
+
+/** The comparison of two sides computed with the same group-by. */
+export function compareSides(baseSide: CompareSide, candidateSide: CompareSide): CompareResult {
+  const groupBy = baseSide.options.groupBy ?? 'name';
+  if ((candidateSide.options.groupBy ?? 'name') !== groupBy) throw new Error(`compareSides: grouped by ${groupBy} and ${candidateSide.options.groupBy ?? 'name'}`);
+  const sides = [baseSide, candidateSide];
   const rowsByKey = new Map<string, { base?: RangeStatsRow; candidate?: RangeStatsRow }>();
   sides.forEach((side, k) => {
     for (const row of side.rows) {
@@ -184,8 +204,8 @@ export function compareCaptures(base: Model, candidate: Model, options: RangeSta
   return {
     groupBy,
     rows,
-    base: { model: base, options: sides[0].options },
-    candidate: { model: candidate, options: sides[1].options },
+    base: { model: baseSide.model, options: baseSide.options },
+    candidate: { model: candidateSide.model, options: candidateSide.options },
   };
 }
 
