@@ -20,6 +20,7 @@ import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
 import { useFileDrop } from './useFileDrop.ts';
 import { useAfterFirstFrame } from './useAfterFirstFrame.ts';
+import { useComparePrefetch } from './compare/useComparePrefetch.ts';
 import { useThemeAttribute } from './useTheme.ts';
 
 /** The bundled demo capture, relative to the page so that any sub-path works. */
@@ -47,6 +48,7 @@ function useLinkedFiles(): string[] {
 
 export function App({ controller }: { controller: LoadController }) {
   useThemeAttribute();
+  useComparePrefetch();
   const inputRef = useRef<HTMLInputElement>(null);
   const captures = useViewer((s) => s.captures);
   const failed = useViewer((s) => s.failed);

@@ -10,13 +10,13 @@ import { formatCountChange, formatDurationChange, formatRelativeChange } from '.
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useViewer } from '../../state/context.tsx';
-import { captureFilter } from '../../analysis/eventFilters.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { SortableGrid, type GridColumn } from '../stats/SortableGrid.tsx';
 import { useStatsService } from '../stats/useStatsService.ts';
 import '../stats/stats.css';
 import { CompareDetail } from './CompareDetail.tsx';
+import { compareOptions } from './compareOptions.ts';
 import { compareSummary, DEFAULT_COMPARE_SORT, sortCompareRows, type CompareSort, type CompareSortKey } from './compareTable.ts';
 import './compare.css';
 
@@ -132,10 +132,7 @@ export function ComparePanel() {
     // Cleared when the inputs change: an answer for older inputs is dropped.
     let live = true;
     const timer = setTimeout(() => {
-      const scope = (model: Model) => {
-        const f = captureFilter(model, filters);
-        return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
-      };
+      const scope = (model: Model) => compareOptions(model, filters, groupBy);
       const asked = [baseModel, candidateModel, groupBy, filters];
       service.compare({ id: baseId, model: baseModel }, { id: candidateId, model: candidateModel }, scope(baseModel), scope(candidateModel), 'compare').then(
         (answer) => {
