@@ -87,13 +87,13 @@ describe('LoadController', () => {
     loader.requests[2].resolve(model('third.nvtxt', 10));
     await one;
     expect(store.getState().compare).toMatchObject({ base: id('big.nvtxt'), candidate: store.getState().captures.at(-1)!.id });
-    // ...or without a comparison, the capture opened last (here third.nvtxt).
+    // ...or without a picked one, the Compare tab's default A: the capture opened first.
     store.getState().setCompare(null);
     const fourth = controller.openToCompare([file('fourth.nvtxt')]);
     loader.requests[3].resolve(model('fourth.nvtxt', 10));
     await fourth;
     const now = store.getState().captures;
-    expect(store.getState().compare).toMatchObject({ base: now[2].id, candidate: now[3].id });
+    expect(store.getState().compare).toMatchObject({ base: id('big.nvtxt'), candidate: now[3].id });
   });
 
   it('keeps the open order through a preview and a reload, and compares nothing when a file failed', async () => {

@@ -97,14 +97,14 @@ export class LoadController {
    * Opens files to compare them (the "drop to compare" targets): the Compare tab opens at once and,
    * once they are loaded, compares the first file (A, the baseline) with the second (B), in the
    * order given (drop or picker order) whichever load finishes first. A single file is compared
-   * (as B) with the baseline of the comparison shown, or else the capture opened last before it
-   * (A). Files past the second are only opened.
+   * (as B) with the baseline the Compare tab shows (A): the one picked, else the capture opened
+   * first. Files past the second are only opened.
    */
   openToCompare(files: Iterable<File | LoadSource>): Promise<LoadOutcome[]> {
     const store = this.store;
     const before = store.getState();
     const whole = before.captures.filter((c) => !c.partial);
-    const earlier = whole.find((c) => c.id === before.compare?.base) ?? [...whole].sort(byOpenOrder).at(-1);
+    const earlier = whole.find((c) => c.id === before.compare?.base) ?? [...whole].sort(byOpenOrder)[0];
     store.getState().setPanel('compare');
     return this.open(files).then((outcomes) => {
       const opened = outcomes.flatMap((o) => (o.ok ? [o.captureId] : []));
