@@ -288,6 +288,11 @@ export class StatsService {
     });
   }
 
+  /** Requests queued or running (background ones included): 0 once the service is idle. */
+  pendingJobs(): number {
+    return this.queue.length + (this.inFlight ? 1 : 0);
+  }
+
   /** Drops the worker's copies of captures that were closed or reloaded. */
   sync(captures: readonly LoadedCapture[]): void {
     for (const [id, model] of [...this.sent]) {
