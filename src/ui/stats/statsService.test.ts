@@ -101,6 +101,11 @@ class FakeWorker {
 /** Lets the model copy (which yields to the event loop) finish. */
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
+/** Waits (in settle steps, at most a few seconds) until `done()` holds: copies run in timer slices, late on a loaded machine. */
+async function until(done: () => boolean): Promise<void> {
+  for (let k = 0; k < 400 && !done(); k++) await settle();
+}
+
 const WHOLE = { span: null, mode: 'clip', tracks: null } as const;
 const TABLE: StatsRequest = { kind: 'ranges', scope: WHOLE, grouping: { by: 'name' } };
 const spanTable = (endNs: number): StatsRequest => ({ kind: 'ranges', scope: { ...WHOLE, span: { startNs: 0, endNs } }, grouping: { by: 'name' } });
@@ -115,23 +120,23 @@ describe('StatsService', () => {
     const prepareA = service.prepare(a, { groupBy: 'name' });
     const prepareB = service.prepare(b, { groupBy: 'name' });
     const table = service.run(b, TABLE, 'table');
-    await settle();
+    await until(() => worker.received.some((m) => m.type === 'prepare'));
     // A's copy and half were under way when the others came; the table then goes before B's half.
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'prepare']);
     worker.answerNext('prepare');
     expect(await prepareA).toBe(true);
-    await settle();
+    await until(() => worker.received.some((m) => m.type === 'run'));
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'prepare', 'model', 'run']);
     worker.answer();
     await table;
-    await settle();
+    await until(() => worker.received.filter((m) => m.type === 'prepare').length === 2);
     expect(worker.received.at(-1)).toMatchObject({ type: 'prepare', capture: 2 });
     worker.answerNext('prepare');
     expect(await prepareB).toBe(true);
     expect(worker.sides.hits).toBe(0);
     // Both halves kept: the comparison sends no model and computes no half again.
     const compared = service.compare(a, b, { groupBy: 'name' }, { groupBy: 'name' }, 'compare');
-    await settle();
+    await until(() => worker.received.some((m) => m.type === 'compare'));
     const msg = worker.received.at(-1);
     if (msg?.type !== 'compare') throw new Error('no compare request');
     worker.sides.side(1, worker.models.get(1)!, msg.baseOptions);
@@ -149,12 +154,12 @@ describe('StatsService', () => {
     const key = compareCaptures(big.model, big.model).rows.find((r) => r.label === 'odd')!.base!.key;
     const third = service.nth(big, { groupBy: 'name' }, key, 3, 'align-a');
     const beyond = service.nth(big, { groupBy: 'name' }, key, 51, 'align-b');
-    await settle();
+    await until(() => worker.received.some((m) => m.type === 'nth'));
     expect(worker.received.map((m) => m.type)).toEqual(['model', 'nth']);
     worker.answerNext('nth');
     // Odd ranges start at 10, 30, 50...: the third is range 5.
     expect(await third).toEqual({ range: 5, ms: 1, where: 'worker' });
-    await settle();
+    await until(() => worker.received.filter((m) => m.type === 'nth').length === 2);
     worker.answerNext('nth');
     expect((await beyond)?.range).toBe(-1);
     const small = capture(2, 10);
@@ -253,7 +258,8 @@ describe('StatsService', () => {
     expect(await pending).toBeNull();
     expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(0);
     const again = service.run(big, TABLE, 'table');
-    await settle();
+    // Two copies in idle slices (the dropped one, then this one): wait for them, however loaded the machine.
+    for (let k = 0; k < 100 && !worker.received.some((m) => m.type === 'run'); k++) await settle();
     const sent = worker.received.find((m) => m.type === 'model');
     if (sent?.type !== 'model') throw new Error('no model sent');
     expect(sent.model.ranges.startNs).not.toBe(big.model.ranges.startNs);
