@@ -3,15 +3,14 @@
  * both captures, their absolute and relative change, and whether the change of the instances'
  * durations stands out of the runs' noise (mannWhitney.ts). The figures are the statistics
  * table's own (`rangeStats`), so the comparison and the table never disagree; the noise test
- * reads a sample of each group's ended instances (groupSamples.ts). Groups are matched across
+ * reads a sample of each group's ended instances, taken by `rangeStats` from its own partition. Groups are matched across
  * captures by what the table shows (label, and style for name groups), never by ids or keys,
  * which differ between captures.
  */
 import { RangeFlag, type Model } from '../../model/types.ts';
 import type { GroupBy } from '../groups.ts';
 import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from '../rangeStats.ts';
-import { groupSamples, type GroupSample } from './groupSamples.ts';
-import { durationShiftTest, type ShiftTest } from './mannWhitney.ts';
+import { durationShiftTest, MAX_TEST_INSTANCES, type ShiftTest } from './mannWhitney.ts';
 
 /** The compared figures, in table order. */
 export const COMPARE_COLUMNS = ['count', 'total', 'mean', 'median', 'p90', 'p99'] as const;
@@ -145,16 +144,15 @@ export interface CompareSide {
   model: Model;
   options: RangeStatsOptions;
   rows: RangeStatsRow[];
-  samples: Map<string, GroupSample>;
+  /** Per row key, a sample of its ended instances' durations (at most MAX_TEST_INSTANCES, evenly spaced). */
+  samples: Map<string, Float64Array>;
 }
 
 /** `compareSide(model, options)`: the statistics table of `model` and a sample of each group's durations. */
 export function compareSide(model: Model, options: RangeStatsOptions = {}): CompareSide {
   const o = { ...options, groupBy: options.groupBy ?? 'name' };
-  const stats = rangeStats(model, o);
-  const counts = new Map(stats.rows.map((r) => [r.key, r.count]));
-  const samples = groupSamples(model, o, (key) => counts.get(key) ?? 0);
-  return { model, options: o, rows: stats.rows, samples };
+  const stats = rangeStats(model, o, MAX_TEST_INSTANCES);
+  return { model, options: o, rows: stats.rows, samples: stats.samples! };
 }
 
 /** `candidateOptions` (same group-by) when the scope differs per capture, e.g. spans of a named range. */
@@ -181,7 +179,7 @@ export function compareSides(baseSide: CompareSide, candidateSide: CompareSide):
   for (const [key, { base: ra, candidate: rb }] of rowsByKey) {
     const sa = ra ? sides[0].samples.get(ra.key) : undefined;
     const sb = rb ? sides[1].samples.get(rb.key) : undefined;
-    const test = ra && rb ? durationShiftTest(sa?.durations ?? new Float64Array(0), sb?.durations ?? new Float64Array(0)) : null;
+    const test = ra && rb ? durationShiftTest(sa ?? new Float64Array(0), sb ?? new Float64Array(0)) : null;
     const baseFig = ra ? sideFigures(ra) : null;
     const candFig = rb ? sideFigures(rb) : null;
     const info = (ra ?? rb)!;

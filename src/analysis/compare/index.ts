@@ -21,6 +21,5 @@ export {
   type SideFigures,
 } from './compareCaptures.ts';
 export { nthByStart } from './nthInstance.ts';
-export { groupSamples, type GroupSample } from './groupSamples.ts';
 export { MAX_TEST_INSTANCES, MIN_EFFECT, MIN_TEST_INSTANCES, NOISE_ALPHA, durationShiftTest, type ShiftTest, type ShiftVerdict } from './mannWhitney.ts';
 export { changeIsNoise, parseThreshold, thresholdBreaches, type Breach, type Threshold, type ThresholdOp } from './thresholds.ts';
