@@ -252,6 +252,27 @@ test('compares in the statistics worker when the worker threshold is met: same t
   await expect(page.getByTestId('compare-side-B')).toContainText('200 instances');
   await page.getByTestId('compare-slowest-B').click();
   await expect.poll(() => page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().selection !== null)).toBe(true);
+
+  // Align at the 7th instance: found in the worker, applied on the page; both 7th "step" ranges start at one time.
+  await detail.getByTestId('compare-align-n').fill('7');
+  await detail.getByTestId('compare-align').click();
+  await expect(detail.getByTestId('compare-align-note')).toHaveText('instance 7 of both starts at one time');
+  const seventh = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+      captures: { offsetNs: number; model: { strings: string[]; styles: { name: Uint32Array }; ranges: { startNs: Float64Array; style: Uint32Array } } }[];
+    };
+    return s.captures.map((c) => {
+      const r = c.model.ranges;
+      const step = [] as number[];
+      for (let i = 0; i < r.startNs.length; i++) if (c.model.strings[c.model.styles.name[r.style[i]]] === 'step') step.push(r.startNs[i]);
+      step.sort((x, y) => x - y);
+      return c.offsetNs + step[6];
+    });
+  });
+  expect(seventh[0]).toBe(seventh[1]);
+  await detail.getByTestId('compare-align-n').fill('201');
+  await detail.getByTestId('compare-align').click();
+  await expect(detail.getByTestId('compare-align-note')).toHaveText('A or B has fewer than 201 instances');
 });
 
 /** Drops files on the element `selector` (a "drop to compare" target) the way a file manager does. */
