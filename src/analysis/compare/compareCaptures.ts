@@ -9,7 +9,7 @@
  */
 import { RangeFlag, type Model } from '../../model/types.ts';
 import type { GroupBy } from '../groups.ts';
-import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from '../rangeStats.ts';
+import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsResult, type RangeStatsRow } from '../rangeStats.ts';
 import { durationShiftTest, MAX_TEST_INSTANCES, type ShiftTest } from './mannWhitney.ts';
 
 /** The compared figures, in table order. */
@@ -144,6 +144,8 @@ export interface CompareSide {
   model: Model;
   options: RangeStatsOptions;
   rows: RangeStatsRow[];
+  /** The whole statistics table the rows come from (the statistics panel's own table of this scope). */
+  stats: RangeStatsResult;
   /** Per row key, a sample of its ended instances' durations (at most MAX_TEST_INSTANCES, evenly spaced). */
   samples: Map<string, Float64Array>;
 }
@@ -152,7 +154,7 @@ export interface CompareSide {
 export function compareSide(model: Model, options: RangeStatsOptions = {}): CompareSide {
   const o = { ...options, groupBy: options.groupBy ?? 'name' };
   const stats = rangeStats(model, o, MAX_TEST_INSTANCES);
-  return { model, options: o, rows: stats.rows, samples: stats.samples! };
+  return { model, options: o, rows: stats.rows, stats, samples: stats.samples! };
 }
 
 /** `candidateOptions` (same group-by) when the scope differs per capture, e.g. spans of a named range. */

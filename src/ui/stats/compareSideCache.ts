@@ -5,7 +5,7 @@
  * grouping switches back and forth), dropped with the capture's model.
  */
 import { compareSide, type CompareSide } from '../../analysis/compare/index.ts';
-import type { RangeStatsOptions } from '../../analysis/rangeStats.ts';
+import { rangeStats, type RangeStatsOptions, type RangeStatsResult } from '../../analysis/rangeStats.ts';
 import type { Model } from '../../model/types.ts';
 
 /** Halves kept per capture: the default grouping plus the last two others. */
@@ -14,6 +14,8 @@ const PER_CAPTURE = 3;
 /** A text that is equal for equal options (typed-array masks written out). */
 export function optionsKey(options: RangeStatsOptions): string {
   const o: Record<string, unknown> = { ...options, groupBy: options.groupBy ?? 'name' };
+  // The span mode means nothing without spans (the statistics panel always names one).
+  if (!options.spans?.length) delete o.mode;
   // The same fields in one order, however the options object was built.
   const sorted = Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
   return JSON.stringify(sorted, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Uint8Array).join('') : v));
@@ -41,6 +43,19 @@ export class CompareSideCache {
     if (list.length > PER_CAPTURE) list.shift();
     this.kept.set(capture, list);
     return side;
+  }
+
+  /**
+   * A range table for the statistics panel, from a kept (or now kept) half when it is a whole-
+   * capture table of the capture's own model: the panel's first table and the comparison's half
+   * are then one computation. Span tables (one per drag step) are computed apart, so they never
+   * push prepared halves out.
+   */
+  table(capture: number, held: Model, model: Model, options: RangeStatsOptions): RangeStatsResult {
+    if (model !== held || options.spans?.length) return rangeStats(model, options);
+    // Without the samples: they are the comparison's, and would be copied to the page with the table.
+    const { samples: _samples, ...table } = this.side(capture, model, options).stats;
+    return table;
   }
 
   drop(capture: number): void {

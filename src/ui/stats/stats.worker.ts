@@ -105,7 +105,7 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
     }
     try {
       const t0 = performance.now();
-      const result = computeStats(model, msg.request);
+      const result = computeStats(model, msg.request, (m, options) => sides.table(msg.capture, model, m, options));
       post({ type: 'result', id: msg.id, result, ms: performance.now() - t0 }, resultTransferables(result));
     } catch (e) {
       post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
