@@ -373,3 +373,27 @@ test('files dropped on the "compare" target open the Compare tab with A = the fi
   await expect.poll(async () => (await order(plain)).b).toBe('after.nvtxt');
   expect((await order(plain)).a).toBe('big-first.nvtxt');
 });
+
+test('"Pick two files…" on the empty page compares them in the order picked', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('compare-drop').getByRole('button', { name: 'Pick two files…' }).click();
+  await (await chooser).setFiles([
+    { name: 'after.nvtxt', mimeType: 'text/plain', buffer: Buffer.from(pair.candidate) },
+    { name: 'before.nvtxt', mimeType: 'text/plain', buffer: Buffer.from(pair.base) },
+  ]);
+  await waitForCaptures(page, 2);
+  await expect(page.getByTestId('compare-row')).toHaveCount(5);
+  const picked = await order(page);
+  expect({ a: picked.a, b: picked.b }).toEqual({ a: 'after.nvtxt', b: 'before.nvtxt' });
+  // after → before: the 20% slowdown reads as a speed-up, the added range as removed.
+  await expect(row(page, 'step')).toHaveAttribute('data-status', 'faster');
+  await expect(row(page, 'warmup')).toHaveAttribute('data-status', 'removed');
+  // A plain "Open files…" afterwards opens without comparing anew.
+  const plain = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Open…' }).click();
+  await (await plain).setFiles([{ name: 'third.nvtxt', mimeType: 'text/plain', buffer: Buffer.from(pair.base) }]);
+  await waitForCaptures(page, 3);
+  expect(await order(page)).toMatchObject({ a: 'after.nvtxt', b: 'before.nvtxt' });
+});
