@@ -252,4 +252,148 @@ test('compares in the statistics worker when the worker threshold is met: same t
   await expect(page.getByTestId('compare-side-B')).toContainText('200 instances');
   await page.getByTestId('compare-slowest-B').click();
   await expect.poll(() => page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().selection !== null)).toBe(true);
+
+  // Align at the 7th instance: found in the worker, applied on the page; both 7th "step" ranges start at one time.
+  await detail.getByTestId('compare-align-n').fill('7');
+  await detail.getByTestId('compare-align').click();
+  await expect(detail.getByTestId('compare-align-note')).toHaveText('instance 7 of both starts at one time');
+  const seventh = await page.evaluate(() => {
+    const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as {
+      captures: { offsetNs: number; model: { strings: string[]; styles: { name: Uint32Array }; ranges: { startNs: Float64Array; style: Uint32Array } } }[];
+    };
+    return s.captures.map((c) => {
+      const r = c.model.ranges;
+      const step = [] as number[];
+      for (let i = 0; i < r.startNs.length; i++) if (c.model.strings[c.model.styles.name[r.style[i]]] === 'step') step.push(r.startNs[i]);
+      step.sort((x, y) => x - y);
+      return c.offsetNs + step[6];
+    });
+  });
+  expect(seventh[0]).toBe(seventh[1]);
+  await detail.getByTestId('compare-align-n').fill('201');
+  await detail.getByTestId('compare-align').click();
+  await expect(detail.getByTestId('compare-align-note')).toHaveText('A or B has fewer than 201 instances');
+});
+
+/** Drops files on the element `selector` (a "drop to compare" target) the way a file manager does. */
+async function dropOn(page: Page, selector: string, files: { name: string; text: string }[]): Promise<void> {
+  await page.evaluate(
+    ([sel, list]) => {
+      const target = document.querySelector(sel)!;
+      const data = new DataTransfer();
+      for (const f of list) data.items.add(new File([f.text], f.name, { type: 'text/plain' }));
+      for (const type of ['dragenter', 'dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    },
+    [selector, files] as const,
+  );
+}
+
+/** File names of the store's captures (the order loads finished) and of the Compare tab's A and B. */
+async function order(page: Page): Promise<{ loaded: string[]; a: string; b: string }> {
+  const loaded = await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.store.getState().captures.map((c) => c.model.capture.fileName));
+  const label = (id: string) => page.getByTestId(id).evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '');
+  return { loaded, a: await label('compare-base'), b: await label('compare-candidate') };
+}
+
+// A large file (about 9 MB of NVTXT, 150,000 ranges) and a small one: the small one finishes loading first.
+const BIG = capturePairNvtxt({ seed: 9, threads: 8, ranges: [{ name: 'step', base: side(150_000, 50_000, 0.2), candidate: side(10, 50_000, 0.2) }] });
+const DROPPED = [
+  { name: 'big-first.nvtxt', text: BIG.base },
+  { name: 'small-second.nvtxt', text: BIG.candidate },
+];
+
+test('files dropped on the "compare" target open the Compare tab with A = the first dropped, B = the second, whichever loads first', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  await expect(page.getByTestId('compare-drop')).toContainText('Compare two runs');
+  await page.getByTestId('empty-state').screenshot({ path: 'test-results/compare-drop-empty.png' });
+  await dropOn(page, '[data-testid="compare-drop"]', DROPPED);
+  // The Compare tab opens while the files load, and waits for them.
+  await expect(page.getByTestId('compare-panel')).toBeVisible({ timeout: 30_000 });
+  await waitForCaptures(page, 2, 60_000);
+  await expect(page.getByTestId('compare-row')).toHaveCount(1, { timeout: 30_000 });
+  const dropped = await order(page);
+  // The small file was loaded first (so the race went against the drop order)...
+  expect(dropped.loaded).toEqual(['small-second.nvtxt', 'big-first.nvtxt']);
+  // ...and still A is the first file dropped, B the second; the link says so too.
+  expect({ a: dropped.a, b: dropped.b }).toEqual({ a: 'big-first.nvtxt', b: 'small-second.nvtxt' });
+  await expect(page.locator('[data-testid="compare-row"]').first().locator('.num').first()).toHaveText('150,000');
+  await expect.poll(() => page.evaluate(() => location.hash)).toContain('cmp=1_0_name');
+
+  // Align at the 100th instance of a 150,000-instance row: found in the statistics worker while
+  // the page keeps drawing (longest gap between frames; generous, the host is shared).
+  await page.getByTestId('compare-row').first().click();
+  await expect(page.getByTestId('compare-side-A')).toContainText('150,000 instances', { timeout: 30_000 });
+  await page.getByTestId('compare-align-n').fill('10');
+  const gap = await page.evaluate(async () => {
+    let last = performance.now();
+    let longest = 0;
+    let running = true;
+    const tick = (now: number) => {
+      longest = Math.max(longest, now - last);
+      last = now;
+      if (running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    (document.querySelector('[data-testid="compare-align"]') as HTMLButtonElement).click();
+    const deadline = performance.now() + 20_000;
+    const note = () => document.querySelector('[data-testid="compare-align-note"]')?.textContent ?? '';
+    while (!note().startsWith('instance 10') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    running = false;
+    return longest;
+  });
+  await expect(page.getByTestId('compare-align-note')).toHaveText('instance 10 of both starts at one time');
+  expect(gap).toBeLessThan(1000);
+
+  // A plain drop on the page (not on the target): the Compare tab's default A and B follow the drop order too.
+  const plain = await page.context().newPage();
+  await plain.setViewportSize({ width: 1400, height: 900 });
+  await openApp(plain);
+  await dropFiles(plain, DROPPED);
+  await waitForCaptures(plain, 2, 60_000);
+  await plain.locator('#tab-compare').click();
+  await expect(plain.getByTestId('compare-row')).toHaveCount(1, { timeout: 30_000 });
+  const defaults = await order(plain);
+  expect(defaults.loaded).toEqual(['small-second.nvtxt', 'big-first.nvtxt']);
+  expect({ a: defaults.a, b: defaults.b }).toEqual({ a: 'big-first.nvtxt', b: 'small-second.nvtxt' });
+
+  // Dragging files over a page with captures shows a "drop here to compare" box: one file dropped
+  // there is compared (as B) with the baseline shown (A).
+  await plain.evaluate(() => {
+    const data = new DataTransfer();
+    data.items.add(new File(['x'], 'x.nvtxt'));
+    document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: data, bubbles: true, cancelable: true }));
+  });
+  await expect(plain.getByTestId('drop-compare-overlay')).toBeVisible();
+  await plain.screenshot({ path: 'test-results/compare-drop-overlay.png' });
+  await dropOn(plain, '[data-testid="drop-compare-overlay"]', [FILES[1]]);
+  await expect(plain.getByTestId('drop-overlay')).toHaveCount(0);
+  await waitForCaptures(plain, 3);
+  await expect.poll(async () => (await order(plain)).b).toBe('after.nvtxt');
+  expect((await order(plain)).a).toBe('big-first.nvtxt');
+});
+
+test('"Pick two files…" on the empty page compares them in the order picked', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openApp(page);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId('compare-drop').getByRole('button', { name: 'Pick two files…' }).click();
+  await (await chooser).setFiles([
+    { name: 'after.nvtxt', mimeType: 'text/plain', buffer: Buffer.from(pair.candidate) },
+    { name: 'before.nvtxt', mimeType: 'text/plain', buffer: Buffer.from(pair.base) },
+  ]);
+  await waitForCaptures(page, 2);
+  await expect(page.getByTestId('compare-row')).toHaveCount(5);
+  const picked = await order(page);
+  expect({ a: picked.a, b: picked.b }).toEqual({ a: 'after.nvtxt', b: 'before.nvtxt' });
+  // after → before: the 20% slowdown reads as a speed-up, the added range as removed.
+  await expect(row(page, 'step')).toHaveAttribute('data-status', 'faster');
+  await expect(row(page, 'warmup')).toHaveAttribute('data-status', 'removed');
+  // A plain "Open files…" afterwards opens without comparing anew.
+  const plain = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Open…' }).click();
+  await (await plain).setFiles([{ name: 'third.nvtxt', mimeType: 'text/plain', buffer: Buffer.from(pair.base) }]);
+  await waitForCaptures(page, 3);
+  expect(await order(page)).toMatchObject({ a: 'after.nvtxt', b: 'before.nvtxt' });
 });

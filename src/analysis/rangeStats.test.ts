@@ -340,3 +340,29 @@ describe('rangeStats: groups across processes', () => {
     expect(rangeStats(m, { groupBy: 'parent' }).rows.map((r) => `${r.label} ${r.count}`)).toEqual(['(top level) 4']);
   });
 });
+
+describe('rangeStats samples (the comparison noise test)', () => {
+  it('keeps every counted duration of a small group and an evenly spaced subset of a large one', () => {
+    const b = new ModelBuilder({ fileName: 'samples', format: 'test', byteSize: 0 });
+    const t = b.thread(1, 1, 'main');
+    for (let k = 0; k < 500; k++) b.range(t, k * 100, k * 100 + 10 + (k % 7), { name: 'small' });
+    for (let k = 0; k < 5000; k++) b.range(t, 100_000 + k * 100, 100_000 + k * 100 + 20 + (k % 11), { name: 'large' });
+    b.push(t, 700_000, { name: 'open' });
+    const model = b.finish();
+    const result = rangeStats(model, {}, 1000);
+    const row = (label: string) => result.rows.find((r) => r.label === label)!;
+    const sorted = (a: Float64Array) => Array.from(a).sort((x, y) => x - y);
+    const instances = (label: string) => sorted(rangeInstances(model, {}, row(label).key).durations);
+    expect(sorted(result.samples!.get(row('small').key)!)).toEqual(instances('small'));
+    const large = result.samples!.get(row('large').key)!;
+    expect(large.length).toBe(1000);
+    // Every 5th of 5,000 in walk order: the durations cycle with period 11, so each value shows up about equally often.
+    const counts = new Map<number, number>();
+    for (const d of large) counts.set(d, (counts.get(d) ?? 0) + 1);
+    expect(counts.size).toBe(11);
+    for (const c of counts.values()) expect(Math.abs(c - 1000 / 11)).toBeLessThan(3);
+    // A group of only unended instances has an empty sample; without the argument, no samples.
+    expect(result.samples!.get(row('open').key)!.length).toBe(0);
+    expect(rangeStats(model, {}).samples).toBeUndefined();
+  });
+});

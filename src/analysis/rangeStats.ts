@@ -64,6 +64,11 @@ export interface RangeStatsResult {
   totalNs: number;
   /** Length of the scope: the capture duration or the sum of the span lengths. */
   scopeNs: number;
+  /**
+   * With `samplePerGroup`: per row key, at most that many of the group's durations (counted
+   * instances only), evenly spaced in walk order (the comparison's noise test).
+   */
+  samples?: Map<string, Float64Array>;
 }
 
 function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, size: number, fill: number): T {
@@ -205,7 +210,21 @@ function partition(model: Model, scope: ResolvedScope, grouper: Grouper, fill: I
   }
 }
 
-export function rangeStats(model: Model, options: RangeStatsOptions = {}): RangeStatsResult {
+/** At most `max` of values[lo..hi), evenly spaced. */
+function evenSample(values: Float64Array, lo: number, hi: number, max: number): Float64Array {
+  const n = hi - lo;
+  if (n <= max) return values.slice(lo, hi);
+  const out = new Float64Array(max);
+  const step = n / max;
+  for (let k = 0; k < max; k++) out[k] = values[lo + Math.floor(k * step)];
+  return out;
+}
+
+/**
+ * The table. `samplePerGroup` > 0 also keeps a sample of each group's durations (`samples`),
+ * taken from the partition the percentiles are computed from, before it is reordered: no second walk.
+ */
+export function rangeStats(model: Model, options: RangeStatsOptions = {}, samplePerGroup = 0): RangeStatsResult {
   const groupBy = options.groupBy ?? 'name';
   const scope = new ResolvedScope(model, options);
   const grouper = new Grouper(model, groupBy);
@@ -227,6 +246,7 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
   }
 
   const rows: RangeStatsRow[] = [];
+  const samples = samplePerGroup > 0 ? new Map<string, Float64Array>() : undefined;
   let totalNs = 0;
   for (let g = 0; g < groups; g++) {
     const n = count[g];
@@ -234,6 +254,8 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
     if (n === 0 && unended[g] === 0) continue;
     const lo = offset[g];
     const hi = offset[g + 1];
+    // Before quantilesInPlace reorders the group's values.
+    samples?.set(grouper.groups[g].key, evenSample(values, lo, hi, samplePerGroup));
     const mean = n > 0 ? total[g] / n : NaN;
     let m2 = 0;
     for (let k = lo; k < hi; k++) {
@@ -262,7 +284,7 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}): Range
   }
   for (const row of rows) row.timePercent = totalNs > 0 ? (100 * row.totalNs) / totalNs : 0;
   rows.sort((a, b) => b.totalNs - a.totalNs || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0) || (a.key < b.key ? -1 : 1));
-  return { groupBy, rows, rangeCount, unendedCount: acc.unendedRanges, totalNs, scopeNs: scope.coveredNs };
+  return { groupBy, rows, rangeCount, unendedCount: acc.unendedRanges, totalNs, scopeNs: scope.coveredNs, ...(samples ? { samples } : {}) };
 }
 
 /** The instances of one group of a table, for histograms, duration bands and jumps. */

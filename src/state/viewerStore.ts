@@ -22,6 +22,12 @@ export interface LoadedCapture {
   decodeMs: number;
   /** A model of the file's start, shown while the whole file still decodes (its model replaces it). */
   partial?: boolean;
+  /**
+   * When the user opened the capture's file, counted over the session (drop and picker order, a
+   * file's place among several dropped at once): a comparison's A and B follow it, never the order
+   * in which loads finished. Kept when the capture is replaced (whole model, reload).
+   */
+  openOrder?: number;
 }
 
 /** A file being loaded. */
@@ -234,7 +240,7 @@ export function createViewerStore(initial: Partial<ViewerState> = {}): ViewerSto
           return {
             captures: s.captures.map((c) =>
               c.id === id
-                ? { ...capture, id, offsetNs: c.alignedByUser ? c.offsetNs : alignOffset(others, capture.model), alignedByUser: c.alignedByUser }
+                ? { openOrder: c.openOrder, ...capture, id, offsetNs: c.alignedByUser ? c.offsetNs : alignOffset(others, capture.model), alignedByUser: c.alignedByUser }
                 : c,
             ),
             selection: keep ? selection : null,

@@ -18,8 +18,9 @@ import { linkedFiles } from './share/linkedFiles.ts';
 import { SearchBar } from './search/SearchBar.tsx';
 import { ShortcutsDialog } from './ShortcutsDialog.tsx';
 import { SidePanel } from './SidePanel.tsx';
-import { useFileDrop } from './useFileDrop.ts';
+import { COMPARE_DROP, useFileDrop, type DropIntent } from './useFileDrop.ts';
 import { useAfterFirstFrame } from './useAfterFirstFrame.ts';
+import { useComparePrefetch } from './compare/useComparePrefetch.ts';
 import { useThemeAttribute } from './useTheme.ts';
 
 /** The bundled demo capture, relative to the page so that any sub-path works. */
@@ -47,15 +48,29 @@ function useLinkedFiles(): string[] {
 
 export function App({ controller }: { controller: LoadController }) {
   useThemeAttribute();
+  useComparePrefetch();
   const inputRef = useRef<HTMLInputElement>(null);
   const captures = useViewer((s) => s.captures);
   const failed = useViewer((s) => s.failed);
   const loading = useViewer((s) => s.loads.length > 0);
   const setShowShortcuts = useViewer((s) => s.setShowShortcuts);
 
-  const open = useCallback(() => inputRef.current?.click(), []);
+  // What the file picker's next choice is for: opening, or comparing the files picked.
+  const pickIntent = useRef<DropIntent>('open');
+  const open = useCallback(() => {
+    pickIntent.current = 'open';
+    inputRef.current?.click();
+  }, []);
+  const openToCompare = useCallback(() => {
+    pickIntent.current = 'compare';
+    inputRef.current?.click();
+  }, []);
+  const openFiles = useCallback(
+    (files: File[], intent: DropIntent) => (intent === 'compare' ? controller.openToCompare(files) : controller.open(files)),
+    [controller],
+  );
   const openDemo = useCallback(() => controller.openUrl(DEMO_URL, 'demo.nvtxc'), [controller]);
-  const dragging = useFileDrop((files) => controller.open(files));
+  const dragging = useFileDrop(openFiles);
   const linkFiles = useLinkedFiles();
 
   const rows = useMemo(() => reportRows(captures, failed), [captures, failed]);
@@ -108,14 +123,15 @@ export function App({ controller }: { controller: LoadController }) {
           const files = Array.from(e.currentTarget.files ?? []);
           // Reset so that picking the same file again fires another change.
           e.currentTarget.value = '';
-          if (files.length > 0) controller.open(files);
+          if (files.length > 0) openFiles(files, pickIntent.current);
+          pickIntent.current = 'open';
         }}
       />
       <LoadStrip />
       <ShareNotices />
       <main className="app-main">
         <div className="timeline-cell">
-          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenDemo={openDemo} linkFiles={linkFiles} /> : <Timeline />}
+          {empty ? loading ? <div className="loading-note">Loading…</div> : <EmptyState onOpen={open} onOpenToCompare={openToCompare} onOpenDemo={openDemo} linkFiles={linkFiles} /> : <Timeline />}
           {!empty && <SearchBar />}
         </div>
         {!empty && <SidePanel contentReady={panelsReady} />}
@@ -133,6 +149,13 @@ export function App({ controller }: { controller: LoadController }) {
       {dragging && (
         <div className="drop-overlay" data-testid="drop-overlay">
           <div className="drop-overlay-box">Drop to open</div>
+          {/* Takes its own drops (the overlay lets the rest through to the page). */}
+          <div className="drop-overlay-box drop-compare" {...COMPARE_DROP} data-testid="drop-compare-overlay">
+            Drop here to compare
+            <span className="drop-compare-note">
+              {captures.length === 0 ? 'two files: A = the first, B = the second' : 'two files: A = the first, B = the second · one file: B, against the baseline A shown'}
+            </span>
+          </div>
         </div>
       )}
       <ShortcutsDialog timelineShortcuts={TIMELINE_SHORTCUTS} />

@@ -1,14 +1,17 @@
 /** What the main area shows before any capture is loaded: a drop target that says what it accepts. */
 import { FORMAT_LIST } from './formatList.ts';
+import { COMPARE_DROP } from './useFileDrop.ts';
 
 export interface EmptyStateProps {
   onOpen(): void;
+  /** Picks files to compare (the first is A, the baseline; the second B). */
+  onOpenToCompare(): void;
   onOpenDemo(): void;
   /** A shared link's files (src/ui/share/linkedFiles.ts): the page asks for them by name. */
   linkFiles?: readonly string[];
 }
 
-export function EmptyState({ onOpen, onOpenDemo, linkFiles = [] }: EmptyStateProps) {
+export function EmptyState({ onOpen, onOpenToCompare, onOpenDemo, linkFiles = [] }: EmptyStateProps) {
   return (
     <div className="empty-state" data-testid="empty-state">
       <div className="drop-target">
@@ -45,6 +48,15 @@ export function EmptyState({ onOpen, onOpenDemo, linkFiles = [] }: EmptyStatePro
             Open demo capture
           </button>
         </div>
+        {linkFiles.length === 0 && (
+          <div className="compare-drop" {...COMPARE_DROP} data-testid="compare-drop">
+            <strong>Compare two runs:</strong> drop two captures here (the first is the baseline A, the second the
+            candidate B) to see what got slower, where, beyond the runs’ noise.{' '}
+            <button type="button" className="link" onClick={onOpenToCompare}>
+              Pick two files…
+            </button>
+          </div>
+        )}
         <p className="format-note">Supported formats, recognised by their content (gzip-compressed too):</p>
         <table className="format-table">
           <tbody>

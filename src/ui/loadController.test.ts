@@ -3,7 +3,7 @@ import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { createViewerStore } from '../state/viewerStore.ts';
 import { LoadCancelledError, type LoadHandle, type LoadRequest } from '../worker/load.client.ts';
-import { decodeOptions, LoadController, usesTimeBase, type CaptureLoader } from './loadController.ts';
+import { byOpenOrder, decodeOptions, LoadController, usesTimeBase, type CaptureLoader } from './loadController.ts';
 
 /** A model whose single range lasts `durationNs`, on the given clock. */
 function model(name: string, durationNs: number, clock = 'FileTime'): Model {
@@ -63,6 +63,52 @@ describe('LoadController', () => {
     await settle();
     expect(store.getState().captures.map((c) => c.model.capture.fileName)).toEqual(['b.nvtxt']);
     expect(store.getState().loads.map((l) => l.name)).toEqual(['a.nvtxt']);
+  });
+
+  it('compares dropped files in drop order, not in the order their loads finished', async () => {
+    const store = createViewerStore();
+    const loader = new ManualLoader();
+    const controller = new LoadController(store, loader);
+    const done = controller.openToCompare([file('big.nvtxt'), file('small.nvtxt')]);
+    expect(store.getState().panel).toBe('compare');
+    // The second (small) file finishes first: it is added to the store first.
+    loader.requests[1].resolve(model('small.nvtxt', 10));
+    await settle();
+    loader.requests[0].resolve(model('big.nvtxt', 1000));
+    await done;
+    const { captures, compare } = store.getState();
+    expect(captures.map((c) => c.model.capture.fileName)).toEqual(['small.nvtxt', 'big.nvtxt']);
+    const id = (name: string) => captures.find((c) => c.model.capture.fileName === name)!.id;
+    expect(compare).toEqual({ base: id('big.nvtxt'), candidate: id('small.nvtxt'), groupBy: 'name', row: null });
+    expect([...captures].sort(byOpenOrder).map((c) => c.model.capture.fileName)).toEqual(['big.nvtxt', 'small.nvtxt']);
+
+    // One file dropped to compare: B, against the baseline shown (A)...
+    const one = controller.openToCompare([file('third.nvtxt')]);
+    loader.requests[2].resolve(model('third.nvtxt', 10));
+    await one;
+    expect(store.getState().compare).toMatchObject({ base: id('big.nvtxt'), candidate: store.getState().captures.at(-1)!.id });
+    // ...or without a picked one, the Compare tab's default A: the capture opened first.
+    store.getState().setCompare(null);
+    const fourth = controller.openToCompare([file('fourth.nvtxt')]);
+    loader.requests[3].resolve(model('fourth.nvtxt', 10));
+    await fourth;
+    const now = store.getState().captures;
+    expect(store.getState().compare).toMatchObject({ base: id('big.nvtxt'), candidate: now[3].id });
+  });
+
+  it('keeps the open order through a preview and a reload, and compares nothing when a file failed', async () => {
+    const store = createViewerStore();
+    const loader = new ManualLoader();
+    const controller = new LoadController(store, loader);
+    const done = controller.openToCompare([file('a.nvtxt'), file('b.nvtxt')]);
+    loader.requests[0].request.onPartial?.(model('a.nvtxt', 5));
+    expect(store.getState().captures[0].openOrder).toBeDefined();
+    const order = store.getState().captures[0].openOrder;
+    loader.requests[0].resolve(model('a.nvtxt', 50));
+    loader.requests[1].fail('bad header');
+    await done;
+    expect(store.getState().captures.map((c) => c.openOrder)).toEqual([order]);
+    expect(store.getState().compare).toBeNull();
   });
 
   it('records whole-file failures and forgets cancelled loads silently', async () => {

@@ -9,7 +9,7 @@ import { LoadCancelledError } from '../worker/load.client.ts';
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 import { DEFAULT_QPC_HZ, DEFAULT_RDTSC_HZ } from '../import/nvtxt/timebase.ts';
-import type { ViewerStore } from '../state/viewerStore.ts';
+import type { LoadedCapture, ViewerStore } from '../state/viewerStore.ts';
 
 /** What the controller needs from `LoadClient` (a fake in tests). */
 export interface CaptureLoader {
@@ -57,6 +57,11 @@ export function decodeOptions(rates: { qpcHz: number; rdtscHz: number }): Decode
   };
 }
 
+/** Captures in the order their files were opened (`LoadedCapture.openOrder`); captures without one after, in store order. */
+export function byOpenOrder(a: Pick<LoadedCapture, 'openOrder'>, b: Pick<LoadedCapture, 'openOrder'>): number {
+  return (a.openOrder ?? Number.MAX_SAFE_INTEGER) - (b.openOrder ?? Number.MAX_SAFE_INTEGER);
+}
+
 export class LoadController {
   private nextLoadId = 1;
   /** The file behind each capture, by capture id. */
@@ -86,6 +91,31 @@ export class LoadController {
       outcomes.push(this.start(source, undefined));
     }
     return Promise.all(outcomes);
+  }
+
+  /**
+   * Opens files to compare them (the "drop to compare" targets): the Compare tab opens at once and,
+   * once they are loaded, compares the first file (A, the baseline) with the second (B), in the
+   * order given (drop or picker order) whichever load finishes first. A single file is compared
+   * (as B) with the baseline the Compare tab shows (A): the one picked, else the capture opened
+   * first. Files past the second are only opened.
+   */
+  openToCompare(files: Iterable<File | LoadSource>): Promise<LoadOutcome[]> {
+    const store = this.store;
+    const before = store.getState();
+    const whole = before.captures.filter((c) => !c.partial);
+    const earlier = whole.find((c) => c.id === before.compare?.base) ?? [...whole].sort(byOpenOrder)[0];
+    store.getState().setPanel('compare');
+    return this.open(files).then((outcomes) => {
+      const opened = outcomes.flatMap((o) => (o.ok ? [o.captureId] : []));
+      const [base, candidate] = opened.length === 1 && earlier ? [earlier.id, opened[0]] : opened;
+      const state = store.getState();
+      const live = (id: number | undefined) => id !== undefined && state.captures.some((c) => c.id === id && !c.partial);
+      if (live(base) && live(candidate) && base !== candidate) {
+        state.setCompare({ base: base!, candidate: candidate!, groupBy: state.compare?.groupBy ?? 'name', row: null });
+      }
+      return outcomes;
+    });
   }
 
   /**
@@ -145,7 +175,7 @@ export class LoadController {
         // A big file's start, shown while the rest decodes; the whole model replaces it.
         if (replaces !== undefined || preview !== undefined) return;
         const state = store.getState();
-        preview = { captureId: state.addCapture({ model, decodeMs: 0, partial: true }), view: [0, 0] };
+        preview = { captureId: state.addCapture({ model, decodeMs: 0, partial: true, openOrder: id }), view: [0, 0] };
         const fitted = store.getState();
         preview.view = [fitted.viewStartNs, fitted.viewEndNs];
       },
@@ -169,7 +199,7 @@ export class LoadController {
           this.sources.set(preview.captureId, source);
           return { ok: true, name: source.name, captureId: preview.captureId };
         }
-        const captureId = state.addCapture({ model, decodeMs });
+        const captureId = state.addCapture({ model, decodeMs, openOrder: id });
         this.sources.set(captureId, source);
         return { ok: true, name: source.name, captureId };
       })

@@ -23,6 +23,12 @@ export function workerMinEventsHook(): number | undefined {
   return typeof value === 'number' && value >= 0 ? value : undefined;
 }
 
+/** Adds a member to `window.__nvtxview` (created when missing), e.g. `statsPending()`. */
+export function exposeTestHook(name: string, value: unknown): void {
+  const w = window as HookedWindow;
+  (w.__nvtxview ??= {})[name] = value;
+}
+
 /** Frames in a row with no load pending and no new timeline draw before the page counts as idle. */
 const QUIET_FRAMES = 2;
 

@@ -1,11 +1,24 @@
-/** Files dropped anywhere on the page; `dragging` is true while files are dragged over it. */
+/**
+ * Files dropped anywhere on the page; `dragging` is true while files are dragged over it. A drop
+ * inside an element marked `data-drop="compare"` (the "drop two files to compare" targets) is
+ * reported as such.
+ */
 import { useEffect, useRef, useState } from 'react';
+
+export type DropIntent = 'open' | 'compare';
+
+/** The attribute of an element whose drops mean "compare these". */
+export const COMPARE_DROP = { 'data-drop': 'compare' } as const;
+
+function intentOf(target: EventTarget | null): DropIntent {
+  return target instanceof Element && target.closest('[data-drop="compare"]') ? 'compare' : 'open';
+}
 
 function carriesFiles(e: DragEvent): boolean {
   return e.dataTransfer?.types.includes('Files') ?? false;
 }
 
-export function useFileDrop(onFiles: (files: File[]) => void): boolean {
+export function useFileDrop(onFiles: (files: File[], intent: DropIntent) => void): boolean {
   const [dragging, setDragging] = useState(false);
   const onFilesRef = useRef(onFiles);
   onFilesRef.current = onFiles;
@@ -34,7 +47,7 @@ export function useFileDrop(onFiles: (files: File[]) => void): boolean {
       depth = 0;
       setDragging(false);
       const files = Array.from(e.dataTransfer?.files ?? []);
-      if (files.length > 0) onFilesRef.current(files);
+      if (files.length > 0) onFilesRef.current(files, intentOf(e.target));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', over);

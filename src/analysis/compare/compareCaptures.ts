@@ -3,15 +3,14 @@
  * both captures, their absolute and relative change, and whether the change of the instances'
  * durations stands out of the runs' noise (mannWhitney.ts). The figures are the statistics
  * table's own (`rangeStats`), so the comparison and the table never disagree; the noise test
- * reads a sample of each group's ended instances (groupSamples.ts). Groups are matched across
+ * reads a sample of each group's ended instances, taken by `rangeStats` from its own partition. Groups are matched across
  * captures by what the table shows (label, and style for name groups), never by ids or keys,
  * which differ between captures.
  */
 import { RangeFlag, type Model } from '../../model/types.ts';
 import type { GroupBy } from '../groups.ts';
-import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsRow } from '../rangeStats.ts';
-import { groupSamples } from './groupSamples.ts';
-import { durationShiftTest, type ShiftTest } from './mannWhitney.ts';
+import { rangeInstances, rangeStats, type RangeStatsOptions, type RangeStatsResult, type RangeStatsRow } from '../rangeStats.ts';
+import { durationShiftTest, MAX_TEST_INSTANCES, type ShiftTest } from './mannWhitney.ts';
 
 /** The compared figures, in table order. */
 export const COMPARE_COLUMNS = ['count', 'total', 'mean', 'median', 'p90', 'p99'] as const;
@@ -136,18 +135,39 @@ function statusOf(base: SideFigures | null, candidate: SideFigures | null, test:
   return base.endedCount === candidate.endedCount ? 'within-noise' : 'count';
 }
 
+/**
+ * One capture's half of a comparison: its statistics rows and each group's duration sample. The
+ * costly part (a 10M capture takes most of a second), and the same for any partner capture, so a
+ * worker may compute it ahead of time and keep it (`compareSides`).
+ */
+export interface CompareSide {
+  model: Model;
+  options: RangeStatsOptions;
+  rows: RangeStatsRow[];
+  /** The whole statistics table the rows come from (the statistics panel's own table of this scope). */
+  stats: RangeStatsResult;
+  /** Per row key, a sample of its ended instances' durations (at most MAX_TEST_INSTANCES, evenly spaced). */
+  samples: Map<string, Float64Array>;
+}
+
+/** `compareSide(model, options)`: the statistics table of `model` and a sample of each group's durations. */
+export function compareSide(model: Model, options: RangeStatsOptions = {}): CompareSide {
+  const o = { ...options, groupBy: options.groupBy ?? 'name' };
+  const stats = rangeStats(model, o, MAX_TEST_INSTANCES);
+  return { model, options: o, rows: stats.rows, stats, samples: stats.samples! };
+}
+
 /** `candidateOptions` (same group-by) when the scope differs per capture, e.g. spans of a named range. */
 export function compareCaptures(base: Model, candidate: Model, options: RangeStatsOptions = {}, candidateOptions: RangeStatsOptions = options): CompareResult {
   const groupBy = options.groupBy ?? 'name';
-  const sides = [
-    { model: base, options: { ...options, groupBy } },
-    { model: candidate, options: { ...candidateOptions, groupBy } },
-  ].map(({ model, options: o }) => {
-    const stats = rangeStats(model, o);
-    const counts = new Map(stats.rows.map((r) => [r.key, r.count]));
-    const samples = groupSamples(model, o, (key) => counts.get(key) ?? 0);
-    return { model, options: o, rows: stats.rows, samples };
-  });
+  return compareSides(compareSide(base, { ...options, groupBy }), compareSide(candidate, { ...candidateOptions, groupBy }));
+}
+
+/** The comparison of two sides computed with the same group-by. */
+export function compareSides(baseSide: CompareSide, candidateSide: CompareSide): CompareResult {
+  const groupBy = baseSide.options.groupBy ?? 'name';
+  if ((candidateSide.options.groupBy ?? 'name') !== groupBy) throw new Error(`compareSides: grouped by ${groupBy} and ${candidateSide.options.groupBy ?? 'name'}`);
+  const sides = [baseSide, candidateSide];
   const rowsByKey = new Map<string, { base?: RangeStatsRow; candidate?: RangeStatsRow }>();
   sides.forEach((side, k) => {
     for (const row of side.rows) {
@@ -161,7 +181,7 @@ export function compareCaptures(base: Model, candidate: Model, options: RangeSta
   for (const [key, { base: ra, candidate: rb }] of rowsByKey) {
     const sa = ra ? sides[0].samples.get(ra.key) : undefined;
     const sb = rb ? sides[1].samples.get(rb.key) : undefined;
-    const test = ra && rb ? durationShiftTest(sa?.durations ?? new Float64Array(0), sb?.durations ?? new Float64Array(0)) : null;
+    const test = ra && rb ? durationShiftTest(sa ?? new Float64Array(0), sb ?? new Float64Array(0)) : null;
     const baseFig = ra ? sideFigures(ra) : null;
     const candFig = rb ? sideFigures(rb) : null;
     const info = (ra ?? rb)!;
@@ -184,8 +204,8 @@ export function compareCaptures(base: Model, candidate: Model, options: RangeSta
   return {
     groupBy,
     rows,
-    base: { model: base, options: sides[0].options },
-    candidate: { model: candidate, options: sides[1].options },
+    base: { model: baseSide.model, options: baseSide.options },
+    candidate: { model: candidateSide.model, options: candidateSide.options },
   };
 }
 

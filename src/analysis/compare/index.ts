@@ -7,16 +7,19 @@
 export {
   COMPARE_COLUMNS,
   compareCaptures,
+  compareSide,
+  compareSides,
   endedInstances,
   figureOf,
   rowDurations,
   type Change,
   type CompareColumn,
   type CompareResult,
+  type CompareSide,
   type CompareRow,
   type CompareStatus,
   type SideFigures,
 } from './compareCaptures.ts';
-export { groupSamples, type GroupSample } from './groupSamples.ts';
+export { nthByStart } from './nthInstance.ts';
 export { MAX_TEST_INSTANCES, MIN_EFFECT, MIN_TEST_INSTANCES, NOISE_ALPHA, durationShiftTest, type ShiftTest, type ShiftVerdict } from './mannWhitney.ts';
 export { changeIsNoise, parseThreshold, thresholdBreaches, type Breach, type Threshold, type ThresholdOp } from './thresholds.ts';

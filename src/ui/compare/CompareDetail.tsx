@@ -17,7 +17,7 @@ import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { HistogramCanvas, type HistogramOverlay } from '../stats/HistogramCanvas.tsx';
 import type { StatsService } from '../stats/statsService.ts';
 import { bandInterval, bandPositions, binsForCount, type BinBand } from '../stats/histogramView.ts';
-import { alignmentOffset, applyOffset } from './align.ts';
+import { applyOffset, findNthInstances, offsetFor } from './align.ts';
 
 interface Instances {
   durations: Float64Array;
@@ -43,6 +43,7 @@ export function CompareDetail({
   const store = useViewerStore();
   const [alignAt, setAlignAt] = useState(1);
   const [alignNote, setAlignNote] = useState('');
+  const [aligning, setAligning] = useState(false);
   const [maxBins, setMaxBins] = useState(60);
   const [scale, setScale] = useState<'linear' | 'log'>('log');
   const [band, setBand] = useState<BinBand | null>(null);
@@ -196,21 +197,39 @@ export function CompareDetail({
           className="button small"
           data-testid="compare-align"
           title="Shift B on the shared time axis so that its N-th instance of this row (by start time) starts with A's N-th"
+          disabled={aligning}
           onClick={() => {
-            const s = store.getState();
-            const baseNow = s.captures.find((c) => c.id === base.id);
-            const candidateNow = s.captures.find((c) => c.id === candidate.id);
-            const aligned = baseNow && candidateNow ? alignmentOffset(result, row, alignAt, baseNow, candidateNow) : null;
-            if (!aligned || !baseNow) {
-              setAlignNote(`A or B has fewer than ${alignAt} instances`);
-              return;
-            }
-            applyOffset(store, candidate.id, aligned.offsetNs);
-            const r = baseNow.model.ranges;
-            const start = baseNow.offsetNs + r.startNs[aligned.baseRange];
-            const length = Math.max(r.endNs[aligned.baseRange] - r.startNs[aligned.baseRange], 1);
-            s.setView(start - length, start + 3 * length);
-            setAlignNote(`instance ${alignAt} of both starts at one time`);
+            // Read in the worker for large captures: the page keeps drawing meanwhile.
+            const n = alignAt;
+            setAligning(true);
+            setAlignNote('finding the instances…');
+            findNthInstances(service, result, row, n, { base: base.id, candidate: candidate.id }).then(
+              (found) => {
+                setAligning(false);
+                if (!found) return;
+                const s = store.getState();
+                const baseNow = s.captures.find((c) => c.id === base.id && c.model === result.base.model);
+                const candidateNow = s.captures.find((c) => c.id === candidate.id && c.model === result.candidate.model);
+                if (!baseNow || !candidateNow) {
+                  setAlignNote('A or B changed meanwhile: align again');
+                  return;
+                }
+                if (found.baseRange < 0 || found.candidateRange < 0) {
+                  setAlignNote(`A or B has fewer than ${n} instances`);
+                  return;
+                }
+                applyOffset(store, candidate.id, offsetFor(baseNow, found.baseRange, candidateNow, found.candidateRange));
+                const r = baseNow.model.ranges;
+                const start = baseNow.offsetNs + r.startNs[found.baseRange];
+                const length = Math.max(r.endNs[found.baseRange] - r.startNs[found.baseRange], 1);
+                s.setView(start - length, start + 3 * length);
+                setAlignNote(`instance ${n} of both starts at one time`);
+              },
+              (e: unknown) => {
+                setAligning(false);
+                setAlignNote(`could not align: ${e instanceof Error ? e.message : String(e)}`);
+              },
+            );
           }}
         >
           Align

@@ -10,13 +10,15 @@ import { formatCountChange, formatDurationChange, formatRelativeChange } from '.
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useViewer } from '../../state/context.tsx';
-import { captureFilter } from '../../analysis/eventFilters.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { SortableGrid, type GridColumn } from '../stats/SortableGrid.tsx';
 import { useStatsService } from '../stats/useStatsService.ts';
 import '../stats/stats.css';
+import { byOpenOrder } from '../loadController.ts';
+import { COMPARE_DROP } from '../useFileDrop.ts';
 import { CompareDetail } from './CompareDetail.tsx';
+import { compareOptions } from './compareOptions.ts';
 import { compareSummary, DEFAULT_COMPARE_SORT, sortCompareRows, type CompareSort, type CompareSortKey } from './compareTable.ts';
 import './compare.css';
 
@@ -105,7 +107,9 @@ export function ComparePanel() {
   const filters = useViewer((s) => s.filters);
   const [sort, setSort] = useState<CompareSort>(DEFAULT_COMPARE_SORT);
 
-  const ready = captures.filter((c) => !c.partial);
+  // In the order the files were opened: the default A is the first, B the second.
+  const ready = useMemo(() => captures.filter((c) => !c.partial).sort(byOpenOrder), [captures]);
+  const loads = useViewer((s) => s.loads);
   const base = ready.find((c) => c.id === compare?.base) ?? ready[0];
   const candidate = ready.find((c) => c.id === compare?.candidate) ?? ready.find((c) => c !== base);
   const groupBy: GroupBy = compare?.groupBy ?? 'name';
@@ -132,10 +136,7 @@ export function ComparePanel() {
     // Cleared when the inputs change: an answer for older inputs is dropped.
     let live = true;
     const timer = setTimeout(() => {
-      const scope = (model: Model) => {
-        const f = captureFilter(model, filters);
-        return f ? { groupBy, includeStyles: f.includeStyles, includeThreads: f.includeThreads, tracks: f.shownTracks } : { groupBy };
-      };
+      const scope = (model: Model) => compareOptions(model, filters, groupBy);
       const asked = [baseModel, candidateModel, groupBy, filters];
       service.compare({ id: baseId, model: baseModel }, { id: candidateId, model: candidateModel }, scope(baseModel), scope(candidateModel), 'compare').then(
         (answer) => {
@@ -157,7 +158,16 @@ export function ComparePanel() {
   if (ready.length < 2 || !base || !candidate) {
     return (
       <div className="cmp-panel cmp-empty" data-testid="compare-panel">
-        <p>Load a second capture (drop it on the page or use Open) to compare two runs: what got slower, where, and whether it stands out of the noise.</p>
+        {loads.length > 0 ? (
+          <p data-testid="compare-waiting">
+            Loading {loads.map((l) => l.name).join(', ')}: the comparison follows once {ready.length + loads.length >= 2 ? 'both are' : 'it is'} loaded.
+          </p>
+        ) : (
+          <p>Load a second capture to compare two runs: what got slower, where, and whether it stands out of the noise.</p>
+        )}
+        <div className="compare-drop" {...COMPARE_DROP} data-testid="compare-panel-drop">
+          Drop {ready.length === 1 ? `a capture here to compare it (B) with ${ready[0].model.capture.fileName} (A)` : 'two captures here: the first is A (baseline), the second B'}.
+        </div>
       </div>
     );
   }

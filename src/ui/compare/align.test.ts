@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildCapturePair } from '../../../testkit/gen/comparePair.ts';
 import { compareCaptures } from '../../analysis/compare/index.ts';
 import { createViewerStore } from '../../state/viewerStore.ts';
-import { alignmentOffset, applyOffset, nthInstance } from './align.ts';
+import { StatsService } from '../stats/statsService.ts';
+import { alignmentOffset, applyOffset, findNthInstances, nthInstance } from './align.ts';
 
 const side = (count: number, medianNs: number) => ({ count, medianNs, sigma: 0.1 });
 const { base, candidate } = buildCapturePair({ seed: 3, ranges: [{ name: 'step', base: side(30, 5000), candidate: side(30, 6000) }, { name: 'other', base: side(30, 800), candidate: side(30, 800) }] });
@@ -28,5 +29,14 @@ describe('align at the N-th instance of a row', () => {
     expect(na.id).toBe(a);
     expect(na.offsetNs + base.ranges.startNs[aligned.baseRange]).toBe(nb.offsetNs + candidate.ranges.startNs[aligned.candidateRange]);
     expect(base.strings[base.styles.name[base.ranges.style[aligned.baseRange]]]).toBe('step');
+  });
+
+  it('finds both N-th instances through the statistics service, -1 for a side with fewer', async () => {
+    const service = new StatsService(() => {
+      throw new Error('small captures never start the worker');
+    });
+    const found = await findNthInstances(service, result, step, 5, { base: 1, candidate: 2 });
+    expect(found).toEqual({ baseRange: nthInstance(result, step, 'base', 5), candidateRange: nthInstance(result, step, 'candidate', 5) });
+    expect(await findNthInstances(service, result, step, 31, { base: 1, candidate: 2 })).toEqual({ baseRange: -1, candidateRange: -1 });
   });
 });

@@ -34,8 +34,10 @@ export function AnalysisPanel({ report, reportCounts, contentReady = true }: { r
       render: () => report,
     },
   ];
-  // Comparing needs two captures; the tab appears with the second one.
-  if (captures.length >= 2) {
+  // Comparing needs two captures: the tab appears with the second one, or when files were dropped
+  // to compare (it then waits for them).
+  const comparing = useViewer((s) => s.panel === 'compare' && s.loads.length > 0);
+  if (captures.length >= 2 || comparing) {
     tabs.splice(3, 0, { id: 'compare', label: 'Compare', title: 'Compare two captures: what got slower, where, beyond the runs’ noise', render: () => <ComparePanel /> });
   }
   return <BottomPanel tabs={tabs} contentReady={contentReady} />;

@@ -73,7 +73,11 @@ function missesCapture(model: Model, scope: StatsScope): boolean {
   return scope.span !== null && (scope.span.endNs < 0 || scope.span.startNs > model.durationNs);
 }
 
-export function computeStats(model: Model, request: StatsRequest): StatsResult {
+/**
+ * `table` computes a range table (`rangeStats` by default): the statistics worker passes one that
+ * reuses and keeps comparison halves, which hold the same table (compareSideCache.ts).
+ */
+export function computeStats(model: Model, request: StatsRequest, table: (model: Model, options: RangeStatsOptions) => RangeStatsResult = rangeStats): StatsResult {
   if (request.kind === 'payloadChoices') return { kind: 'payloadChoices', result: payloadChoices(model) };
   const scope = missesCapture(model, request.scope) ? { ...request.scope, tracks: [] } : request.scope;
   const spans = scope.span ? [scope.span] : undefined;
@@ -82,7 +86,7 @@ export function computeStats(model: Model, request: StatsRequest): StatsResult {
   switch (request.kind) {
     case 'ranges': {
       const input = engineInput(model, scope, request.grouping);
-      return { kind: 'ranges', result: rangeStats(input.model, input.options) };
+      return { kind: 'ranges', result: table(input.model, input.options) };
     }
     case 'instances': {
       const input = engineInput(model, scope, request.grouping);

@@ -19,11 +19,21 @@ export type ToStatsWorker =
   /** `compareCaptures` of two held captures, each with its own scope (same group-by). */
   | { type: 'compare'; id: number; base: number; candidate: number; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions }
   /** One comparison row's ended instances in one capture (`endedInstances`), for its detail. */
-  | { type: 'instances'; id: number; capture: number; options: RangeStatsOptions; key: string };
+  | { type: 'instances'; id: number; capture: number; options: RangeStatsOptions; key: string }
+  /**
+   * One capture's half of a comparison (`compareSide`), computed ahead of time and kept for the
+   * next 'compare' with the same options (answered 'prepared').
+   */
+  | { type: 'prepare'; id: number; capture: number; options: RangeStatsOptions }
+  /** The `n`-th ended instance by start time of one comparison row in one capture (align at the N-th instance). */
+  | { type: 'nth'; id: number; capture: number; options: RangeStatsOptions; key: string; n: number };
 
 export type FromStatsWorker =
   | { type: 'result'; id: number; result: StatsResult; ms: number }
   /** A comparison without its models: the rows (plain data), and the options each side ran with. */
   | { type: 'compared'; id: number; groupBy: GroupBy; rows: CompareRow[]; baseOptions: RangeStatsOptions; candidateOptions: RangeStatsOptions; ms: number }
   | { type: 'instances'; id: number; durations: Float64Array; ranges: Int32Array; ms: number }
+  | { type: 'prepared'; id: number; ms: number }
+  /** A RangeIndex of that capture, or -1 when the row has fewer instances. */
+  | { type: 'nth'; id: number; range: number; ms: number }
   | { type: 'failed'; id: number; message: string };

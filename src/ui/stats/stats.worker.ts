@@ -1,7 +1,8 @@
 /// <reference lib="webworker" />
 /** Thin worker shell: keeps the models it is sent and answers statistics requests on them. */
 import type { Model } from '../../model/types.ts';
-import { compareCaptures, endedInstances } from '../../analysis/compare/index.ts';
+import { compareSides, endedInstances, nthByStart } from '../../analysis/compare/index.ts';
+import { CompareSideCache } from './compareSideCache.ts';
 import { computeStats, resultTransferables } from './compute.ts';
 import { StringCollector } from '../../worker/stringSlices.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
@@ -9,6 +10,7 @@ import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const models = new Map<number, Model>();
 const strings = new Map<number, StringCollector>();
+const sides = new CompareSideCache();
 const post = (msg: FromStatsWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
 
 scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
@@ -22,9 +24,37 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
     strings.delete(msg.capture);
     if (sliced) msg.model.strings = sliced;
     models.set(msg.capture, msg.model);
+    sides.drop(msg.capture);
   } else if (msg.type === 'drop') {
     models.delete(msg.capture);
     strings.delete(msg.capture);
+    sides.drop(msg.capture);
+  } else if (msg.type === 'prepare') {
+    const model = models.get(msg.capture);
+    if (!model) {
+      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
+      return;
+    }
+    try {
+      const t0 = performance.now();
+      sides.side(msg.capture, model, msg.options);
+      post({ type: 'prepared', id: msg.id, ms: performance.now() - t0 });
+    } catch (e) {
+      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
+    }
+  } else if (msg.type === 'nth') {
+    const model = models.get(msg.capture);
+    if (!model) {
+      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
+      return;
+    }
+    try {
+      const t0 = performance.now();
+      const range = nthByStart(model.ranges.startNs, endedInstances(model, msg.options, msg.key).ranges, msg.n);
+      post({ type: 'nth', id: msg.id, range, ms: performance.now() - t0 });
+    } catch (e) {
+      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
+    }
   } else if (msg.type === 'compare') {
     const base = models.get(msg.base);
     const candidate = models.get(msg.candidate);
@@ -34,7 +64,12 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
     }
     try {
       const t0 = performance.now();
-      const result = compareCaptures(base, candidate, msg.baseOptions, msg.candidateOptions);
+      // Halves prepared ahead of time (or by an earlier comparison) are reused.
+      const groupBy = msg.baseOptions.groupBy ?? 'name';
+      const result = compareSides(
+        sides.side(msg.base, base, { ...msg.baseOptions, groupBy }),
+        sides.side(msg.candidate, candidate, { ...msg.candidateOptions, groupBy }),
+      );
       // The models stay here: the page has its own (the rows' group keys are the same there).
       post({
         type: 'compared',
@@ -70,7 +105,7 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
     }
     try {
       const t0 = performance.now();
-      const result = computeStats(model, msg.request);
+      const result = computeStats(model, msg.request, (m, options) => sides.table(msg.capture, model, m, options));
       post({ type: 'result', id: msg.id, result, ms: performance.now() - t0 }, resultTransferables(result));
     } catch (e) {
       post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });

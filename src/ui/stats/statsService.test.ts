@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareCaptures, endedInstances, rowDurations } from '../../analysis/compare/index.ts';
+import { compareCaptures, endedInstances, nthByStart, rowDurations } from '../../analysis/compare/index.ts';
+import { CompareSideCache } from './compareSideCache.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
@@ -74,6 +75,24 @@ class FakeWorker {
     this.onmessage?.({ data: structuredClone(msg) } as MessageEvent<FromStatsWorker>);
   }
 
+  /** Answers the oldest unanswered request of `type` ('prepare' or 'nth'), as the real worker computes it. */
+  answerNext(type: 'prepare' | 'nth'): void {
+    const msg = this.received.find((m) => m.type === type && !this.answered.has(m));
+    if (!msg) throw new Error(`no ${type} request`);
+    this.answered.add(msg);
+    if (msg.type === 'prepare') {
+      this.sides.side(msg.capture, this.models.get(msg.capture)!, msg.options);
+      this.onmessage?.({ data: { type: 'prepared', id: msg.id, ms: 1 } } as MessageEvent<FromStatsWorker>);
+    } else if (msg.type === 'nth') {
+      const model = this.models.get(msg.capture)!;
+      const range = nthByStart(model.ranges.startNs, endedInstances(model, msg.options, msg.key).ranges, msg.n);
+      this.onmessage?.({ data: { type: 'nth', id: msg.id, range, ms: 1 } } as MessageEvent<FromStatsWorker>);
+    }
+  }
+
+  readonly sides = new CompareSideCache();
+  private readonly answered = new Set<ToStatsWorker>();
+
   runs(): number {
     return this.received.filter((m) => m.type === 'run').length;
   }
@@ -82,11 +101,74 @@ class FakeWorker {
 /** Lets the model copy (which yields to the event loop) finish. */
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
+/** Waits (in settle steps, at most a few seconds) until `done()` holds: copies run in timer slices, late on a loaded machine. */
+async function until(done: () => boolean): Promise<void> {
+  for (let k = 0; k < 400 && !done(); k++) await settle();
+}
+
 const WHOLE = { span: null, mode: 'clip', tracks: null } as const;
 const TABLE: StatsRequest = { kind: 'ranges', scope: WHOLE, grouping: { by: 'name' } };
 const spanTable = (endNs: number): StatsRequest => ({ kind: 'ranges', scope: { ...WHOLE, span: { startNs: 0, endNs } }, grouping: { by: 'name' } });
 
 describe('StatsService', () => {
+  it('prepares comparison halves in the background: every other request goes first', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const a = capture(1, 100);
+    const b = capture(2, 120);
+    expect(await service.prepare(capture(3, 10), { groupBy: 'name' })).toBe(false);
+    const prepareA = service.prepare(a, { groupBy: 'name' });
+    const prepareB = service.prepare(b, { groupBy: 'name' });
+    const table = service.run(b, TABLE, 'table');
+    await until(() => worker.received.some((m) => m.type === 'prepare'));
+    // A's copy and half were under way when the others came; the table then goes before B's half.
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'prepare']);
+    worker.answerNext('prepare');
+    expect(await prepareA).toBe(true);
+    await until(() => worker.received.some((m) => m.type === 'run'));
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'prepare', 'model', 'run']);
+    worker.answer();
+    await table;
+    await until(() => worker.received.filter((m) => m.type === 'prepare').length === 2);
+    expect(worker.received.at(-1)).toMatchObject({ type: 'prepare', capture: 2 });
+    worker.answerNext('prepare');
+    expect(await prepareB).toBe(true);
+    expect(worker.sides.hits).toBe(0);
+    // Both halves kept: the comparison sends no model and computes no half again.
+    const compared = service.compare(a, b, { groupBy: 'name' }, { groupBy: 'name' }, 'compare');
+    await until(() => worker.received.some((m) => m.type === 'compare'));
+    const msg = worker.received.at(-1);
+    if (msg?.type !== 'compare') throw new Error('no compare request');
+    worker.sides.side(1, worker.models.get(1)!, msg.baseOptions);
+    worker.sides.side(2, worker.models.get(2)!, msg.candidateOptions);
+    expect(worker.sides.hits).toBe(2);
+    worker.answerCompare();
+    expect((await compared)?.result.rows.length).toBe(2);
+    expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(2);
+  });
+
+  it('finds the N-th instance by start time in the worker for a large capture, on the page for a small one', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    const big = capture(1, 100);
+    const key = compareCaptures(big.model, big.model).rows.find((r) => r.label === 'odd')!.base!.key;
+    const third = service.nth(big, { groupBy: 'name' }, key, 3, 'align-a');
+    const beyond = service.nth(big, { groupBy: 'name' }, key, 51, 'align-b');
+    await until(() => worker.received.some((m) => m.type === 'nth'));
+    expect(worker.received.map((m) => m.type)).toEqual(['model', 'nth']);
+    worker.answerNext('nth');
+    // Odd ranges start at 10, 30, 50...: the third is range 5.
+    expect(await third).toEqual({ range: 5, ms: 1, where: 'worker' });
+    await until(() => worker.received.filter((m) => m.type === 'nth').length === 2);
+    worker.answerNext('nth');
+    expect((await beyond)?.range).toBe(-1);
+    const small = capture(2, 10);
+    const smallKey = compareCaptures(small.model, small.model).rows.find((r) => r.label === 'even')!.base!.key;
+    const onPage = await service.nth(small, { groupBy: 'name' }, smallKey, 2, 'align-a');
+    expect(onPage).toMatchObject({ range: 2, where: 'page' });
+    expect(worker.received.filter((m) => m.type === 'nth')).toHaveLength(2);
+  });
+
   it('answers small captures on the page without a worker', async () => {
     const workers: FakeWorker[] = [];
     const service = new StatsService(() => (workers.push(new FakeWorker()), workers[0] as unknown as Worker), 1000);
@@ -176,7 +258,8 @@ describe('StatsService', () => {
     expect(await pending).toBeNull();
     expect(worker.received.filter((m) => m.type === 'model')).toHaveLength(0);
     const again = service.run(big, TABLE, 'table');
-    await settle();
+    // Two copies in idle slices (the dropped one, then this one): wait for them, however loaded the machine.
+    for (let k = 0; k < 100 && !worker.received.some((m) => m.type === 'run'); k++) await settle();
     const sent = worker.received.find((m) => m.type === 'model');
     if (sent?.type !== 'model') throw new Error('no model sent');
     expect(sent.model.ranges.startNs).not.toBe(big.model.ranges.startNs);

@@ -9,7 +9,7 @@
 import { modelTransferables } from '../../model/transfer.ts';
 import type { Model } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { compareCaptures, endedInstances, type CompareResult } from '../../analysis/compare/index.ts';
+import { compareCaptures, endedInstances, nthByStart, type CompareResult } from '../../analysis/compare/index.ts';
 import type { RangeStatsOptions } from '../../analysis/rangeStats.ts';
 import { computeStats, type StatsRequest, type StatsResult } from './compute.ts';
 import { stringSlices } from '../../worker/stringSlices.ts';
@@ -126,7 +126,7 @@ const defaultFactory: WorkerFactory = () =>
 /** What the worker is sent of a capture. */
 type HeldCapture = Pick<LoadedCapture, 'id' | 'model'>;
 
-type Answer = Extract<FromStatsWorker, { type: 'result' | 'compared' | 'instances' }>;
+type Answer = Extract<FromStatsWorker, { type: 'result' | 'compared' | 'instances' | 'prepared' | 'nth' }>;
 
 interface Job {
   key: string;
@@ -135,6 +135,8 @@ interface Job {
   message(id: number): ToStatsWorker;
   /** Turns the worker's answer into what the job's promise resolves to. */
   answer(msg: Answer): unknown;
+  /** Work ahead of time (`prepare`): every other queued job runs before it. */
+  background?: boolean;
   id: number;
   resolve(answer: unknown): void;
   reject(error: Error): void;
@@ -237,13 +239,58 @@ export class StatsService {
     });
   }
 
-  private enqueue<T>(job: Pick<Job, 'key' | 'captures' | 'message' | 'answer'>): Promise<T | null> {
+  /**
+   * Has the worker compute `capture`'s half of a comparison with `options` (`compareSide`) ahead
+   * of time and keep it, sending the model first when the worker lacks it: background work that
+   * yields to every other request. Resolves to true once kept, false for a model compared on the
+   * page (nothing to prepare), null when a newer `prepare` of the capture replaced it.
+   */
+  prepare(capture: HeldCapture, options: RangeStatsOptions): Promise<boolean | null> {
+    if (!this.usesWorker(capture.model)) return Promise.resolve(false);
+    return this.enqueue<boolean>({
+      key: `prepare|${capture.id}`,
+      captures: [capture],
+      background: true,
+      message: (id) => ({ type: 'prepare', id, capture: capture.id, options }),
+      answer: (msg) => (msg.type === 'prepared' ? true : null),
+    });
+  }
+
+  /**
+   * The `n`-th ended instance by start time of a comparison row in one capture (`key`: its
+   * `SideFigures.key`), a RangeIndex or -1: on the page for a small model, else in the worker
+   * (reading a 1M-instance group takes most of a second).
+   */
+  nth(capture: HeldCapture, options: RangeStatsOptions, key: string, n: number, slot: string): Promise<{ range: number; ms: number; where: 'page' | 'worker' } | null> {
+    if (!this.usesWorker(capture.model)) {
+      try {
+        const t0 = performance.now();
+        const range = nthByStart(capture.model.ranges.startNs, endedInstances(capture.model, options, key).ranges, n);
+        return Promise.resolve({ range, ms: performance.now() - t0, where: 'page' });
+      } catch (e) {
+        return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      }
+    }
+    return this.enqueue({
+      key: `${slot}|nth`,
+      captures: [capture],
+      message: (id) => ({ type: 'nth', id, capture: capture.id, options, key, n }),
+      answer: (msg) => (msg.type === 'nth' ? { range: msg.range, ms: msg.ms, where: 'worker' as const } : null),
+    });
+  }
+
+  private enqueue<T>(job: Pick<Job, 'key' | 'captures' | 'message' | 'answer' | 'background'>): Promise<T | null> {
     return new Promise<T | null>((resolve, reject) => {
       const queued = this.queue.findIndex((j) => j.key === job.key);
       if (queued >= 0) this.queue.splice(queued, 1)[0].resolve(null);
       this.queue.push({ ...job, id: 0, resolve: resolve as (answer: unknown) => void, reject });
       this.pump();
     });
+  }
+
+  /** Requests queued or running (background ones included): 0 once the service is idle. */
+  pendingJobs(): number {
+    return this.queue.length + (this.inFlight ? 1 : 0);
   }
 
   /** Drops the worker's copies of captures that were closed or reloaded. */
@@ -305,7 +352,8 @@ export class StatsService {
 
   private pump(): void {
     if (this.inFlight || this.queue.length === 0) return;
-    const job = this.queue.shift()!;
+    const next = this.queue.findIndex((j) => !j.background);
+    const job = this.queue.splice(next >= 0 ? next : 0, 1)[0];
     job.id = this.nextId++;
     this.inFlight = job;
     const worker = this.ensureWorker();

@@ -4,14 +4,19 @@
  * worker ends when the last panel using it unmounts; the service starts a new one on demand.
  */
 import { useEffect } from 'react';
-import { workerMinEventsHook } from '../testHooks.ts';
+import { exposeTestHook, workerMinEventsHook } from '../testHooks.ts';
 import { StatsService } from './statsService.ts';
 
 let shared: StatsService | null = null;
 let users = 0;
 
 function sharedService(): StatsService {
-  return (shared ??= new StatsService(undefined, workerMinEventsHook()));
+  if (!shared) {
+    const service = (shared = new StatsService(undefined, workerMinEventsHook()));
+    // For benchmarks and tests: whether the worker still has work (e.g. comparison halves prepared ahead).
+    exposeTestHook('statsPending', () => (shared === service ? service.pendingJobs() : 0));
+  }
+  return shared;
 }
 
 export function useStatsService(): StatsService {
