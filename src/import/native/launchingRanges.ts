@@ -7,13 +7,13 @@
  * with no call inside are forgotten at their pop, so a capture without CUDA keeps nothing.
  */
 
-/** One thread's open ranges of one domain, innermost last. */
+/**
+ * One thread's open ranges of one domain, innermost last: start, name, color (NaN: none) and
+ * "a call was made inside" per range, in one typed array (this is on the path of every push and pop).
+ */
 class OpenStack {
-  readonly start: number[] = [];
-  readonly name: number[] = [];
-  /** ARGB, NaN when none. */
-  readonly color: number[] = [];
-  readonly called: boolean[] = [];
+  data = new Float64Array(4 * 16);
+  depth = 0;
 }
 
 export interface ClosedLaunchingRange {
@@ -34,22 +34,29 @@ export class LaunchingRanges {
   push(thread: number, domain: number, startNs: number, nameId: number, color: number | undefined): void {
     const byDomain = (this.open[thread] ??= []);
     const s = (byDomain[domain] ??= new OpenStack());
-    s.start.push(startNs);
-    s.name.push(nameId);
-    s.color.push(color ?? NaN);
-    s.called.push(false);
+    let d = s.data;
+    const at = 4 * s.depth;
+    if (at + 4 > d.length) {
+      const bigger = new Float64Array(d.length * 2);
+      bigger.set(d);
+      s.data = d = bigger;
+    }
+    d[at] = startNs;
+    d[at + 1] = nameId;
+    d[at + 2] = color ?? NaN;
+    d[at + 3] = 0;
+    s.depth++;
   }
 
   pop(thread: number, domain: number, endNs: number): void {
     const s = this.open[thread]?.[domain];
-    if (s === undefined || s.start.length === 0) return;
-    const startNs = s.start.pop()!;
-    const nameId = s.name.pop()!;
-    const color = s.color.pop()!;
-    if (!s.called.pop()) return;
-    const outer = s.called.length - 1;
-    if (outer >= 0) s.called[outer] = true;
-    this.onClosed({ thread, domain, startNs, endNs, nameId, color: Number.isNaN(color) ? undefined : color });
+    if (s === undefined || s.depth === 0) return;
+    const d = s.data;
+    const at = 4 * --s.depth;
+    if (d[at + 3] === 0) return;
+    if (s.depth > 0) d[at - 1] = 1;
+    const color = d[at + 2];
+    this.onClosed({ thread, domain, startNs: d[at], endNs, nameId: d[at + 1], color: Number.isNaN(color) ? undefined : color });
   }
 
   /** A CUDA API call was made on `thread`: every range open there contains it. */
@@ -57,7 +64,7 @@ export class LaunchingRanges {
     const byDomain = this.open[thread];
     if (byDomain === undefined) return;
     for (const s of byDomain) {
-      if (s !== undefined && s.called.length > 0) s.called[s.called.length - 1] = true;
+      if (s !== undefined && s.depth > 0) s.data[4 * s.depth - 1] = 1;
     }
   }
 
