@@ -1,8 +1,9 @@
 /**
  * Applies the chunks of a `.nvtxc` capture to a ModelBuilder (docs/capture-format.md):
  * PROCESS (process facts, clock), META (domains, names, registered strings, resources, sync
- * objects), EVENTS (one slice of one thread's stream) and END. Everything is fed as it is read, so
- * a capture of any size decodes in one pass; only open start/end ranges and sync-object events
+ * objects), EVENTS (one slice of one thread's stream), END and, in format 1.3, the CUDA side
+ * (cudaRecords.ts). Everything is fed as it is read, so a capture of any size decodes in one pass;
+ * only open start/end ranges, sync-object events and GPU activity (placed by the CUDA clock pairs)
  * wait for the end.
  */
 import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
