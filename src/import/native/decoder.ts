@@ -786,20 +786,29 @@ export class NativeDecoder {
         case Op.Start: {
           const t = this.time(st, r.svarint(), at);
           const id = r.varint();
-          this.pairing.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
+          const thread = this.threadOf(st, r);
+          const attrs = this.plainAttrs(st, r.varint(), r);
+          this.launching?.start(id, thread, t, attrs.nameId!, undefined, 0);
+          this.pairing.start(id, thread, t, attrs, at);
           this.eventsDecoded++;
           break;
         }
         case Op.End: {
           const t = this.time(st, r.svarint(), at);
-          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
+          const id = r.varint();
+          const thread = this.threadOf(st, r);
+          this.launching?.end(id, thread, t);
+          this.pairing.end(id, thread, t, at);
           this.eventsDecoded++;
           break;
         }
         case Op.EndDomain: {
           const t = this.time(st, r.svarint(), at);
           this.domains.indexOf(r.varint(), at);
-          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
+          const id = r.varint();
+          const thread = this.threadOf(st, r);
+          this.launching?.end(id, thread, t);
+          this.pairing.end(id, thread, t, at);
           this.eventsDecoded++;
           break;
         }
@@ -837,7 +846,10 @@ export class NativeDecoder {
           const t = this.time(st, r.svarint(), at);
           const domain = this.domains.indexOf(r.varint(), at);
           const id = r.varint();
-          this.pairing.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
+          const thread = this.threadOf(st, r);
+          const attrs = this.readAttrs(r, st, domain);
+          this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
+          this.pairing.start(id, thread, t, attrs, at);
           this.eventsDecoded++;
           break;
         }

@@ -5,6 +5,9 @@
  * call: each open range is flagged (the innermost of each domain; a flag passes to the enclosing
  * range when the inner one is popped), and flagged ranges are handed on when they close. Ranges
  * with no call inside are forgotten at their pop, so a capture without CUDA keeps nothing.
+ * Start/end ranges that start and end on one thread (the projection's rule) do not nest: each
+ * remembers how many calls its thread had made when it started, and has calls inside when the
+ * count moved by its end. Only open ones are kept (slots are reused).
  */
 
 /**
@@ -25,9 +28,19 @@ export interface ClosedLaunchingRange {
   color: number | undefined;
 }
 
+/** Columns of an open start/end range's slot. */
+const SLOT = { start: 0, name: 1, color: 2, domain: 3, thread: 4, calls: 5, size: 6 } as const;
+
 export class LaunchingRanges {
   /** [builder thread][builder domain] */
   private readonly open: (OpenStack | undefined)[][] = [];
+  /** CUDA calls made so far per builder thread. */
+  private readonly calls: number[] = [];
+  /** Open start/end ranges: range id -> slot. */
+  private readonly startEnd = new Map<number, number>();
+  private slots = new Float64Array(SLOT.size * 64);
+  private readonly freeSlots: number[] = [];
+  private usedSlots = 0;
 
   constructor(private readonly onClosed: (range: ClosedLaunchingRange) => void) {}
 
@@ -59,8 +72,44 @@ export class LaunchingRanges {
     this.onClosed({ thread, domain, startNs: d[at], endNs, nameId: d[at + 1], color: Number.isNaN(color) ? undefined : color });
   }
 
+  /** A start/end range `id` started on `thread`. */
+  start(id: number, thread: number, startNs: number, nameId: number, color: number | undefined, domain: number): void {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.usedSlots++;
+      if (SLOT.size * this.usedSlots > this.slots.length) {
+        const bigger = new Float64Array(this.slots.length * 2);
+        bigger.set(this.slots);
+        this.slots = bigger;
+      }
+    }
+    const at = SLOT.size * slot;
+    const d = this.slots;
+    d[at + SLOT.start] = startNs;
+    d[at + SLOT.name] = nameId;
+    d[at + SLOT.color] = color ?? NaN;
+    d[at + SLOT.domain] = domain;
+    d[at + SLOT.thread] = thread;
+    d[at + SLOT.calls] = this.calls[thread] ?? 0;
+    this.startEnd.set(id, slot);
+  }
+
+  /** Start/end range `id` ended on `thread` (an end whose start was not seen yet is left to the pairing). */
+  end(id: number, thread: number, endNs: number): void {
+    const slot = this.startEnd.get(id);
+    if (slot === undefined) return;
+    this.startEnd.delete(id);
+    this.freeSlots.push(slot);
+    const at = SLOT.size * slot;
+    const d = this.slots;
+    if (d[at + SLOT.thread] !== thread || (this.calls[thread] ?? 0) === d[at + SLOT.calls]) return;
+    const color = d[at + SLOT.color];
+    this.onClosed({ thread, domain: d[at + SLOT.domain], startNs: d[at + SLOT.start], endNs, nameId: d[at + SLOT.name], color: Number.isNaN(color) ? undefined : color });
+  }
+
   /** A CUDA API call was made on `thread`: every range open there contains it. */
   call(thread: number): void {
+    this.calls[thread] = (this.calls[thread] ?? 0) + 1;
     const byDomain = this.open[thread];
     if (byDomain === undefined) return;
     for (const s of byDomain) {
