@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeChromeJson } from '../gen/chromeJson.ts';
 import { writeNative } from '../gen/native.ts';
+import { nativeCudaCapture } from '../gen/nativeCuda.ts';
 import { writeNsys } from '../gen/nsys.ts';
 import { writeNvtxt } from '../gen/nvtxt.ts';
 import { Random } from '../gen/random.ts';
@@ -97,6 +98,8 @@ export async function seedInputs(format: FuzzFormat, options: { fixtureBytes: nu
     out.push({ name: `generated-${gen.seed}.${EXTENSION[format]}`, bytes: sink.toBytes() });
   }
   out.push(...fixtureInputs(format, options.fixtureBytes));
+  // Format 1.3: API calls, activity chunks, clock pairs and CUDA metadata meet the mutations too.
+  if (format === 'native') out.push({ name: 'generated-cuda.nvtxc', bytes: nativeCudaCapture({ seed: 1, threads: 2, steps: 2, droppedRecords: 3 }).bytes });
   return out;
 }
 

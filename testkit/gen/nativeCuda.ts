@@ -1,7 +1,7 @@
 /**
  * A native capture (`.nvtxc`, format 1.3) of a program that uses CUDA, shaped like the collector's
  * output, with every count known: `threads` threads, each running `steps` training steps inside an
- * outer "train" range; a step is a "step N" range holding a "forward" range (kernel launches on the
+ * outer "train" push/pop range inside an "epoch" start/end range; a step is a "step N" range holding a "forward" range (kernel launches on the
  * thread's named compute stream), a "copy" range (an async host-to-device copy on its named copy
  * stream, a synchronous memset on the legacy default stream) and a stream synchronisation; each
  * thread ends with a device synchronisation outside any range. GPU work runs in order per stream
@@ -40,7 +40,7 @@ export interface NativeCudaExpected {
   memcpys: number;
   memsets: number;
   syncs: number;
-  /** NVTX push/pop ranges (all contain CUDA calls that launched GPU work, so each gets a projection). */
+  /** NVTX ranges, push/pop and start/end (all contain CUDA calls that launched GPU work, so each gets a projection). */
   ranges: number;
   dropped: number;
   earlyKernels: number;
@@ -179,8 +179,10 @@ export function nativeCudaCapture(options: NativeCudaOptions = {}): NativeCudaCa
       return { g: { start: cupti(start), end: cupti(end), device: DEVICE, context: CONTEXT, stream: streamId, correlation: corr }, start, end };
     };
 
+    // A start/end range (nvtxRangeStartA/End on this thread) around everything: projected too.
+    s.start(t - 100, th, 'epoch');
     s.push(t, 'train');
-    expected.ranges++;
+    expected.ranges += 2;
     t += 500;
     for (let step = 0; step < steps; step++) {
       s.push(t, `step ${step}`);
@@ -235,6 +237,8 @@ export function nativeCudaCapture(options: NativeCudaOptions = {}): NativeCudaCa
     }
     s.pop(t);
     t += 500;
+    s.end(t, th);
+    t += 100;
     const all = call(API.deviceSync, 2_000, undefined);
     gpu.sync({ start: cupti(all.enter + 100), end: cupti(all.exit - 100), device: DEVICE, context: CONTEXT, stream: 0xffffffff, correlation: all.corr }, { type: 4 });
     activityCount++;

@@ -162,11 +162,6 @@ export class CudaModel {
     r.style.push(attrs.style ?? -1);
   }
 
-  /** Whether a model correlation id has GPU work (after its work was added). */
-  hasWork(correlation: number): boolean {
-    return this.workIndex.has(correlation);
-  }
-
   /**
    * After the last call, operation and range: one "NVTX (GPU projection)" row per thread with the
    * ranges that launched GPU work, each over the time span of that work (projection.ts).

@@ -67,27 +67,6 @@ export function stripVersion(name: string): string {
   return name.replace(/_v\d{4,}$/, '');
 }
 
-/** What a kernel record tells besides its name and place (fields read by src/ui/cuda/gpuWorkFields.ts). */
-export interface KernelFacts {
-  grid?: [number, number, number];
-  block?: [number, number, number];
-  registersPerThread?: number;
-  staticSharedMemory?: number;
-  dynamicSharedMemory?: number;
-}
-
-export function kernelPayload(k: KernelFacts): PayloadValue | undefined {
-  return jsonPayload({ ...k });
-}
-
-export function memcpyPayload(bytes: unknown): PayloadValue | undefined {
-  return jsonPayload({ bytes: bytes ?? undefined });
-}
-
-export function memsetPayload(bytes: unknown, value: unknown): PayloadValue | undefined {
-  return jsonPayload({ bytes: bytes ?? undefined, value: value ?? undefined });
-}
-
 /** What a synchronization waited for: rows are per device, so the stream and the CUDA event go in the payload. */
 export function syncPayload(stream: unknown, event: unknown): PayloadValue | undefined {
   const waitedOn = (v: unknown) => (typeof v === 'number' && v !== 0xffffffff ? v : undefined);

@@ -7,7 +7,7 @@
  * program gave them (RESOURCE_NAME) label the GPU rows; drops, the recording status and the END
  * totals go to the load report.
  */
-import type { ModelBuilder } from '../../model/builder.ts';
+import type { ModelBuilder, PayloadValue } from '../../model/builder.ts';
 import { f64, u32 } from '../../model/growable.ts';
 import type { StringId } from '../../model/types.ts';
 import { API_ROW_LABEL, CudaModel, CUPTI_NO_STREAM, cudaCorrelation, jsonPayload, type CudaLabels, type GpuPlace } from '../cuda/cudaModel.ts';
@@ -59,6 +59,8 @@ const FACT_COLUMNS = 9;
 export class CudaRecords {
   private readonly cuda: CudaModel;
   private readonly apiNames = new Map<number, StringId>();
+  /** Payloads by their fields: a million kernels of a few shapes share a few payloads (one JSON text each). */
+  private readonly payloads = new Map<string, PayloadValue | undefined>();
   private readonly nameCache = new Map<string, StringId>();
   /** CUPTI correlation id -> enter time (ns) of the API call that has it. */
   private readonly enterNs = new Map<number, number>();
@@ -270,11 +272,12 @@ export class CudaRecords {
       this.ctx.notes.warnOnce(`cuda api name:${domain}:${callback}`, `CUDA API ${domain}:${callback} has no CUDA_API_NAME record; shown by its number`, offset);
       nameId = this.named(`[CUDA ${domain === CudaDomain.Driver ? 'driver' : domain === CudaDomain.Runtime ? 'runtime' : `domain ${domain}`} API ${callback}]`);
     }
-    const info: Record<string, unknown> = {};
-    if (result !== 0) info.returnValue = result;
-    if (flags & CudaApiFlag.HasStream) info.stream = `0x${stream.toString(16)}`;
+    const hasStream = (flags & CudaApiFlag.HasStream) !== 0;
+    const payload = this.payload(`a${result}:${hasStream ? stream : ''}`, () =>
+      jsonPayload({ returnValue: result !== 0 ? result : undefined, stream: hasStream ? `0x${stream.toString(16)}` : undefined }),
+    );
     const correlation = cupti === 0 ? undefined : cudaCorrelation(this.ctx.process, cupti);
-    this.cuda.apiCall(thread, this.ctx.process, label, startNs, endNs, { nameId, payload: jsonPayload(info) }, correlation);
+    this.cuda.apiCall(thread, this.ctx.process, label, startNs, endNs, { nameId, payload }, correlation);
     if (cupti !== 0) this.enterNs.set(cupti, startNs);
     this.apiRecords++;
   }
@@ -417,30 +420,34 @@ export class CudaRecords {
       }
       this.ctx.clock.see(startNs);
       this.ctx.clock.see(endNs);
+      const facts = this.factsOf(i, kind === CudaRecord.Kernel ? 9 : kind === CudaRecord.Memcpy ? 7 : 4);
       if (kind === CudaRecord.Kernel) {
-        const payload = jsonPayload({
-          grid: [f[0].get(i), f[1].get(i), f[2].get(i)],
-          block: [f[3].get(i), f[4].get(i), f[5].get(i)],
-          registersPerThread: f[6].get(i),
-          staticSharedMemory: f[7].get(i),
-          dynamicSharedMemory: f[8].get(i),
-        });
+        const payload = this.payload(`k${facts.join(':')}`, () =>
+          jsonPayload({
+            grid: facts.slice(0, 3),
+            block: facts.slice(3, 6),
+            registersPerThread: facts[6],
+            staticSharedMemory: facts[7],
+            dynamicSharedMemory: facts[8],
+          }),
+        );
         this.cuda.gpuWork(place, startNs, endNs, { nameId: this.name.get(i), payload }, correlation);
       } else if (kind === CudaRecord.Memcpy) {
-        const copyKind = f[0].get(i);
-        const srcDevice = f[5].get(i);
-        const dstDevice = f[6].get(i);
-        const payload = jsonPayload({
-          bytes: f[3].get(i),
-          source: MEMORY_KIND[f[1].get(i)] ?? `memory kind ${f[1].get(i)}`,
-          destination: MEMORY_KIND[f[2].get(i)] ?? `memory kind ${f[2].get(i)}`,
-          async: (f[4].get(i) & 1) === 1,
-          sourceDevice: srcDevice !== dstDevice ? srcDevice : undefined,
-          destinationDevice: srcDevice !== dstDevice ? dstDevice : undefined,
-        });
+        const [copyKind, srcKind, dstKind, bytes, flags, srcDevice, dstDevice] = facts;
+        const payload = this.payload(`c${facts.join(':')}`, () =>
+          jsonPayload({
+            bytes,
+            source: MEMORY_KIND[srcKind] ?? `memory kind ${srcKind}`,
+            destination: MEMORY_KIND[dstKind] ?? `memory kind ${dstKind}`,
+            async: (flags & 1) === 1,
+            sourceDevice: srcDevice !== dstDevice ? srcDevice : undefined,
+            destinationDevice: srcDevice !== dstDevice ? dstDevice : undefined,
+          }),
+        );
         this.cuda.gpuWork(place, startNs, endNs, { nameId: this.named(memcpyName(copyKind)), payload }, correlation);
       } else {
-        const payload = jsonPayload({ bytes: f[0].get(i), value: f[1].get(i), memory: MEMORY_KIND[f[2].get(i)], async: (f[3].get(i) & 1) === 1 });
+        const [bytes, value, memoryKind, flags] = facts;
+        const payload = this.payload(`s${facts.join(':')}`, () => jsonPayload({ bytes, value, memory: MEMORY_KIND[memoryKind], async: (flags & 1) === 1 }));
         this.cuda.gpuWork(place, startNs, endNs, { nameId: this.named(MEMSET_NAME), payload }, correlation);
       }
     }
@@ -499,6 +506,22 @@ export class CudaRecords {
       if (this.activityRecords < e.activity) parts.push(`${e.activity - this.activityRecords} of ${e.activity} GPU activity records`);
       b.report('warning', `the collector wrote ${parts.join(' and ')} that are not in the file (lost with damaged bytes)`);
     }
+  }
+
+  /** The first `n` facts of record `i`. */
+  private factsOf(i: number, n: number): number[] {
+    const out = new Array<number>(n);
+    for (let k = 0; k < n; k++) out[k] = this.facts[k].get(i);
+    return out;
+  }
+
+  /** One payload per distinct `key` (made by `make` the first time). */
+  private payload(key: string, make: () => PayloadValue | undefined): PayloadValue | undefined {
+    if (this.payloads.has(key)) return this.payloads.get(key);
+    const p = make();
+    // Bounded: records whose fields are all different (byte counts of copies) are not kept.
+    if (this.payloads.size < 65_536) this.payloads.set(key, p);
+    return p;
   }
 
   private countKind(kind: number): number {

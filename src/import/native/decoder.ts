@@ -1,8 +1,9 @@
 /**
  * Applies the chunks of a `.nvtxc` capture to a ModelBuilder (docs/capture-format.md):
  * PROCESS (process facts, clock), META (domains, names, registered strings, resources, sync
- * objects), EVENTS (one slice of one thread's stream) and END. Everything is fed as it is read, so
- * a capture of any size decodes in one pass; only open start/end ranges and sync-object events
+ * objects), EVENTS (one slice of one thread's stream), END and, in format 1.3, the CUDA side
+ * (cudaRecords.ts). Everything is fed as it is read, so a capture of any size decodes in one pass;
+ * only open start/end ranges, sync-object events and GPU activity (placed by the CUDA clock pairs)
  * wait for the end.
  */
 import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
@@ -785,20 +786,29 @@ export class NativeDecoder {
         case Op.Start: {
           const t = this.time(st, r.svarint(), at);
           const id = r.varint();
-          this.pairing.start(id, this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r), at);
+          const thread = this.threadOf(st, r);
+          const attrs = this.plainAttrs(st, r.varint(), r);
+          this.launching?.start(id, thread, t, attrs.nameId!, undefined, 0);
+          this.pairing.start(id, thread, t, attrs, at);
           this.eventsDecoded++;
           break;
         }
         case Op.End: {
           const t = this.time(st, r.svarint(), at);
-          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
+          const id = r.varint();
+          const thread = this.threadOf(st, r);
+          this.launching?.end(id, thread, t);
+          this.pairing.end(id, thread, t, at);
           this.eventsDecoded++;
           break;
         }
         case Op.EndDomain: {
           const t = this.time(st, r.svarint(), at);
           this.domains.indexOf(r.varint(), at);
-          this.pairing.end(r.varint(), this.threadOf(st, r), t, at);
+          const id = r.varint();
+          const thread = this.threadOf(st, r);
+          this.launching?.end(id, thread, t);
+          this.pairing.end(id, thread, t, at);
           this.eventsDecoded++;
           break;
         }
@@ -836,7 +846,10 @@ export class NativeDecoder {
           const t = this.time(st, r.svarint(), at);
           const domain = this.domains.indexOf(r.varint(), at);
           const id = r.varint();
-          this.pairing.start(id, this.threadOf(st, r), t, this.readAttrs(r, st, domain), at);
+          const thread = this.threadOf(st, r);
+          const attrs = this.readAttrs(r, st, domain);
+          this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
+          this.pairing.start(id, thread, t, attrs, at);
           this.eventsDecoded++;
           break;
         }

@@ -5,15 +5,18 @@
  * call: each open range is flagged (the innermost of each domain; a flag passes to the enclosing
  * range when the inner one is popped), and flagged ranges are handed on when they close. Ranges
  * with no call inside are forgotten at their pop, so a capture without CUDA keeps nothing.
+ * Start/end ranges that start and end on one thread (the projection's rule) do not nest: each
+ * remembers how many calls its thread had made when it started, and has calls inside when the
+ * count moved by its end. Only open ones are kept (slots are reused).
  */
 
-/** One thread's open ranges of one domain, innermost last. */
+/**
+ * One thread's open ranges of one domain, innermost last: start, name, color (NaN: none) and
+ * "a call was made inside" per range, in one typed array (this is on the path of every push and pop).
+ */
 class OpenStack {
-  readonly start: number[] = [];
-  readonly name: number[] = [];
-  /** ARGB, NaN when none. */
-  readonly color: number[] = [];
-  readonly called: boolean[] = [];
+  data = new Float64Array(4 * 16);
+  depth = 0;
 }
 
 export interface ClosedLaunchingRange {
@@ -25,39 +28,92 @@ export interface ClosedLaunchingRange {
   color: number | undefined;
 }
 
+/** Columns of an open start/end range's slot. */
+const SLOT = { start: 0, name: 1, color: 2, domain: 3, thread: 4, calls: 5, size: 6 } as const;
+
 export class LaunchingRanges {
   /** [builder thread][builder domain] */
   private readonly open: (OpenStack | undefined)[][] = [];
+  /** CUDA calls made so far per builder thread. */
+  private readonly calls: number[] = [];
+  /** Open start/end ranges: range id -> slot. */
+  private readonly startEnd = new Map<number, number>();
+  private slots = new Float64Array(SLOT.size * 64);
+  private readonly freeSlots: number[] = [];
+  private usedSlots = 0;
 
   constructor(private readonly onClosed: (range: ClosedLaunchingRange) => void) {}
 
   push(thread: number, domain: number, startNs: number, nameId: number, color: number | undefined): void {
     const byDomain = (this.open[thread] ??= []);
     const s = (byDomain[domain] ??= new OpenStack());
-    s.start.push(startNs);
-    s.name.push(nameId);
-    s.color.push(color ?? NaN);
-    s.called.push(false);
+    let d = s.data;
+    const at = 4 * s.depth;
+    if (at + 4 > d.length) {
+      const bigger = new Float64Array(d.length * 2);
+      bigger.set(d);
+      s.data = d = bigger;
+    }
+    d[at] = startNs;
+    d[at + 1] = nameId;
+    d[at + 2] = color ?? NaN;
+    d[at + 3] = 0;
+    s.depth++;
   }
 
   pop(thread: number, domain: number, endNs: number): void {
     const s = this.open[thread]?.[domain];
-    if (s === undefined || s.start.length === 0) return;
-    const startNs = s.start.pop()!;
-    const nameId = s.name.pop()!;
-    const color = s.color.pop()!;
-    if (!s.called.pop()) return;
-    const outer = s.called.length - 1;
-    if (outer >= 0) s.called[outer] = true;
-    this.onClosed({ thread, domain, startNs, endNs, nameId, color: Number.isNaN(color) ? undefined : color });
+    if (s === undefined || s.depth === 0) return;
+    const d = s.data;
+    const at = 4 * --s.depth;
+    if (d[at + 3] === 0) return;
+    if (s.depth > 0) d[at - 1] = 1;
+    const color = d[at + 2];
+    this.onClosed({ thread, domain, startNs: d[at], endNs, nameId: d[at + 1], color: Number.isNaN(color) ? undefined : color });
+  }
+
+  /** A start/end range `id` started on `thread`. */
+  start(id: number, thread: number, startNs: number, nameId: number, color: number | undefined, domain: number): void {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.usedSlots++;
+      if (SLOT.size * this.usedSlots > this.slots.length) {
+        const bigger = new Float64Array(this.slots.length * 2);
+        bigger.set(this.slots);
+        this.slots = bigger;
+      }
+    }
+    const at = SLOT.size * slot;
+    const d = this.slots;
+    d[at + SLOT.start] = startNs;
+    d[at + SLOT.name] = nameId;
+    d[at + SLOT.color] = color ?? NaN;
+    d[at + SLOT.domain] = domain;
+    d[at + SLOT.thread] = thread;
+    d[at + SLOT.calls] = this.calls[thread] ?? 0;
+    this.startEnd.set(id, slot);
+  }
+
+  /** Start/end range `id` ended on `thread` (an end whose start was not seen yet is left to the pairing). */
+  end(id: number, thread: number, endNs: number): void {
+    const slot = this.startEnd.get(id);
+    if (slot === undefined) return;
+    this.startEnd.delete(id);
+    this.freeSlots.push(slot);
+    const at = SLOT.size * slot;
+    const d = this.slots;
+    if (d[at + SLOT.thread] !== thread || (this.calls[thread] ?? 0) === d[at + SLOT.calls]) return;
+    const color = d[at + SLOT.color];
+    this.onClosed({ thread, domain: d[at + SLOT.domain], startNs: d[at + SLOT.start], endNs, nameId: d[at + SLOT.name], color: Number.isNaN(color) ? undefined : color });
   }
 
   /** A CUDA API call was made on `thread`: every range open there contains it. */
   call(thread: number): void {
+    this.calls[thread] = (this.calls[thread] ?? 0) + 1;
     const byDomain = this.open[thread];
     if (byDomain === undefined) return;
     for (const s of byDomain) {
-      if (s !== undefined && s.called.length > 0) s.called[s.called.length - 1] = true;
+      if (s !== undefined && s.depth > 0) s.data[4 * s.depth - 1] = 1;
     }
   }
 
