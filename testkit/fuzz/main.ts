@@ -8,11 +8,17 @@
  * are saved under --out with their format, seed, case number and outcome in the name, and a
  * summary (counts, slowest case, each failure's message) is written there as JSON and printed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FUZZ_FORMATS, type FuzzFormat } from './cases.ts';
 import { runFuzz, type FuzzSummary } from './harness.ts';
+
+/** Writes the summary whole or not at all: a run stopped mid-write keeps its last checkpoint. */
+function saveSummary(file: string, summary: FuzzSummary): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(summary, null, 2) + '\n');
+  renameSync(`${file}.tmp`, file);
+}
 
 function summaryLine(s: FuzzSummary): string {
   const c = s.counts;
@@ -63,7 +69,7 @@ async function run(): Promise<void> {
       factor: Number(values.factor),
       floorMs: Number(values['floor-ms']),
       saveTo: out,
-      onSummary: (soFar) => writeFileSync(file, JSON.stringify(soFar, null, 2) + '\n'),
+      onSummary: (soFar) => saveSummary(file, soFar),
       onCase: (c, result) => {
         done++;
         if (result.outcome === 'exception' || result.outcome === 'invalid-model' || result.outcome === 'hang') {
@@ -73,7 +79,7 @@ async function run(): Promise<void> {
       },
     });
     summaries.push(summary);
-    writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
+    saveSummary(file, summary);
     process.stdout.write(`${format}: done in ${(summary.wallMs / 1000).toFixed(0)} s\n`);
   }
   process.stdout.write('\n| format | seed | cases | loaded | refused | hang | exception | invalid model | slowest case | per case | run time | load average |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n');
