@@ -23,7 +23,7 @@ import { PayloadStore } from './build/payloads.ts';
 import { ProcessTree } from './build/processTree.ts';
 import { RowTable } from './build/rows.ts';
 import { StyleTable } from './build/styles.ts';
-import { boundEventAttrs, boundPayload, boundRename, type StringKind, type StringPlace } from './build/stringCuts.ts';
+import { boundEventAttrs, boundPayload, boundRename, boundRowOptions, type StringKind, type StringPlace } from './build/stringCuts.ts';
 import type { ExtMemoryInput, ExtPayloadInput } from './extPayloads.ts';
 import type { CaptureInfo, LoadIssue, Model, ResourceInfo, StringId } from './types.ts';
 
@@ -211,7 +211,7 @@ export class ModelBuilder {
    * thread): under `path` of the process (or thread) node; returns a key for `rowMark()`.
    */
   markRow(options: { label: string; process: number; thread?: number; path?: string[] }): number {
-    return this.rows.markRow(options);
+    return this.rows.markRow(boundRowOptions(options, this.cuts));
   }
 
   /** A mark on a row from `markRow()`. */
@@ -221,7 +221,7 @@ export class ModelBuilder {
 
   /** A counter row; returns a key for `counter()`. */
   counterRow(options: CounterRowOptions): number {
-    return this.rows.counterRow(options);
+    return this.rows.counterRow(boundRowOptions(options, this.cuts));
   }
 
   counter(row: number, tNs: number, value: number): void {
@@ -230,7 +230,7 @@ export class ModelBuilder {
 
   /** A custom range row (API calls stacked per thread, GPU work packed in lanes). */
   customRow(options: CustomRowOptions): number {
-    return this.rows.customRow(options);
+    return this.rows.customRow(boundRowOptions(options, this.cuts));
   }
 
   /**

@@ -50,6 +50,15 @@ describe('Chrome JSON: string sizes are bounded', () => {
     expect(notes).toHaveLength(4);
   });
 
+  it('cuts a long counter name (the counter row label) and a long args key (its series)', async () => {
+    const m = await load(JSON.stringify([{ ph: 'C', name: 'q'.repeat(70_000), ts: 1, pid: 1, tid: 1, args: { ['k'.repeat(70_000)]: 3 } }]));
+    expect(modelViolations(m, 5)).toEqual([]);
+    const counters = m.tracks.filter((t) => t.kind === 'counter');
+    expect(counters.length).toBeGreaterThan(0);
+    for (const t of counters) for (const text of [t.label, ...t.path]) expect(text.length).toBeLessThanOrEqual(MAX_STRING_CHARS);
+    expect(cutNotes(m).length).toBeGreaterThan(0);
+  });
+
   it('keeps the model small for a file of one 100 MB name', async () => {
     const text = `[{"ph":"X","name":"${'m'.repeat(100 << 20)}","ts":1,"dur":2,"pid":1,"tid":1},{"ph":"X","name":"after","ts":4,"dur":1,"pid":1,"tid":1}]`;
     const m = await load(text);

@@ -159,3 +159,15 @@ export function boundEventAttrs(attrs: EventAttrs, cuts: StringCuts, where?: Sou
 export function boundRename(rename: RangeRename | undefined, cuts: StringCuts, where?: SourceLocation): RangeRename | undefined {
   return rename?.name !== undefined && rename.name.length > MAX_STRING_CHARS ? { ...rename, name: cuts.cut(rename.name, 'name', where) } : rename;
 }
+
+/** Row options with their label, path and unit within the bound (a Chrome counter's name is its row label). */
+export function boundRowOptions<T extends { label: string; path?: string[]; unit?: string }>(options: T, cuts: StringCuts): T {
+  const long = (s: string | undefined) => s !== undefined && s.length > MAX_STRING_CHARS;
+  if (!long(options.label) && !long(options.unit) && !(options.path ?? []).some(long)) return options;
+  return {
+    ...options,
+    label: cuts.bound(options.label, 'name'),
+    unit: options.unit === undefined ? undefined : cuts.bound(options.unit, 'name'),
+    path: options.path?.map((p) => cuts.bound(p, 'name')),
+  };
+}
