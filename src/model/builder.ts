@@ -24,10 +24,12 @@ import { PayloadStore } from './build/payloads.ts';
 import { ProcessTree } from './build/processTree.ts';
 import { RowTable } from './build/rows.ts';
 import { StyleTable } from './build/styles.ts';
+import { boundEventAttrs, boundPayload, boundRename, boundRowOptions, type StringKind, type StringPlace } from './build/stringCuts.ts';
 import type { ExtMemoryInput, ExtPayloadInput } from './extPayloads.ts';
 import type { CaptureInfo, LoadIssue, Model, ResourceInfo, StringId } from './types.ts';
 
 export { isOutOfMemory, ModelOverBudget } from './build/heldBytes.ts';
+export { MAX_STRING_CHARS, cutString, type StringKind, type StringPlace } from './build/stringCuts.ts';
 export type {
   BuilderOptions,
   CounterRowOptions,
@@ -42,6 +44,8 @@ export type {
 export class ModelBuilder {
   private readonly issues: IssueLog;
   private readonly names = new NameTable();
+  /** Strings cut to the bound, reported once per kind at `finish` (issue 16). */
+  private readonly cuts = this.names.cuts;
   private readonly tree: ProcessTree;
   private readonly styles: StyleTable;
   private readonly payloads: PayloadStore;
@@ -84,7 +88,7 @@ export class ModelBuilder {
 
   /** Records a name the program gave to one of its objects (CUDA stream, OpenCL queue, NVTX resource...). */
   nameResource(resource: ResourceInfo): void {
-    this.resources.push(resource);
+    this.resources.push({ ...resource, name: this.cuts.bound(resource.name, 'name') });
   }
 
   get issueCount(): number {
@@ -104,25 +108,29 @@ export class ModelBuilder {
   }
 
   setDisplayName(name: string): void {
-    this.info.displayName = name;
+    this.info.displayName = this.cuts.bound(name, 'property');
   }
 
   setProperty(key: string, value: string): void {
-    this.info.properties[key] = value;
+    this.info.properties[this.cuts.bound(key, 'property')] = this.cuts.bound(value, 'property');
   }
 
   // ---------------------------------------------------------------- names
 
-  intern(s: string): StringId {
-    return this.names.intern(s);
+  /**
+   * The id of `s`. A string longer than the bound (`build/stringCuts.ts`) is cut and counted as a
+   * `kind` (a name unless told) found at `where`: give both where the decoder knows them.
+   */
+  intern(s: string, kind: StringKind = 'name', where?: StringPlace): StringId {
+    return this.names.intern(this.cuts.bound(s, kind, where));
   }
 
-  process(pid: number, name?: string): number {
-    return this.tree.process(pid, name);
+  process(pid: number, name?: string, where?: StringPlace): number {
+    return this.tree.process(pid, name === undefined ? name : this.cuts.bound(name, 'process name', where));
   }
 
-  thread(pid: number, tid: number, name?: string): number {
-    return this.tree.thread(pid, tid, name);
+  thread(pid: number, tid: number, name?: string, where?: StringPlace): number {
+    return this.tree.thread(pid, tid, name === undefined ? name : this.cuts.bound(name, 'thread name', where));
   }
 
   /** Orders the process in the track tree (lower first; unset = 0), e.g. Chrome `process_sort_index`. */
@@ -136,8 +144,8 @@ export class ModelBuilder {
   }
 
   /** A domain of a process (pid -1: not tied to a process). '' is the default domain (index 0). */
-  domain(pid: number, name: string): number {
-    return this.tree.domain(pid, name);
+  domain(pid: number, name: string, where?: StringPlace): number {
+    return this.tree.domain(pid, this.cuts.bound(name, 'domain', where));
   }
 
   /** Index of category `id` of `domain`, created unnamed on first use; -1 for id 0 (none). */
@@ -145,8 +153,8 @@ export class ModelBuilder {
     return this.tree.category(domain, id);
   }
 
-  nameCategory(domain: number, id: number, name: string, where?: SourceLocation): void {
-    this.tree.nameCategory(domain, id, name, where);
+  nameCategory(domain: number, id: number, name: string, where?: StringPlace): void {
+    this.tree.nameCategory(domain, id, this.cuts.bound(name, 'category', where), where && { line: where.line, offset: where.offset });
   }
 
   /** Makes `childId` a child of `parentId`; rejects (and reports) self-links and cycles. */
@@ -156,14 +164,14 @@ export class ModelBuilder {
 
   /** The style index of these attributes (interned), for `EventAttrs.style`. */
   style(attrs: EventAttrs): number {
-    return this.styles.styleOf(attrs);
+    return this.styles.styleOf(boundEventAttrs(attrs, this.cuts));
   }
 
   // ---------------------------------------------------------------- events
 
   /** Opens a push/pop range on a thread's stack (per domain). */
   push(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
-    this.events.push(thread, tNs, attrs, where);
+    this.events.push(thread, tNs, boundEventAttrs(attrs, this.cuts, where), where);
   }
 
   /**
@@ -171,22 +179,22 @@ export class ModelBuilder {
    * `payload` (nvtxRangePopPayload) joins the range's payloads as its pop/end payloads.
    */
   pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
-    this.events.pop(thread, tNs, domain, where, payload, rename);
+    this.events.pop(thread, tNs, domain, where, payload && boundPayload(payload, this.cuts, where), boundRename(rename, this.cuts, where));
   }
 
   /** A push/pop range known with both ends (e.g. an nsys row or a Chrome X event). */
   range(thread: number, startNs: number, endNs: number, attrs: EventAttrs, where?: SourceLocation): void {
-    this.events.range(thread, startNs, endNs, attrs, where);
+    this.events.range(thread, startNs, endNs, boundEventAttrs(attrs, this.cuts, where), where);
   }
 
   /** A start/end range known with both ends; it goes to its process's category row. */
   startEnd(thread: number, startNs: number, endNs: number, attrs: EventAttrs, endThread?: number, where?: SourceLocation): void {
-    this.events.startEnd(thread, startNs, endNs, attrs, endThread, where);
+    this.events.startEnd(thread, startNs, endNs, boundEventAttrs(attrs, this.cuts, where), endThread, where);
   }
 
   /** Opens a start/end range identified by `key` (e.g. the nvtxRangeId_t of its domain). */
   rangeStart(key: string | number, thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
-    this.events.rangeStart(key, thread, tNs, attrs, where);
+    this.events.rangeStart(key, thread, tNs, boundEventAttrs(attrs, this.cuts, where), where);
   }
 
   /**
@@ -194,11 +202,11 @@ export class ModelBuilder {
    * extended `payload` (nvtxRangeEndPayload) joins the range's payloads as its end payloads.
    */
   rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
-    this.events.rangeEnd(key, thread, tNs, where, payload, rename);
+    this.events.rangeEnd(key, thread, tNs, where, payload && boundPayload(payload, this.cuts, where), boundRename(rename, this.cuts, where));
   }
 
-  mark(thread: number, tNs: number, attrs: EventAttrs): void {
-    this.events.mark(thread, tNs, attrs);
+  mark(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    this.events.mark(thread, tNs, boundEventAttrs(attrs, this.cuts, where));
   }
 
   /**
@@ -206,17 +214,17 @@ export class ModelBuilder {
    * thread): under `path` of the process (or thread) node; returns a key for `rowMark()`.
    */
   markRow(options: { label: string; process: number; thread?: number; path?: string[] }): number {
-    return this.rows.markRow(options);
+    return this.rows.markRow(boundRowOptions(options, this.cuts));
   }
 
   /** A mark on a row from `markRow()`. */
   rowMark(row: number, tNs: number, attrs: EventAttrs): void {
-    this.events.rowMark(row, tNs, attrs);
+    this.events.rowMark(row, tNs, boundEventAttrs(attrs, this.cuts));
   }
 
   /** A counter row; returns a key for `counter()`. */
   counterRow(options: CounterRowOptions): number {
-    return this.rows.counterRow(options);
+    return this.rows.counterRow(boundRowOptions(options, this.cuts));
   }
 
   counter(row: number, tNs: number, value: number): void {
@@ -225,7 +233,7 @@ export class ModelBuilder {
 
   /** A custom range row (API calls stacked per thread, GPU work packed in lanes). */
   customRow(options: CustomRowOptions): number {
-    return this.rows.customRow(options);
+    return this.rows.customRow(boundRowOptions(options, this.cuts));
   }
 
   /**
@@ -234,7 +242,7 @@ export class ModelBuilder {
    * The decoder keeps ids unique per capture (e.g. CUPTI ids are per process: combine them).
    */
   rowRange(row: number, startNs: number, endNs: number, attrs: EventAttrs, thread = -1, correlation?: number): void {
-    this.events.rowRange(row, startNs, endNs, attrs, thread, correlation);
+    this.events.rowRange(row, startNs, endNs, boundEventAttrs(attrs, this.cuts), thread, correlation);
   }
 
   /** A flow arrow from a point of one thread to a point of another (Chrome flow events); see `Model.flows`. */
@@ -303,6 +311,7 @@ export class ModelBuilder {
   // ---------------------------------------------------------------- finish
 
   finish(): Model {
+    this.cuts.report(this.issues);
     return assembleModel({
       info: this.info,
       originNs: this.originNs,

@@ -8,6 +8,7 @@
  * times the bound; over that too, it is a hang.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CaseResult, Outcome } from './check.ts';
@@ -24,6 +25,10 @@ export interface FuzzRunOptions {
   scale?: MutationScale;
   /** Real fixtures up to this size join the seeds (0: generated seeds only). */
   fixtureBytes?: number;
+  /** At most this many events per generated seed (cheaper cases for long runs). */
+  seedEvents?: number;
+  /** The summary of an earlier, stopped run of the same cases: it goes on after its last case. */
+  resume?: FuzzSummary;
   factor?: number;
   floorMs?: number;
   /** Worker heap limit; a case over it counts as an exception ("out of memory"). */
@@ -50,6 +55,8 @@ export interface FuzzFailure {
 export interface FuzzSummary {
   format: FuzzFormat;
   seed: number;
+  /** The first case's number; `cases` were run from it. */
+  first: number;
   cases: number;
   counts: Record<Outcome, number>;
   /** Slowest case that answered. */
@@ -59,7 +66,12 @@ export interface FuzzSummary {
   failures: FuzzFailure[];
   /** Cases over the bound that were run again (a hang only when the second try was over 3x the bound too). */
   retried: number;
+  /** Run time, ms (summed over the sessions of a resumed run). */
   wallMs: number;
+  /** Checking time of the cases alone (worker answers), ms: the rest of `wallMs` is the harness's. */
+  caseMs: number;
+  /** 1-minute load average of the machine, sampled every 100 cases: lowest, mean, highest. */
+  load: { min: number; mean: number; max: number; samples: number };
 }
 
 const FAILED: readonly Outcome[] = ['exception', 'invalid-model', 'hang'];
@@ -165,34 +177,52 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzSummary> {
   const factor = options.factor ?? 10;
   const floorMs = options.floorMs ?? 2000;
   const first = options.first ?? 0;
-  const seeds = await seedInputs(options.format, { fixtureBytes: options.fixtureBytes ?? 0 });
+  const seeds = await seedInputs(options.format, { fixtureBytes: options.fixtureBytes ?? 0, seedEvents: options.seedEvents });
   const bySeed = new Map(seeds.map((s) => [s.name, s]));
   const worker = new CaseWorker(options.heapMb ?? 2048);
-  const counts: Record<Outcome, number> = { loaded: 0, refused: 0, exception: 0, 'invalid-model': 0, hang: 0 };
-  const failures: FuzzFailure[] = [];
-  let retried = 0;
-  let slowest: FuzzSummary['slowest'];
+  const before = options.resume;
+  if (before && (before.format !== options.format || before.seed !== options.seed || before.first !== first)) {
+    throw new Error(`cannot resume: the summary is of ${before.format} seed ${before.seed} from case ${before.first}`);
+  }
+  const counts: Record<Outcome, number> = before ? { ...before.counts } : { loaded: 0, refused: 0, exception: 0, 'invalid-model': 0, hang: 0 };
+  const failures: FuzzFailure[] = before ? before.failures.slice() : [];
+  let retried = before?.retried ?? 0;
+  let slowest: FuzzSummary['slowest'] = before?.slowest;
   let seedMs: Record<string, number> = {};
+  let caseMs = before?.caseMs ?? 0;
+  const load = before?.load ? { ...before.load } : { min: Infinity, mean: 0, max: 0, samples: 0 };
+  const sampleLoad = () => {
+    const l = loadavg()[0];
+    load.mean = (load.mean * load.samples + l) / (load.samples + 1);
+    load.samples++;
+    load.min = Math.min(load.min, l);
+    load.max = Math.max(load.max, l);
+  };
   const summary = (cases: number): FuzzSummary => ({
     format: options.format,
     seed: options.seed,
+    first,
     cases,
     counts: { ...counts },
     slowest,
     seedMs,
     failures: failures.slice(),
     retried,
-    wallMs: Math.round(performance.now() - started),
+    wallMs: (before?.wallMs ?? 0) + Math.round(performance.now() - started),
+    caseMs: Math.round(caseMs),
+    load: { ...load, mean: Math.round(load.mean * 100) / 100 },
   });
   try {
     seedMs = await timeSeeds(worker, seeds);
     if (options.saveTo) mkdirSync(options.saveTo, { recursive: true });
-    for (let index = first; index < first + options.cases; index++) {
+    sampleLoad();
+    for (let index = first + (before?.cases ?? 0); index < first + options.cases; index++) {
       const c = await makeCase(options.format, index, options.seed, seeds, scale);
       const seed = bySeed.get(c.from);
       const baseMs = seed ? seedMs[seed.name] * Math.max(1, c.bytes.length / seed.bytes.length) : Math.max(...Object.values(seedMs));
       const limitMs = floorMs + factor * baseMs;
       let result = await worker.check(c.name, c.bytes, limitMs);
+      caseMs += result.ms;
       if (result.outcome === 'hang') {
         // A busy shared machine stalls a case now and then: a hang counts only when a fresh
         // worker, given three times the bound, does not answer either.
@@ -214,6 +244,7 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzSummary> {
       }
       options.onCase?.(c, result);
       const done = index - first + 1;
+      if (done % 100 === 0) sampleLoad();
       if (done % 100 === 0 && done < options.cases) options.onSummary?.(summary(done));
     }
     return summary(options.cases);

@@ -1,20 +1,30 @@
 /**
  * The long fuzz run:
  *   npm run fuzz -- --format nvtxt --cases 5000 --seed 1 [--first 0] [--out fuzz-out] [--max-depth 70000]
- * `--format all` runs every kind in turn. Reproducers (inputs that hang, throw or break the model)
+ *     [--fixture-bytes N] [--seed-events N] [--resume]
+ * `--format all` runs every kind in turn. The summary so far is written every 100 cases; `--resume`
+ * goes on after the last case it counts (a long run can be stopped and continued, or split into
+ * several seeds whose summaries add up). Reproducers (inputs that hang, throw or break the model)
  * are saved under --out with their format, seed, case number and outcome in the name, and a
  * summary (counts, slowest case, each failure's message) is written there as JSON and printed.
  */
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FUZZ_FORMATS, type FuzzFormat } from './cases.ts';
 import { runFuzz, type FuzzSummary } from './harness.ts';
 
+/** Writes the summary whole or not at all: a run stopped mid-write keeps its last checkpoint. */
+function saveSummary(file: string, summary: FuzzSummary): void {
+  writeFileSync(`${file}.tmp`, JSON.stringify(summary, null, 2) + '\n');
+  renameSync(`${file}.tmp`, file);
+}
+
 function summaryLine(s: FuzzSummary): string {
   const c = s.counts;
   const slow = s.slowest ? `${s.slowest.ms} ms (case ${s.slowest.index}, ${s.slowest.bytes} bytes from ${s.slowest.from}, ${s.slowest.outcome})` : '-';
-  return `| ${s.format} | ${s.cases} | ${c.loaded} | ${c.refused} | ${c.hang} | ${c.exception} | ${c['invalid-model']} | ${slow} |`;
+  const perCase = `${(s.wallMs / Math.max(1, s.cases)).toFixed(1)} ms (${(s.caseMs / Math.max(1, s.cases)).toFixed(1)} checking)`;
+  return `| ${s.format} | ${s.seed} | ${s.cases} | ${c.loaded} | ${c.refused} | ${c.hang} | ${c.exception} | ${c['invalid-model']} | ${slow} | ${perCase} | ${(s.wallMs / 60000).toFixed(1)} min | ${s.load.min.toFixed(1)}-${s.load.max.toFixed(1)} (mean ${s.load.mean}) |`;
 }
 
 async function run(): Promise<void> {
@@ -27,6 +37,8 @@ async function run(): Promise<void> {
       out: { type: 'string', default: 'fuzz-out' },
       'max-depth': { type: 'string', default: '70000' },
       'fixture-bytes': { type: 'string', default: String(4 << 20) },
+      'seed-events': { type: 'string' },
+      resume: { type: 'boolean', default: false },
       factor: { type: 'string', default: '10' },
       'floor-ms': { type: 'string', default: '2000' },
     },
@@ -40,17 +52,24 @@ async function run(): Promise<void> {
   for (const format of formats) {
     let done = 0;
     const cases = Number(values.cases);
+    const first = Number(values.first);
+    const file = join(out, `summary-${format}-s${seed}${first ? `-from${first}` : ''}.json`);
+    const resume = values.resume && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as FuzzSummary) : undefined;
+    if (resume) process.stdout.write(`${format}: resuming after ${resume.cases} cases\n`);
+    done = resume?.cases ?? 0;
     const summary = await runFuzz({
       format,
       cases,
-      first: Number(values.first),
+      first,
+      resume,
+      seedEvents: values['seed-events'] === undefined ? undefined : Number(values['seed-events']),
       seed,
       scale: { maxDepth: Number(values['max-depth']) },
       fixtureBytes: Number(values['fixture-bytes']),
       factor: Number(values.factor),
       floorMs: Number(values['floor-ms']),
       saveTo: out,
-      onSummary: (soFar) => writeFileSync(join(out, `summary-${format}-s${seed}.json`), JSON.stringify(soFar, null, 2) + '\n'),
+      onSummary: (soFar) => saveSummary(file, soFar),
       onCase: (c, result) => {
         done++;
         if (result.outcome === 'exception' || result.outcome === 'invalid-model' || result.outcome === 'hang') {
@@ -60,10 +79,10 @@ async function run(): Promise<void> {
       },
     });
     summaries.push(summary);
-    writeFileSync(join(out, `summary-${format}-s${seed}.json`), JSON.stringify(summary, null, 2) + '\n');
+    saveSummary(file, summary);
     process.stdout.write(`${format}: done in ${(summary.wallMs / 1000).toFixed(0)} s\n`);
   }
-  process.stdout.write('\n| format | cases | loaded | refused | hang | exception | invalid model | slowest |\n|---|---|---|---|---|---|---|---|\n');
+  process.stdout.write('\n| format | seed | cases | loaded | refused | hang | exception | invalid model | slowest case | per case | run time | load average |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n');
   for (const s of summaries) process.stdout.write(summaryLine(s) + '\n');
   const failed = summaries.some((s) => s.failures.length > 0);
   if (failed) process.stdout.write(`\nReproducers in ${out}\n`);

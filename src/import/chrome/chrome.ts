@@ -14,7 +14,7 @@
  * PyTorch's `ac2g` flows are the launch → GPU work links its events' correlation args give already
  * (kineto.ts). Sample, object and memory-dump events are counted and reported once per kind.
  */
-import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/builder.ts';
+import { MAX_STRING_CHARS, cutString, type EventAttrs, type JsonBytesValue, type ModelBuilder } from '../../model/builder.ts';
 import { PayloadType } from '../../model/types.ts';
 import { StyleCache } from '../styleCache.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
@@ -412,7 +412,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     } else {
       thread = this.thread(buf, offset);
     }
-    this.builder.mark(thread, t, this.eventAttrs(buf));
+    this.builder.mark(thread, t, this.eventAttrs(buf), this.at(offset));
   }
 
   private counter(buf: Uint8Array, offset: number): void {
@@ -470,7 +470,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     const thread = this.thread(buf, offset);
     const category = this.categoryId(buf);
     if (f.ph === PH.n) {
-      this.builder.mark(thread, t, this.eventAttrs(buf));
+      this.builder.mark(thread, t, this.eventAttrs(buf), this.at(offset));
       return;
     }
     // Legacy async events pair by name too; nestable ones nest under one id.
@@ -506,10 +506,10 @@ class ChromeTraceDecoder implements TraceDocumentSink {
           this.budget.report('metadata without name', 'warning', `${kind} metadata without a string args.name; ignored`, offset);
           return;
         }
-        if (kind === 'process_name') this.builder.process(this.pidOf(buf, offset), name);
+        if (kind === 'process_name') this.builder.process(this.pidOf(buf, offset), name, this.at(offset));
         else {
           this.thread(buf, offset);
-          this.builder.thread(this.pid, this.tid, name);
+          this.builder.thread(this.pid, this.tid, name, this.at(offset));
         }
         return;
       }
@@ -588,16 +588,16 @@ class ChromeTraceDecoder implements TraceDocumentSink {
       let id = this.names.getHashed(buf, field.start, field.end, field.hash);
       if (id === -1) {
         const text = decodeText(buf, field.start, field.end);
-        id = this.builder.intern(text);
-        this.nameTexts.set(id, text);
+        id = this.builder.intern(text, 'name', this.at(this.eventOffset));
+        this.nameTexts.set(id, boundedText(text));
         this.names.set(buf, field.start, field.end, id);
       }
       return id;
     }
     if (field.kind === FieldKind.Absent) return this.emptyName;
     const text = this.text(buf, field);
-    const id = this.builder.intern(text);
-    this.nameTexts.set(id, text);
+    const id = this.builder.intern(text, 'name', this.at(this.eventOffset));
+    this.nameTexts.set(id, boundedText(text));
     return id;
   }
 
@@ -615,7 +615,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (id === -1) {
       const text = this.text(buf, field);
       id = ++this.categoryCount;
-      this.builder.nameCategory(0, id, text);
+      this.builder.nameCategory(0, id, text, this.at(this.eventOffset));
       this.categoryRoles[id] = kinetoRole(text);
       this.cats.set(buf, field.start, field.end, id);
     }
@@ -703,7 +703,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (id === undefined) {
       id = this.nextSynthetic--;
       this.syntheticIds.set(`p\u0000${text}`, id);
-      this.builder.process(id, text);
+      this.builder.process(id, text, this.at(offset));
     }
     return id;
   }
@@ -723,7 +723,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (id === undefined) {
       id = this.nextSynthetic--;
       this.syntheticIds.set(key, id);
-      this.builder.thread(pid, id, text);
+      this.builder.thread(pid, id, text, this.at(offset));
     }
     return id;
   }
@@ -815,6 +815,11 @@ function propertyText(v: unknown): string {
 /** A huge whole number for a message: digits accumulated past 2^53 are not exact anyway. */
 function roughly(us: number): string {
   return String(Number(us.toPrecision(15)));
+}
+
+/** A name as the decoder keeps it beside the model (async pairing): cut like the builder cuts it. */
+function boundedText(text: string): string {
+  return text.length > MAX_STRING_CHARS ? cutString(text) : text;
 }
 
 function cut(s: string): string {

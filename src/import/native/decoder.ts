@@ -493,7 +493,7 @@ export class NativeDecoder {
         const domain = m.varint();
         const id = m.varint();
         const text = m.str();
-        this.registered.set(id, this.b.intern(text));
+        this.registered.set(id, this.b.intern(text, 'name', { offset: recordOffset }));
         // Format 1.1: the handle value, which payload entries of type REGISTERED_STRING_HANDLE hold.
         if (!m.done) this.ext?.registeredString(this.domains.indexOf(domain, recordOffset), m.varint(), text);
         break;
@@ -507,7 +507,7 @@ export class NativeDecoder {
       case MetaOp.ThreadName: {
         const tid = m.varint();
         this.nvtxNamedThreads.add(tid);
-        this.b.thread(this.pid, tid, m.str());
+        this.b.thread(this.pid, tid, m.str(), { offset: recordOffset });
         break;
       }
       case MetaOp.ResourceName: {
@@ -740,8 +740,8 @@ export class NativeDecoder {
       switch (op) {
         case Op.String: {
           const flags = r.varint();
-          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str()));
-          else st.strings.push(b.intern(r.str()));
+          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', { offset: at }));
+          else st.strings.push(b.intern(r.str(), 'name', { offset: at }));
           if (flags & StringFlag.Truncated) this.truncatedStrings++;
           break;
         }

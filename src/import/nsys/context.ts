@@ -170,7 +170,7 @@ export class NsysContext {
     if (s === undefined) {
       const value = this.string(id);
       if (value === undefined) return undefined;
-      s = this.builder.intern(value);
+      s = this.builder.intern(value, 'name', { record: `StringIds id ${id}` });
       this.interned.set(id, s);
     }
     return s;
@@ -180,7 +180,7 @@ export class NsysContext {
   process(pid: number): number {
     let p = this.processIndex.get(pid);
     if (p === undefined) {
-      p = this.builder.process(pid, this.processNames.get(pid));
+      p = this.builder.process(pid, this.processNames.get(pid), { record: `PROCESSES, globalPid ${pid}` });
       this.processIndex.set(pid, p);
     }
     return p;
@@ -193,7 +193,7 @@ export class NsysContext {
     if (t === undefined) {
       this.process(pid);
       const nameId = this.threadNameIds.get(key);
-      t = this.builder.thread(pid, tid, nameId === undefined ? undefined : this.string(nameId));
+      t = this.builder.thread(pid, tid, nameId === undefined ? undefined : this.string(nameId), nameId === undefined ? undefined : { record: `StringIds id ${String(nameId)}` });
       this.threadIndex.set(key, t);
       this.processOfThread[t] = this.process(pid);
     }

@@ -45,9 +45,10 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
   const memcpyKinds = s.enumLabels('ENUM_CUDA_MEMCPY_OPER');
   const syncTypes = s.enumLabels('ENUM_CUPTI_SYNC_TYPE');
   const nameCache = new Map<string, StringId>();
+  const CUDA_NAME = { record: 'a CUDA name (StringIds)' };
   const named = (text: string): StringId => {
     let id = nameCache.get(text);
-    if (id === undefined) nameCache.set(text, (id = b.intern(text)));
+    if (id === undefined) nameCache.set(text, (id = b.intern(text, 'name', CUDA_NAME)));
     return id;
   };
 

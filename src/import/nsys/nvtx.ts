@@ -15,6 +15,8 @@ import { eventTypeTable, type NvtxKind } from './eventTypes.ts';
 import { pidOf } from './schema.ts';
 
 const TABLE = 'NVTX_EVENTS';
+/** Where an event's own text (not a StringIds one) comes from, for the report of a cut one. */
+const TEXT_COLUMN = { record: `${TABLE}, column text` };
 const REQUIRED = ['start', 'eventType', 'globalTid'] as const;
 
 /** Ranges that start and end on one thread, kept for the GPU projection (builder thread index -> ranges). */
@@ -119,7 +121,7 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
   const textOf = (row: Row): StringId | undefined => {
     const text = row[C.text];
     if (typeof text === 'number' && textKeys) return textKeys.ids[text];
-    if (typeof text === 'string') return b.intern(text);
+    if (typeof text === 'string') return b.intern(text, 'name', TEXT_COLUMN);
     return ctx.stringId(row[C.textId]);
   };
   const nameOf = (row: Row): string | undefined => {
@@ -214,18 +216,18 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
           b.report('warning', `${rowLabel(row)}: category name event without ${id === undefined ? 'a category id' : 'a name'}; ignored`);
           return;
         }
-        b.nameCategory(domains.index(pid, num(row[C.domainId])), id, name);
+        b.nameCategory(domains.index(pid, num(row[C.domainId])), id, name, { record: rowLabel(row) });
         return;
       }
       case 'thread': {
         const name = nameOf(row);
-        if (name !== undefined) b.thread(pid, tid, name);
+        if (name !== undefined) b.thread(pid, tid, name, { record: rowLabel(row) });
         return;
       }
       case 'process': {
         const name = nameOf(row);
         ctx.process(pid);
-        if (name !== undefined) b.process(pid, name);
+        if (name !== undefined) b.process(pid, name, { record: rowLabel(row) });
         return;
       }
       case 'fileDisplay': {
@@ -365,7 +367,7 @@ function distinctTexts(ctx: NsysContext): { ids: StringId[]; values: string[] } 
   ctx.each(`${TABLE} (texts)`, `SELECT id, value FROM ${TEXTS}`, (row) => {
     const value = String(row[1]);
     values[row[0] as number] = value;
-    ids[row[0] as number] = ctx.builder.intern(value);
+    ids[row[0] as number] = ctx.builder.intern(value, 'name', TEXT_COLUMN);
   });
   return { ids, values };
 }
@@ -403,7 +405,7 @@ function readDomains(ctx: NsysContext, createCodes: number[]) {
           if (!ids) unnamed.set(pid, (ids = new Set()));
           ids.add(domainId);
         }
-        d = ctx.builder.domain(pid, name);
+        d = ctx.builder.domain(pid, name, { record: `${TABLE}, domain ${String(domainId)}` });
         index.set(key, d);
       }
       return d;

@@ -8,7 +8,7 @@
  * drops that attribute, with a warning.
  */
 import type { EventAttrs } from '../../model/builder.ts';
-import type { ModelBuilder } from '../../model/builder.ts';
+import { MAX_STRING_CHARS, type ModelBuilder } from '../../model/builder.ts';
 import { PayloadType, type LoadIssue } from '../../model/types.ts';
 import type { DecodeOptions } from '../importer.ts';
 import { StyleCache } from '../styleCache.ts';
@@ -328,13 +328,13 @@ export class NvtxtInterpreter {
         const pid = this.id(command, Arg.ProcessId, line);
         const tid = pid !== pid ? NaN : this.id(command, Arg.ThreadId, line);
         if (tid !== tid) return;
-        b.thread(pid, tid, this.text(Arg.Name));
+        b.thread(pid, tid, this.text(Arg.Name), { line });
         return;
       }
       case Command.NameProcess: {
         const pid = this.id(command, Arg.ProcessId, line);
         if (pid !== pid) return;
-        b.process(pid, this.text(Arg.Name));
+        b.process(pid, this.text(Arg.Name), { line });
         return;
       }
       case Command.SetFileDisplayName:
@@ -360,14 +360,14 @@ export class NvtxtInterpreter {
       end = this.timeOf(Arg.End, line);
       if (end !== end) return;
     }
-    const nameId = this.intern(this.has(Arg.Message) ? this.boundText[Arg.Message] : '');
+    const nameId = this.intern(this.has(Arg.Message) ? this.boundText[Arg.Message] : '', line);
     const color = this.has(Arg.Color) ? this.color(line) : 0;
     const attrs: EventAttrs = { nameId, color, category, style: this.styleOf(nameId, color, category) };
     if (this.has(Arg.Payload)) {
       const big = this.boundBig[Arg.Payload];
       attrs.payload = { type: PayloadType.I64, value: big ?? BigInt(this.boundNum[Arg.Payload]) };
     }
-    if (command === Command.Marker) b.mark(thread, first, attrs);
+    if (command === Command.Marker) b.mark(thread, first, attrs, { line });
     else if (command === Command.RangePush) b.push(thread, first, attrs, { line });
     else b.startEnd(thread, first, end, attrs, undefined, { line });
   }
@@ -419,7 +419,9 @@ export class NvtxtInterpreter {
     return (this.styles ??= new StyleCache(this.builder)).styleOf(nameId, color, category);
   }
 
-  private intern(s: string): number {
+  private intern(s: string, line: number): number {
+    // A name over the bound is cut by the builder; the whole one must not stay here as a map key.
+    if (s.length > MAX_STRING_CHARS) return this.builder.intern(s, 'name', { line });
     let id = this.names.get(s);
     if (id === undefined) {
       const kept = detach(s);

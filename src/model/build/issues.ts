@@ -5,6 +5,7 @@
 import { IssueList } from '../issueList.ts';
 import type { LoadIssue } from '../types.ts';
 import type { SourceLocation } from './inputs.ts';
+import { MAX_STRING_CHARS, cutString } from './stringCuts.ts';
 
 /** Location code of "no location". */
 export const NO_LOC = -1;
@@ -34,7 +35,8 @@ export class IssueLog {
    * (in the decoder's ns, shifted to the model's zero when the model is assembled) and thread.
    */
   report(severity: LoadIssue['severity'], message: string, where?: SourceLocation & Pick<LoadIssue, 'kind' | 'timeNs' | 'thread'>): void {
-    this.list.add({ severity, file: this.fileName, message, ...where });
+    // A message may quote what it is about (a name of any length): bounded like the model's strings.
+    this.list.add({ severity, file: this.fileName, message: message.length > MAX_STRING_CHARS ? cutString(message) : message, ...where });
   }
 
   get count(): number {
