@@ -176,3 +176,13 @@ export function nearestRankIndex(n: number, p: number): number {
   if (n <= 0) return -1;
   return Math.min(n - 1, Math.max(0, Math.ceil(p * n) - 1));
 }
+
+/** At most `max` of values[lo..hi), evenly spaced, as a new array (a sample that keeps capture order). */
+export function thinned(values: Float64Array, lo: number, hi: number, max: number): Float64Array {
+  const n = hi - lo;
+  if (n <= max) return values.slice(lo, hi);
+  const out = new Float64Array(max);
+  const step = n / max;
+  for (let k = 0; k < max; k++) out[k] = values[lo + Math.floor(k * step)];
+  return out;
+}

@@ -13,7 +13,7 @@
  */
 import { RangeFlag, type Model } from '../model/types.ts';
 import { Grouper, styleText, type GroupBy, type GroupInfo } from './groups.ts';
-import { quantilesInPlace } from './quantiles.ts';
+import { quantilesInPlace, thinned } from './quantiles.ts';
 import { ResolvedScope, type ScopeOptions } from './scope.ts';
 import { forEachRange, trackWindows, type TrackWindows } from './walk.ts';
 
@@ -210,16 +210,6 @@ function partition(model: Model, scope: ResolvedScope, grouper: Grouper, fill: I
   }
 }
 
-/** At most `max` of values[lo..hi), evenly spaced. */
-function evenSample(values: Float64Array, lo: number, hi: number, max: number): Float64Array {
-  const n = hi - lo;
-  if (n <= max) return values.slice(lo, hi);
-  const out = new Float64Array(max);
-  const step = n / max;
-  for (let k = 0; k < max; k++) out[k] = values[lo + Math.floor(k * step)];
-  return out;
-}
-
 /**
  * The table. `samplePerGroup` > 0 also keeps a sample of each group's durations (`samples`),
  * taken from the partition the percentiles are computed from, before it is reordered: no second walk.
@@ -255,7 +245,7 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}, sample
     const lo = offset[g];
     const hi = offset[g + 1];
     // Before quantilesInPlace reorders the group's values.
-    samples?.set(grouper.groups[g].key, evenSample(values, lo, hi, samplePerGroup));
+    samples?.set(grouper.groups[g].key, thinned(values, lo, hi, samplePerGroup));
     const mean = n > 0 ? total[g] / n : NaN;
     let m2 = 0;
     for (let k = lo; k < hi; k++) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../testkit/gen/random.ts';
-import { durationShiftTest, thinned, twoSidedP, uStatistic } from './mannWhitney.ts';
+import { durationShiftTest, twoSidedP, uStatistic } from './mannWhitney.ts';
+import { thinned } from '../quantiles.ts';
 
 function logNormalSample(seed: number, n: number, median: number, sigma: number): Float64Array {
   const rnd = new Random(seed);

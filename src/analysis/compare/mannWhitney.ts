@@ -17,6 +17,8 @@
  * with 30% spread has |delta| of about 0.02; a 20% slowdown of the same range about 0.35.
  */
 
+import { thinned } from '../quantiles.ts';
+
 /** Below this many instances on either side the test cannot tell (normal approximation too rough). */
 export const MIN_TEST_INSTANCES = 10;
 /** Two-sided significance level. */
@@ -62,16 +64,6 @@ function erfc(x: number): number {
 /** Two-sided p-value of a standard normal statistic. */
 export function twoSidedP(z: number): number {
   return Math.min(1, erfc(Math.abs(z) / Math.SQRT2));
-}
-
-/** At most `max` of values[lo..hi), evenly spaced, as a new array. */
-export function thinned(values: Float64Array, lo: number, hi: number, max: number): Float64Array {
-  const n = hi - lo;
-  if (n <= max) return values.slice(lo, hi);
-  const out = new Float64Array(max);
-  const step = n / max;
-  for (let k = 0; k < max; k++) out[k] = values[lo + Math.floor(k * step)];
-  return out;
 }
 
 export interface URanks {

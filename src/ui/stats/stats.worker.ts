@@ -13,6 +13,24 @@ const strings = new Map<number, StringCollector>();
 const sides = new CompareSideCache();
 const post = (msg: FromStatsWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
 
+/**
+ * Answers request `id` on the models of `captures`: "failed" when one was never sent or the work
+ * throws, else what `answer` posts given the models and the time it started.
+ */
+function withModels(id: number, captures: number[], answer: (models: Model[], t0: number) => void): void {
+  const found: Model[] = [];
+  for (const capture of captures) {
+    const model = models.get(capture);
+    if (!model) return post({ type: 'failed', id, message: `statistics worker: capture ${capture} was never sent` });
+    found.push(model);
+  }
+  try {
+    answer(found, performance.now());
+  } catch (e) {
+    post({ type: 'failed', id, message: e instanceof Error ? e.message : String(e) });
+  }
+}
+
 scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
   const msg = event.data;
   if (msg.type === 'strings') {
@@ -30,40 +48,17 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
     strings.delete(msg.capture);
     sides.drop(msg.capture);
   } else if (msg.type === 'prepare') {
-    const model = models.get(msg.capture);
-    if (!model) {
-      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
-      return;
-    }
-    try {
-      const t0 = performance.now();
+    withModels(msg.id, [msg.capture], ([model], t0) => {
       sides.side(msg.capture, model, msg.options);
       post({ type: 'prepared', id: msg.id, ms: performance.now() - t0 });
-    } catch (e) {
-      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
-    }
+    });
   } else if (msg.type === 'nth') {
-    const model = models.get(msg.capture);
-    if (!model) {
-      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
-      return;
-    }
-    try {
-      const t0 = performance.now();
+    withModels(msg.id, [msg.capture], ([model], t0) => {
       const range = nthByStart(model.ranges.startNs, endedInstances(model, msg.options, msg.key).ranges, msg.n);
       post({ type: 'nth', id: msg.id, range, ms: performance.now() - t0 });
-    } catch (e) {
-      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
-    }
+    });
   } else if (msg.type === 'compare') {
-    const base = models.get(msg.base);
-    const candidate = models.get(msg.candidate);
-    if (!base || !candidate) {
-      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${base ? msg.candidate : msg.base} was never sent` });
-      return;
-    }
-    try {
-      const t0 = performance.now();
+    withModels(msg.id, [msg.base, msg.candidate], ([base, candidate], t0) => {
       // Halves prepared ahead of time (or by an earlier comparison) are reused.
       const groupBy = msg.baseOptions.groupBy ?? 'name';
       const result = compareSides(
@@ -80,35 +75,17 @@ scope.onmessage = (event: MessageEvent<ToStatsWorker>) => {
         candidateOptions: result.candidate.options,
         ms: performance.now() - t0,
       });
-    } catch (e) {
-      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
-    }
+    });
   } else if (msg.type === 'instances') {
-    const model = models.get(msg.capture);
-    if (!model) {
-      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
-      return;
-    }
-    try {
-      const t0 = performance.now();
+    withModels(msg.id, [msg.capture], ([model], t0) => {
       // Copied, not transferred: the arrays may be shared with the worker's own caches.
       const { durations, ranges } = endedInstances(model, msg.options, msg.key);
       post({ type: 'instances', id: msg.id, durations, ranges, ms: performance.now() - t0 });
-    } catch (e) {
-      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
-    }
+    });
   } else if (msg.type === 'run') {
-    const model = models.get(msg.capture);
-    if (!model) {
-      post({ type: 'failed', id: msg.id, message: `statistics worker: capture ${msg.capture} was never sent` });
-      return;
-    }
-    try {
-      const t0 = performance.now();
+    withModels(msg.id, [msg.capture], ([model], t0) => {
       const result = computeStats(model, msg.request, (m, options) => sides.table(msg.capture, model, m, options));
       post({ type: 'result', id: msg.id, result, ms: performance.now() - t0 }, resultTransferables(result));
-    } catch (e) {
-      post({ type: 'failed', id: msg.id, message: e instanceof Error ? e.message : String(e) });
-    }
+    });
   }
 };
