@@ -1,10 +1,14 @@
 #include "cuda_buffers.h"
 
 #if NVTXC_WITH_CUPTI
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #include "collector.h"
 #include "cuda_activity.h"
@@ -127,6 +131,59 @@ static void append_note(char *notes, size_t cap, const char *what, CUptiResult r
     if (n < cap) snprintf(notes + n, cap - n, "%s%s: %s", n ? "; " : "", what, cupti_result_text(r));
 }
 
+/*
+ * Milliseconds between the default (not forced) flushes of the flushing thread: CUPTI then hands
+ * back every buffer whose records are complete, full or not, so a process that is killed outright
+ * (SIGKILL, the OOM killer: no handler runs) loses at most the GPU work of about one period.
+ * NVTXCAPTURE_CUDA_FLUSH_MS changes it; 0 turns the thread off.
+ */
+#define FLUSH_PERIOD_MS 500u
+
+static atomic_int flusher_stop;
+
+static unsigned flush_period_ms(void)
+{
+    const char *v = getenv("NVTXCAPTURE_CUDA_FLUSH_MS");
+    if (!v || !*v) return FLUSH_PERIOD_MS;
+    char *end;
+    unsigned long ms = strtoul(v, &end, 10);
+    return *end || ms > 3600000ul ? FLUSH_PERIOD_MS : (unsigned)ms;
+}
+
+static void *flush_periodically(void *arg)
+{
+    const unsigned ms = (unsigned)(uintptr_t)arg;
+    const struct timespec period = {ms / 1000u, (long)(ms % 1000u) * 1000000L};
+    while (!atomic_load_explicit(&flusher_stop, memory_order_relaxed)) {
+        struct timespec left = period;
+        while (nanosleep(&left, &left) != 0) {
+        }
+        if (atomic_load_explicit(&flusher_stop, memory_order_relaxed)) break;
+        /* Flag 0: only buffers whose records are all complete; the forced flush is the exit's. */
+        cupti.ActivityFlushAll(0);
+    }
+    return NULL;
+}
+
+/* Starts the flushing thread, with every signal blocked so the program's signals go to its own threads. */
+static void start_flusher(char *notes, size_t notes_cap)
+{
+    unsigned ms = flush_period_ms();
+    if (ms == 0) return;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pthread_t thread;
+    int failed = pthread_create(&thread, NULL, flush_periodically, (void *)(uintptr_t)ms);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (failed) {
+        size_t n = strlen(notes);
+        if (n < notes_cap) snprintf(notes + n, notes_cap - n, "%sno periodic flush (pthread_create: %s)", n ? "; " : "", strerror(failed));
+        return;
+    }
+    pthread_detach(thread);
+}
+
 int cuda_buffers_start(char *why, size_t why_cap, char *notes, size_t notes_cap)
 {
     CUptiResult r;
@@ -152,11 +209,14 @@ int cuda_buffers_start(char *why, size_t why_cap, char *notes, size_t notes_cap)
     for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
         if ((r = cupti.ActivityEnable(optional[i].kind)) != CUPTI_SUCCESS) append_note(notes, notes_cap, optional[i].what, r);
     cuda_buffers_clock_pair();
+    start_flusher(notes, notes_cap);
     return 0;
 }
 
 void cuda_buffers_flush(void)
 {
+    /* The last flush is forced; the flushing thread stops (not joined: it may be inside CUPTI). */
+    atomic_store(&flusher_stop, 1);
     cupti.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     cuda_buffers_clock_pair();
 }

@@ -1,6 +1,6 @@
 /*
- * CUPTI's activity buffers: handed to CUPTI on request, taken back when complete (full, or flushed
- * at exit and on fatal signals), their records written as CUDA_ACTIVITY chunks, each preceded by a
+ * CUPTI's activity buffers: handed to CUPTI on request, taken back when complete (full, flushed by
+ * the collector's flushing thread every FLUSH_PERIOD_MS, or at exit and on fatal signals), their records written as CUDA_ACTIVITY chunks, each preceded by a
  * CUDA_CLOCK pair and the drops CUPTI reports (docs/capture-format.md, sections 10.3 to 10.5).
  * Compiled only with the CUPTI headers (NVTXC_WITH_CUPTI).
  */

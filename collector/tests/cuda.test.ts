@@ -602,6 +602,33 @@ describe.runIf(withCupti)('GPU work still in CUPTI at a fatal signal', () => {
   });
 });
 
+describe.runIf(withCupti)('GPU work of a process killed outright (SIGKILL: no handler runs)', () => {
+  const run = (flushMs: string) =>
+    capture(join(cudaTests, 'cuda_sim'), ['cuda-first', '2', '40', 'kill'], `sim-kill-${flushMs}.nvtxc`, ['--cupti', join(cudaTests, 'libfakecupti.so')], launcher, {
+      NVTXCAPTURE_CUDA_FLUSH_MS: flushMs,
+    });
+
+  // Counted by the viewer's decoder and CLI, which also read the thread buffers a kill left open.
+  it('is in the capture up to the last periodic flush', async () => {
+    const r = run('50');
+    expect(r.status).toBe(128 + 9);
+    const said = JSON.parse(r.stdout) as Record<string, number>;
+    const c = readCapture(r.path);
+    const kinds = (k: number) => c.activity.filter((x) => x.kind === k).length;
+    expect([kinds(2), kinds(3), kinds(4), kinds(5)]).toEqual([said.kernels, said.memcpys, said.memsets, said.syncs]);
+    expect(countOf((await statsOf('kernels', r.path)).rows)).toBe(said.kernels);
+    expect(countOf((await statsOf('api', r.path)).rows)).toBe(said.apiCalls);
+  });
+
+  it('is lost with the periodic flush turned off (what the flush is for)', async () => {
+    const r = run('0');
+    expect(r.status).toBe(128 + 9);
+    const said = JSON.parse(r.stdout) as Record<string, number>;
+    expect(readCapture(r.path).activity.filter((x) => x.kind === 2).length).toBeLessThan(said.kernels);
+    expect(countOf((await statsOf('api', r.path)).rows)).toBe(said.apiCalls);
+  });
+});
+
 describe.runIf(withCupti)('activity encoder on fabricated CUPTI records', () => {
   it('writes every field of kernels, copies, peer copies, sets and syncs; names once, demangled; unknown kinds skipped', () => {
     const result = spawnSync(join(cudaTests, 'activity_encode'), { encoding: 'utf8' });

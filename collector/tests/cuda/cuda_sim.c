@@ -19,7 +19,6 @@
  * (cudaGetDevice) and a kernel launch (cudaLaunchKernel). Prints
  *   {"calls":N,"nsPerCall":X,"nsPerLaunch":Y}
  */
-#include <time.h>
 #include <cupti.h>
 #include <dlfcn.h>
 #include <nvtx3/nvToolsExt.h>
@@ -29,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CONTEXT ((uintptr_t)0x1000)
 #define STREAM_A ((uintptr_t)0x200)
@@ -359,5 +359,11 @@ int main(int argc, char **argv)
            atomic_load(&memcpys), atomic_load(&memsets), atomic_load(&syncs), iterations >= 3 ? 3 : iterations);
     fflush(stdout);
     if (strcmp(argv[4], "term") == 0) raise(SIGTERM);
+    if (strcmp(argv[4], "kill") == 0) {
+        /* Killed outright a while later: no handler runs, only what was written before is kept. */
+        const struct timespec wait = {0, 400 * 1000000L};
+        nanosleep(&wait, NULL);
+        raise(SIGKILL);
+    }
     return atoi(argv[4]);
 }
