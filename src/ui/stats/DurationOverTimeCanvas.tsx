@@ -13,6 +13,7 @@ import { rangeName } from '../../model/query.ts';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { useEffectiveTheme } from '../useTheme.ts';
+import { chartContext } from './chartCanvas.ts';
 import { columnX, durationY, mergeColumns, pointNear, reduceToColumns, type TimeColumns } from './durationOverTime.ts';
 
 const PLOT_HEIGHT_CSS = 72;
@@ -55,15 +56,8 @@ function draw(
   hovered: number,
   palette: Palette,
 ): void {
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(widthCss * dpr));
-  const h = Math.round(HEIGHT_CSS * dpr);
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
-  const ctx = canvas.getContext('2d');
+  const ctx = chartContext(canvas, widthCss, HEIGHT_CSS);
   if (!ctx) return;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, widthCss, HEIGHT_CSS);
   const baseY = PLOT_HEIGHT_CSS - 1;
   const plotW = Math.max(1, widthCss - 2 * PAD_CSS);
   const topNs = summary.maxNs;

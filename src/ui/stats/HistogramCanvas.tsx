@@ -11,6 +11,7 @@ import { sameBins, type DistributionSummary, type Histogram } from '../../analys
 import { formatCount } from '../../format/numbers.ts';
 import { formatDurationShort } from '../../format/time.ts';
 import { useEffectiveTheme } from '../useTheme.ts';
+import { chartContext } from './chartCanvas.ts';
 import { bandOfDrag, barHeight, binAtX, binCount, binShare, histogramScale, stepOutline, tallestBinOf, type BinBand } from './histogramView.ts';
 
 /** A series' short tag (drawn in the chart, e.g. "A") and what it is (the legend, e.g. a file name). */
@@ -94,15 +95,8 @@ function draw(
   band: BinBand | null,
   palette: Palette,
 ): void {
-  const dpr = window.devicePixelRatio || 1;
-  const w = Math.max(1, Math.round(widthCss * dpr));
-  const hh = Math.round(HEIGHT_CSS * dpr);
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== hh) canvas.height = hh;
-  const ctx = canvas.getContext('2d');
+  const ctx = chartContext(canvas, widthCss, HEIGHT_CSS);
   if (!ctx) return;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, widthCss, HEIGHT_CSS);
   const bins = binCount(h);
   const barW = widthCss / bins;
   // One vertical scale for both series, so equal bars mean equal values.
