@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main as cli, type CliIO } from '../../src/cli/main.ts';
+import { runCli } from '../../testkit/cli.ts';
 import type { StatsRecord } from '../../src/cli/stats.ts';
 import { fileSource } from '../../src/import/nodeSource.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
@@ -63,10 +63,8 @@ async function decode(path: string): Promise<Model> {
 
 /** `nvtxview stats --json --kind KIND FILE`: the rows and what it said on stderr. */
 async function statsOf(kind: string, path: string): Promise<{ rows: StatsRecord[]; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-  expect(await cli(['stats', '--json', '--kind', kind, path], io)).toBe(0);
+  const { status, out, err } = await runCli('stats', '--json', '--kind', kind, path);
+  expect(status).toBe(0);
   return { rows: JSON.parse(out) as StatsRecord[], err };
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { counterTestModel as model } from '../../testkit/models/counterModel.ts';
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
-import { main, type CliIO } from './main.ts';
+import { runCli as run } from '../../testkit/cli.ts';
 
 describe('counter figures per row', () => {
   it('gives levels time-weighted figures without the time with no value', () => {
@@ -56,13 +56,6 @@ describe('nvtxview counters', () => {
   });
   writeFileSync(join(dir, 'c.json'), trace);
 
-  async function run(...argv: string[]) {
-    let out = '';
-    let err = '';
-    const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-    const status = await main(argv, io);
-    return { status, out, err };
-  }
 
   it('prints JSON per counter row of each file, over --from/--to', async () => {
     const all = await run('counters', '--json', join(dir, 'c.json'));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturePairNvtxt, type PairRangeSpec } from '../../testkit/gen/comparePair.ts';
-import { main, type CliIO } from './main.ts';
+import { runCli as run } from '../../testkit/cli.ts';
 
 const side = (count: number, medianNs: number, sigma: number) => ({ count, medianNs, sigma });
 const SPECS: PairRangeSpec[] = [
@@ -24,13 +24,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-  const status = await main(argv, io);
-  return { status, out, err };
-}
 
 describe('nvtxview diff', () => {
   it('prints the comparison table and exits 0 without thresholds', async () => {

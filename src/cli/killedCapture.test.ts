@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CaptureWriter, StreamRecords } from '../../testkit/writers/nvtxcWriter.ts';
-import { main, type CliIO } from './main.ts';
+import { runCli } from '../../testkit/cli.ts';
 
 describe('nvtxview stats on a killed capture', () => {
   it('warns that the END chunk is missing and still prints the statistics', async () => {
@@ -17,10 +17,8 @@ describe('nvtxview stats on a killed capture', () => {
     try {
       const path = join(dir, 'killed.nvtxc');
       writeFileSync(path, bytes);
-      let out = '';
-      let err = '';
-      const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-      expect(await main(['stats', path], io)).toBe(0);
+      const { status, out, err } = await runCli('stats', path);
+      expect(status).toBe(0);
       expect(err).toContain('warning: capture has no END chunk: the process did not exit normally');
       expect(err).toMatch(/2 event records up to 0\.002 ms into the capture were kept/);
       expect(out).toMatch(/\ba\b/);

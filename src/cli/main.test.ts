@@ -9,7 +9,7 @@ import { FileSink } from '../../testkit/gen/sink.ts';
 import { writeNvtxt } from '../../testkit/gen/nvtxt.ts';
 import { rangeStats } from '../analysis/rangeStats.ts';
 import { loadFile } from './load.ts';
-import { main, type CliIO } from './main.ts';
+import { runCli as run } from '../../testkit/cli.ts';
 import type { StatsRecord } from './stats.ts';
 
 /** Two threads: step [1000,3000] > load [1100,1600]; step [4000,5500]; fetch (start/end) [2000,2600]. */
@@ -78,13 +78,6 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-  const status = await main(argv, io);
-  return { status, out, err };
-}
 
 describe('nvtxview stats', () => {
   it('prints per-name rows as JSON with integer nanoseconds', async () => {

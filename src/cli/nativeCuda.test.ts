@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CudaStatus } from '../import/native/format.ts';
 import { nativeCudaCapture } from '../../testkit/gen/nativeCuda.ts';
 import { CaptureWriter, MetaRecords, StreamRecords } from '../../testkit/writers/nvtxcWriter.ts';
-import { main, type CliIO } from './main.ts';
+import { runCli as run } from '../../testkit/cli.ts';
 import type { StatsRecord } from './stats.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'nvtxview-cuda-'));
@@ -16,13 +16,6 @@ const { bytes, expected } = nativeCudaCapture({ threads: 2, steps: 4, kernelsPer
 const FILE = join(dir, 'train.nvtxc');
 writeFileSync(FILE, bytes);
 
-async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-  const status = await main(argv, io);
-  return { status, out, err };
-}
 
 const total = (rows: StatsRecord[]) => rows.reduce((n, r) => n + r.count, 0);
 const json = async (...args: string[]) => JSON.parse((await run('stats', '--json', ...args, FILE)).out) as StatsRecord[];

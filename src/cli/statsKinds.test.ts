@@ -1,17 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIO } from './main.ts';
+import { runCli as run } from '../../testkit/cli.ts';
 import type { StatsRecord } from './stats.ts';
 
 const FIXTURE = '../shared/fixtures/pytorch/cnn-h100-torch2.11.json';
 
-async function run(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-  const status = await main(argv, io);
-  return { status, out, err };
-}
 
 interface JsonEvent {
   ph: string;

@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main, type CliIO } from '../../../src/cli/main.ts';
+import { runCli as cli } from '../../../testkit/cli.ts';
 import type { StatsRecord } from '../../../src/cli/stats.ts';
 
 const dir = process.argv[2];
@@ -29,13 +29,6 @@ function compare(what: string, expected: number, got: number): void {
   process.stdout.write(`${ok ? 'ok  ' : 'DIFF'} ${what}: expected ${expected}, capture ${got}\n`);
 }
 
-async function cli(...argv: string[]): Promise<{ status: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { stdout: { write: (t) => void (out += t) }, stderr: { write: (t) => void (err += t) } };
-  const status = await main(argv, io);
-  return { status, out, err };
-}
 
 async function stats(file: string, ...options: string[]): Promise<StatsRecord[]> {
   const r = await cli('stats', '--json', ...options, file);
