@@ -16,7 +16,9 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,8 @@ static int child_exit(long n, int parent_first)
 }
 
 static volatile int stop_helper;
+/* Set once the helper has completed a range: on a busy machine it may not have run at all before main is done. */
+static atomic_int helper_ranges;
 
 static void *busy(void *arg)
 {
@@ -71,6 +75,7 @@ static void *busy(void *arg)
     while (!stop_helper) {
         nvtxRangePushA("helper");
         nvtxRangePop();
+        atomic_store(&helper_ranges, 1);
     }
     return NULL;
 }
@@ -80,6 +85,7 @@ static int kill_self(long n)
     pthread_t t;
     pthread_create(&t, NULL, busy, NULL);
     record("main range", n);
+    while (!atomic_load(&helper_ranges)) sched_yield();
     say(getpid(), "kill", n);
     raise(SIGKILL);
     return 1;
