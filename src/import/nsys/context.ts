@@ -6,7 +6,8 @@
 import { isOutOfMemory, type ModelBuilder } from '../../model/builder.ts';
 import type { StringId } from '../../model/types.ts';
 import { pidOf, quoteId, tidOf, type Schema } from './schema.ts';
-import type { ReadDatabase as Database, ReadStatement as Statement, SqlValue } from './pagedSqlite.ts';
+import type { ReadDatabase as Database, SqlValue } from './pagedSqlite.ts';
+import { CELL_FLOAT, CELL_INTEGER, CELL_NULL, type RowCursor } from './rowCursor.ts';
 
 export type Row = SqlValue[];
 
@@ -120,12 +121,39 @@ export class NsysContext {
    * Returns the number of rows read.
    */
   each(table: string, sql: string, onRow: (row: Row) => void): number {
+    return this.read(table, () => this.db.prepare(sql), (st) => onRow(st.get()));
+  }
+
+  /**
+   * `each` for the big tables: `onRow` reads the cells it needs from the cursor (rowCursor.ts), so
+   * that no row array is made and unused cells are never read.
+   */
+  scan(table: string, sql: string, onRow: (row: RowCursor) => void): number {
+    return this.read(table, () => this.db.cursor(sql), onRow);
+  }
+
+  /**
+   * A time cell as a model time (see `checkTime`), read straight from the cursor; `rowidColumn` is
+   * read only to name a bad row.
+   */
+  timeAt(table: string, r: RowCursor, i: number, column: string, rowidColumn: number): number | undefined {
+    const type = r.type(i);
+    if (type === CELL_INTEGER || type === CELL_FLOAT) {
+      const v = r.double(i);
+      if (v >= this.lowT && v <= this.highT) return Math.round(v);
+      return this.checkTime(table, r.value(rowidColumn), column, v);
+    }
+    if (type === CELL_NULL) return undefined;
+    return this.checkTime(table, r.value(rowidColumn), column, r.value(i));
+  }
+
+  private read<S extends { step(): boolean; free(): void }>(table: string, open: () => S, onRow: (st: S) => void): number {
     let n = 0;
-    let st: Statement | undefined;
+    let st: S | undefined;
     try {
-      st = this.db.prepare(sql);
+      st = open();
       while (st.step()) {
-        onRow(st.get());
+        onRow(st);
         if (++n % CANCEL_CHECK_ROWS === 0) {
           if (this.cancelled) break;
           this.builder.checkBudget();

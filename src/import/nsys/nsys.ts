@@ -11,6 +11,7 @@ import { NsysContext } from './context.ts';
 import { decodeCuda, type CudaResult } from './cuda.ts';
 import { decodeNvtx, type NvtxResult } from './nvtx.ts';
 import { Schema } from './schema.ts';
+import { rowArrayCursor } from './rowCursor.ts';
 import { openPagedDatabase, type RandomAccessFile, type ReadDatabase as Database } from './pagedSqlite.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -116,7 +117,13 @@ async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
 /** The former engine: sql.js with the whole file copied into its heap (benchmark comparison). */
 async function openWholeFile(file: RandomAccessFile): Promise<Database> {
   const { openDatabase } = await import('./sqlite.ts');
-  return openDatabase(file.readSync(0, file.size));
+  const db = await openDatabase(file.readSync(0, file.size));
+  return {
+    prepare: (sql) => db.prepare(sql),
+    cursor: (sql) => rowArrayCursor(db.prepare(sql)),
+    run: (sql) => void db.run(sql),
+    close: () => db.close(),
+  };
 }
 
 function memoryFile(bytes: Uint8Array): RandomAccessFile {

@@ -10,6 +10,7 @@
  * bundle (the package resolves it from its own URL), and Node reads it from node_modules.
  */
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import type { RowCursor, TextKeys } from './rowCursor.ts';
 
 /** Synchronous random access to a file's bytes (SQLite's VFS calls are synchronous). */
 export interface RandomAccessFile {
@@ -29,6 +30,8 @@ export type SqlValue = number | string | Uint8Array | null;
 
 export interface ReadDatabase {
   prepare(sql: string): ReadStatement;
+  /** The rows of `sql` cell by cell (rowCursor.ts): the importer's per-row loops. */
+  cursor(sql: string): RowCursor;
   run(sql: string): void;
   close(): void;
 }
@@ -266,6 +269,79 @@ const SQLITE_FLOAT = 2;
 const SQLITE_TEXT = 3;
 const SQLITE_BLOB = 4;
 
+/** One prepared statement read through the raw column API (rowCursor.ts). */
+class PagedCursor implements RowCursor {
+  readonly pointer: number;
+  readonly count: number;
+  private readonly cells: CellExports;
+
+  constructor(
+    private readonly sqlite3: Sqlite3,
+    private readonly dbPointer: number,
+    private readonly statement: { pointer?: number; finalize(): unknown },
+    private readonly decoder: TextDecoder,
+  ) {
+    this.pointer = statement.pointer!;
+    this.cells = sqlite3.wasm.exports as CellExports;
+    this.count = this.cells.sqlite3_column_count(this.pointer);
+  }
+
+  step(): boolean {
+    const rc = this.cells.sqlite3_step(this.pointer);
+    if (rc === SQLITE_ROW) return true;
+    if (rc === SQLITE_DONE) return false;
+    throw new Error(this.sqlite3.capi.sqlite3_errmsg(this.dbPointer) ?? `SQLite error ${rc}`);
+  }
+
+  type(i: number): number {
+    return this.cells.sqlite3_column_type(this.pointer, i);
+  }
+
+  double(i: number): number {
+    return this.cells.sqlite3_column_double(this.pointer, i);
+  }
+
+  number(i: number): number | undefined {
+    const type = this.cells.sqlite3_column_type(this.pointer, i);
+    // Integers as doubles, as sql.js reads them: exact up to 2^53; the importer decodes wider fields in SQL.
+    return type === SQLITE_INTEGER || type === SQLITE_FLOAT ? this.cells.sqlite3_column_double(this.pointer, i) : undefined;
+  }
+
+  value(i: number): SqlValue {
+    const cells = this.cells;
+    const pointer = this.pointer;
+    switch (cells.sqlite3_column_type(pointer, i)) {
+      case SQLITE_INTEGER:
+      case SQLITE_FLOAT:
+        return cells.sqlite3_column_double(pointer, i);
+      case SQLITE_TEXT: {
+        const ptr = cells.sqlite3_column_text(pointer, i);
+        const n = cells.sqlite3_column_bytes(pointer, i);
+        return n === 0 ? '' : this.decoder.decode(this.sqlite3.wasm.heap8u().subarray(ptr, ptr + n));
+      }
+      case SQLITE_BLOB: {
+        const ptr = cells.sqlite3_column_blob(pointer, i);
+        const n = cells.sqlite3_column_bytes(pointer, i);
+        return this.sqlite3.wasm.heap8u().slice(ptr, ptr + n);
+      }
+      default:
+        return null;
+    }
+  }
+
+  textKey(i: number, texts: TextKeys): number {
+    const cells = this.cells;
+    if (cells.sqlite3_column_type(this.pointer, i) !== SQLITE_TEXT) return -1;
+    const ptr = cells.sqlite3_column_text(this.pointer, i);
+    const n = cells.sqlite3_column_bytes(this.pointer, i);
+    return texts.keyOfBytes(this.sqlite3.wasm.heap8u(), ptr, ptr + n);
+  }
+
+  free(): void {
+    this.statement.finalize();
+  }
+}
+
 /** The oo1 database behind the importer's statement shape. */
 class PagedDatabase implements ReadDatabase {
   private readonly decoder = new TextDecoder();
@@ -277,54 +353,29 @@ class PagedDatabase implements ReadDatabase {
   ) {}
 
   prepare(sql: string): ReadStatement {
-    const st = this.db.prepare(sql);
-    const { wasm, capi } = this.sqlite3;
+    const c = this.cursor(sql);
+    const count = c.count;
+    const { wasm } = this.sqlite3;
     const cells = wasm.exports as CellExports;
-    const decoder = this.decoder;
-    const dbPointer = this.db.pointer!;
-    const pointer = st.pointer!;
-    const count = cells.sqlite3_column_count(pointer);
-    const text = (ptr: number, n: number) => (n === 0 ? '' : decoder.decode(wasm.heap8u().subarray(ptr, ptr + n)));
-    const cell = (i: number): SqlValue => {
-      switch (cells.sqlite3_column_type(pointer, i)) {
-        // Integers as doubles, as sql.js reads them: exact up to 2^53; the importer decodes wider fields in SQL.
-        case SQLITE_INTEGER:
-        case SQLITE_FLOAT:
-          return cells.sqlite3_column_double(pointer, i);
-        case SQLITE_TEXT: {
-          const ptr = cells.sqlite3_column_text(pointer, i);
-          return text(ptr, cells.sqlite3_column_bytes(pointer, i));
-        }
-        case SQLITE_BLOB: {
-          const ptr = cells.sqlite3_column_blob(pointer, i);
-          const n = cells.sqlite3_column_bytes(pointer, i);
-          return wasm.heap8u().slice(ptr, ptr + n);
-        }
-        default:
-          return null;
-      }
-    };
     return {
-      step(): boolean {
-        const rc = cells.sqlite3_step(pointer);
-        if (rc === SQLITE_ROW) return true;
-        if (rc === SQLITE_DONE) return false;
-        throw new Error(capi.sqlite3_errmsg(dbPointer) ?? `SQLite error ${rc}`);
-      },
+      step: () => c.step(),
       get(): SqlValue[] {
         const row = new Array<SqlValue>(count);
-        for (let i = 0; i < count; i++) row[i] = cell(i);
+        for (let i = 0; i < count; i++) row[i] = c.value(i);
         return row;
       },
       getAsObject(): Record<string, SqlValue> {
         const row: Record<string, SqlValue> = {};
-        for (let i = 0; i < count; i++) row[wasm.cstrToJs(cells.sqlite3_column_name(pointer, i)) ?? String(i)] = cell(i);
+        for (let i = 0; i < count; i++) row[wasm.cstrToJs(cells.sqlite3_column_name(c.pointer, i)) ?? String(i)] = c.value(i);
         return row;
       },
-      free(): void {
-        st.finalize();
-      },
+      free: () => c.free(),
     };
+  }
+
+  cursor(sql: string): PagedCursor {
+    const st = this.db.prepare(sql);
+    return new PagedCursor(this.sqlite3, this.db.pointer!, st, this.decoder);
   }
 
   /** Runs one statement to its end (its errors thrown, not logged as oo1's exec does). */
