@@ -8,8 +8,8 @@
  */
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { NsysContext } from './context.ts';
-import { decodeCuda, type CudaResult } from './cuda.ts';
-import { decodeNvtx, type NvtxResult } from './nvtx.ts';
+import { cudaModelOf, decodeCuda } from './cuda.ts';
+import { decodeNvtx, emptyResourceNames } from './nvtx.ts';
 import { Schema } from './schema.ts';
 import { rowArrayCursor } from './rowCursor.ts';
 import { openPagedDatabase, type RandomAccessFile, type ReadDatabase as Database } from './pagedSqlite.ts';
@@ -75,11 +75,13 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
 
     const nsys = new NsysContext(db, schema, b, clock.timeBase, ctx.signal);
     if (!schema.has('NVTX_EVENTS')) b.report('info', 'no NVTX_EVENTS table: the capture has no NVTX events');
-    const nvtx = decodeNvtx(nsys);
+    const resourceNames = emptyResourceNames();
+    const cuda = cudaModelOf(nsys, resourceNames);
+    decodeNvtx(nsys, resourceNames, cuda);
     if (nsys.cancelled) return;
-    const cuda = decodeCuda(nsys, nvtx.resourceNames);
+    decodeCuda(nsys, cuda);
     if (nsys.cancelled) return;
-    addProjectionRows(nsys, nvtx, cuda);
+    cuda.finish();
     declareSpan(nsys);
     nsys.reportBadTimes();
   } finally {
@@ -252,21 +254,6 @@ function describeCapture(schema: Schema, meta: Map<string, string[]>): Record<st
     if (names.length > 0) out.GPUs = names.join(', ');
   }
   return out;
-}
-
-/** The NVTX ranges that start and end on one thread, for the CUDA model's GPU projection rows. */
-function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult): void {
-  for (const [thread, ranges] of nvtx.ranges) {
-    const process = ctx.processOf(thread);
-    for (let i = 0; i < ranges.start.length; i++) {
-      cuda.cuda.nvtxRange(thread, process, ranges.start.get(i), ranges.end.get(i), {
-        nameId: ranges.name.get(i),
-        color: ranges.color.get(i),
-        domain: ranges.domain.get(i),
-      });
-    }
-  }
-  cuda.cuda.finish();
 }
 
 /** The session span from ANALYSIS_DETAILS, widened to every event read. */

@@ -8,7 +8,6 @@
  * numeric id as its name. Domain id 0 / NULL is the default domain.
  */
 import type { EventAttrs, PayloadValue } from '../../model/builder.ts';
-import { f64, i32, u32 } from '../../model/growable.ts';
 import { PayloadType, type StringId } from '../../model/types.ts';
 import type { NsysContext } from './context.ts';
 import { CELL_FLOAT, CELL_INTEGER, CELL_NULL, TextKeys, type RowCursor } from './rowCursor.ts';
@@ -20,13 +19,9 @@ const TABLE = 'NVTX_EVENTS';
 const TEXT_COLUMN = { record: `${TABLE}, column text` };
 const REQUIRED = ['start', 'eventType', 'globalTid'] as const;
 
-/** Ranges that start and end on one thread, kept for the GPU projection (builder thread index -> ranges). */
-export class ThreadRanges {
-  readonly start = f64();
-  readonly end = f64();
-  readonly name = u32();
-  readonly color = u32();
-  readonly domain = i32();
+/** Where the ranges that start and end on one thread go, for the GPU projection (the CUDA model). */
+export interface ProjectionInput {
+  nvtxRange(thread: number, process: number, startNs: number, endNs: number, attrs: { nameId: number; color?: number; domain?: number }): void;
 }
 
 /** Names given to CUDA resources with nvtxNameCuda*: key `${pid}:${id}`. */
@@ -37,10 +32,12 @@ export interface ResourceNames {
 }
 
 export interface NvtxResult {
-  ranges: Map<number, ThreadRanges>;
-  resourceNames: ResourceNames;
   /** NVTX events read (all types). */
   rows: number;
+}
+
+export function emptyResourceNames(): ResourceNames {
+  return { device: new Map(), context: new Map(), stream: new Map() };
 }
 
 // Column positions of the main query. Fewer, cheaper columns make the per-row cost: each cell
@@ -67,12 +64,12 @@ const C = {
 /** `C.payloadKind` codes. */
 const P = { i64: 1, u64: 2, f64: 3, f32: 4, u32: 5, i32: 6, json: 7, jsonId: 8, binary: 9 } as const;
 
-export function decodeNvtx(ctx: NsysContext): NvtxResult {
-  const result: NvtxResult = {
-    ranges: new Map(),
-    resourceNames: { device: new Map(), context: new Map(), stream: new Map() },
-    rows: 0,
-  };
+/**
+ * Reads NVTX_EVENTS into the builder; names of CUDA objects go to `resourceNames`, ranges that start
+ * and end on one thread to `projection`.
+ */
+export function decodeNvtx(ctx: NsysContext, resourceNames: ResourceNames, projection: ProjectionInput): NvtxResult {
+  const result: NvtxResult = { rows: 0 };
   const s = ctx.schema;
   const b = ctx.builder;
   if (!s.has(TABLE)) return result;
@@ -148,14 +145,13 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
       payload: payloadKind === undefined ? undefined : payloadOf(r, payloadKind, ctx),
     };
   };
+  // Handed over as the 32-bit values the projection keeps (the object is read, not kept).
+  const projected = { nameId: 0, color: 0, domain: 0 };
   const keep = (thread: number, start: number, end: number, attrs: EventAttrs) => {
-    let r = result.ranges.get(thread);
-    if (!r) result.ranges.set(thread, (r = new ThreadRanges()));
-    r.start.push(start);
-    r.end.push(end);
-    r.name.push(attrs.nameId ?? 0);
-    r.color.push(attrs.color ?? 0);
-    r.domain.push(attrs.domain ?? 0);
+    projected.nameId = (attrs.nameId ?? 0) >>> 0;
+    projected.color = (attrs.color ?? 0) >>> 0;
+    projected.domain = (attrs.domain ?? 0) | 0;
+    projection.nvtxRange(thread, ctx.processOf(thread), start, end, projected);
   };
   const rowLabel = (r: RowCursor) => `${TABLE} row ${String(r.value(C.rowid))}`;
 
@@ -254,7 +250,7 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
         const id = integer ? Number(r.value(C.payload)) : r.number(C.rangeId);
         const name = nameOf(r);
         if (id === undefined || name === undefined) return;
-        const names = result.resourceNames;
+        const names = resourceNames;
         const map = resource === 'nameDevice' ? names.device : resource === 'nameContext' ? names.context : names.stream;
         map.set(`${pid}:${id}`, name);
         return;
