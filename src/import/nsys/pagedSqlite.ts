@@ -74,6 +74,25 @@ async function initSqlite(): Promise<Sqlite3> {
   return init({ locateFile: () => url });
 }
 
+/**
+ * SQLite's WebAssembly memory as bytes, the view made again only when a read reaches past it (the
+ * memory grew: growing detaches the old buffer, whose view then has no bytes). The package's own
+ * accessor asks the memory for its buffer on every call, which cost more than the cell read itself.
+ */
+class HeapBytes {
+  private view: Uint8Array;
+
+  constructor(private readonly wasm: Sqlite3['wasm']) {
+    this.view = wasm.heap8u();
+  }
+
+  /** The memory as bytes, at least `end` of them. */
+  upTo(end: number): Uint8Array {
+    if (this.view.byteLength < end) this.view = this.wasm.heap8u();
+    return this.view;
+  }
+}
+
 /** A block cache over a file: reads whole blocks, keeps the most recently used ones. */
 class BlockCache {
   private readonly blocks = new Map<number, Uint8Array>();
@@ -129,8 +148,10 @@ class PagedEngine {
   private readonly handles = new Map<number, BlockCache>();
   private opened = 0;
   private readonly vfsName = 'nvtxview-paged';
+  private readonly heap: HeapBytes;
 
   constructor(private readonly sqlite3: Sqlite3) {
+    this.heap = new HeapBytes(sqlite3.wasm);
     // Errors reach the importer as exceptions, which it reports with the table they came from; the
     // library's own console warnings would only repeat them on the CLI's terminal.
     const config = sqlite3.config as unknown as Record<string, unknown>;
@@ -155,7 +176,7 @@ class PagedEngine {
     } catch {
       // A file whose header SQLite rejects still opens; its first query reports why.
     }
-    return new PagedDatabase(this.sqlite3, db as never, () => files.delete(name));
+    return new PagedDatabase(this.sqlite3, this.heap, db as never, () => files.delete(name));
   }
 
   private install(): void {
@@ -174,6 +195,7 @@ class PagedEngine {
     for (const m of ['$xRandomness', '$xSleep', '$xCurrentTime', '$xCurrentTimeInt64', '$xGetLastError']) withBase[m] = fromBase[m];
     const handles = this.handles;
     const files = this.files;
+    const heap = this.heap;
     const ok = capi.SQLITE_OK;
     this.sqlite3.vfs.installVfs({
       io: {
@@ -186,7 +208,7 @@ class PagedEngine {
           xRead: (pFile, pDest, n, offset) => {
             const cache = handles.get(pFile as number);
             if (!cache) return capi.SQLITE_IOERR_READ;
-            const target = wasm.heap8u().subarray(pDest as number, (pDest as number) + n);
+            const target = heap.upTo((pDest as number) + n).subarray(pDest as number, (pDest as number) + n);
             let got: number;
             try {
               got = cache.readInto(Number(offset), target);
@@ -277,6 +299,7 @@ class PagedCursor implements RowCursor {
 
   constructor(
     private readonly sqlite3: Sqlite3,
+    private readonly heap: HeapBytes,
     private readonly dbPointer: number,
     private readonly statement: { pointer?: number; finalize(): unknown },
     private readonly decoder: TextDecoder,
@@ -317,12 +340,12 @@ class PagedCursor implements RowCursor {
       case SQLITE_TEXT: {
         const ptr = cells.sqlite3_column_text(pointer, i);
         const n = cells.sqlite3_column_bytes(pointer, i);
-        return n === 0 ? '' : this.decoder.decode(this.sqlite3.wasm.heap8u().subarray(ptr, ptr + n));
+        return n === 0 ? '' : this.decoder.decode(this.heap.upTo(ptr + n).subarray(ptr, ptr + n));
       }
       case SQLITE_BLOB: {
         const ptr = cells.sqlite3_column_blob(pointer, i);
         const n = cells.sqlite3_column_bytes(pointer, i);
-        return this.sqlite3.wasm.heap8u().slice(ptr, ptr + n);
+        return this.heap.upTo(ptr + n).slice(ptr, ptr + n);
       }
       default:
         return null;
@@ -334,7 +357,7 @@ class PagedCursor implements RowCursor {
     if (cells.sqlite3_column_type(this.pointer, i) !== SQLITE_TEXT) return -1;
     const ptr = cells.sqlite3_column_text(this.pointer, i);
     const n = cells.sqlite3_column_bytes(this.pointer, i);
-    return texts.keyOfBytes(this.sqlite3.wasm.heap8u(), ptr, ptr + n);
+    return texts.keyOfBytes(this.heap.upTo(ptr + n), ptr, ptr + n);
   }
 
   free(): void {
@@ -348,6 +371,7 @@ class PagedDatabase implements ReadDatabase {
 
   constructor(
     private readonly sqlite3: Sqlite3,
+    private readonly heap: HeapBytes,
     private readonly db: { pointer?: number; prepare(sql: string): { pointer?: number; finalize(): unknown }; exec(sql: string): unknown; close(): void },
     private readonly release: () => void,
   ) {}
@@ -375,7 +399,7 @@ class PagedDatabase implements ReadDatabase {
 
   cursor(sql: string): PagedCursor {
     const st = this.db.prepare(sql);
-    return new PagedCursor(this.sqlite3, this.db.pointer!, st, this.decoder);
+    return new PagedCursor(this.sqlite3, this.heap, this.db.pointer!, st, this.decoder);
   }
 
   /** Runs one statement to its end (its errors thrown, not logged as oo1's exec does). */
