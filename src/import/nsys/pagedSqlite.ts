@@ -10,7 +10,9 @@
  * bundle (the package resolves it from its own URL), and Node reads it from node_modules.
  */
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
-import type { RowCursor, TextKeys } from './rowCursor.ts';
+import type { RowArrayStatement, RowCursor, SqlValue, TextKeys } from './rowCursor.ts';
+
+export type { SqlValue };
 
 /** Synchronous random access to a file's bytes (SQLite's VFS calls are synchronous). */
 export interface RandomAccessFile {
@@ -20,13 +22,9 @@ export interface RandomAccessFile {
 }
 
 /** What the importer asks of an open database: sql.js's statement shape, which both engines serve. */
-export interface ReadStatement {
-  step(): boolean;
-  get(): SqlValue[];
+export interface ReadStatement extends RowArrayStatement {
   getAsObject(): Record<string, SqlValue>;
-  free(): void;
 }
-export type SqlValue = number | string | Uint8Array | null;
 
 export interface ReadDatabase {
   prepare(sql: string): ReadStatement;

@@ -5,7 +5,15 @@
  * The paged engine serves it straight from SQLite's column API (pagedSqlite.ts); a database that only
  * hands out row arrays (sql.js, the whole-file load kept for benchmarks) is served by `rowArrayCursor`.
  */
-import type { ReadStatement, SqlValue } from './pagedSqlite.ts';
+/** A cell as a row array holds it: integers and reals as numbers, texts, blobs, NULL. */
+export type SqlValue = number | string | Uint8Array | null;
+
+/** A statement that hands out whole rows (sql.js's shape). */
+export interface RowArrayStatement {
+  step(): boolean;
+  get(): SqlValue[];
+  free(): void;
+}
 
 /** Cell types, SQLite's codes (sqlite3.h). */
 export const CELL_INTEGER = 1;
@@ -133,7 +141,7 @@ function grown<T extends Uint8Array | Uint32Array | Int32Array>(a: T, length: nu
 }
 
 /** A cursor over a statement that hands out whole rows (sql.js): each row is read once, then served by cell. */
-export function rowArrayCursor(st: ReadStatement): RowCursor {
+export function rowArrayCursor(st: RowArrayStatement): RowCursor {
   let row: SqlValue[] = [];
   return {
     step() {
