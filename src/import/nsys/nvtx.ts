@@ -365,7 +365,8 @@ function threadKey(column: string): string {
 function nvtxDomains(ctx: NsysContext, createCodes: number[]) {
   const s = ctx.schema;
   let names: Map<string, string> | undefined;
-  const index = new Map<string, number>();
+  /** Builder domain index by process, then domain id: no key string per event. */
+  const index = new Map<number, Map<number, number>>();
   const unnamed = new Map<number, Set<number>>();
   const readNames = (): Map<string, string> => {
     const found = new Map<string, string>();
@@ -388,11 +389,12 @@ function nvtxDomains(ctx: NsysContext, createCodes: number[]) {
   return {
     index(pid: number, domainId: number | undefined): number {
       if (domainId === undefined || domainId === 0) return 0;
-      const key = `${pid}:${domainId}`;
-      let d = index.get(key);
+      let ofProcess = index.get(pid);
+      if (ofProcess === undefined) index.set(pid, (ofProcess = new Map()));
+      let d = ofProcess.get(domainId);
       if (d === undefined) {
         names ??= readNames();
-        let name = names.get(key);
+        let name = names.get(`${pid}:${domainId}`);
         if (name === undefined) {
           name = String(domainId);
           let ids = unnamed.get(pid);
@@ -400,7 +402,7 @@ function nvtxDomains(ctx: NsysContext, createCodes: number[]) {
           ids.add(domainId);
         }
         d = ctx.builder.domain(pid, name, { record: `${TABLE}, domain ${String(domainId)}` });
-        index.set(key, d);
+        ofProcess.set(domainId, d);
       }
       return d;
     },
