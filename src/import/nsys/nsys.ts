@@ -123,7 +123,6 @@ async function openWholeFile(file: RandomAccessFile): Promise<Database> {
   return {
     prepare: (sql) => db.prepare(sql),
     cursor: (sql) => rowArrayCursor(db.prepare(sql)),
-    run: (sql) => void db.run(sql),
     close: () => db.close(),
   };
 }

@@ -30,7 +30,6 @@ export interface ReadDatabase {
   prepare(sql: string): ReadStatement;
   /** The rows of `sql` cell by cell (rowCursor.ts): the importer's per-row loops. */
   cursor(sql: string): RowCursor;
-  run(sql: string): void;
   close(): void;
 }
 
@@ -398,16 +397,6 @@ class PagedDatabase implements ReadDatabase {
   cursor(sql: string): PagedCursor {
     const st = this.db.prepare(sql);
     return new PagedCursor(this.sqlite3, this.heap, this.db.pointer!, st, this.decoder);
-  }
-
-  /** Runs one statement to its end (its errors thrown, not logged as oo1's exec does). */
-  run(sql: string): void {
-    const st = this.prepare(sql);
-    try {
-      while (st.step());
-    } finally {
-      st.free();
-    }
   }
 
   close(): void {
