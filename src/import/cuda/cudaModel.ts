@@ -79,8 +79,10 @@ class ThreadRanges {
 }
 
 export class CudaModel {
-  private readonly apiRows = new Map<string, number>();
-  private readonly gpuRows = new Map<string, number>();
+  /** API rows by thread, then row label. */
+  private readonly apiRows = new Map<number, Map<string, number>>();
+  /** GPU rows by process, device, context, then stream ('sync' for the synchronization row): no key string per operation. */
+  private readonly gpuRows = new Map<number, Map<number | undefined, Map<number | undefined, Map<number | 'sync' | undefined, number>>>>();
   private readonly namedObjects = new Set<string>();
   /** GPU work span and count per model correlation id. */
   private readonly workIndex = new Map<number, number>();
@@ -106,11 +108,12 @@ export class CudaModel {
    * domain's label). `correlation` is a model correlation id (`cudaCorrelation`).
    */
   apiCall(thread: number, process: number, rowLabel: string, startNs: number, endNs: number, attrs: EventAttrs, correlation?: number): void {
-    const rowKey = `${thread}:${rowLabel}`;
-    let row = this.apiRows.get(rowKey);
+    let rows = this.apiRows.get(thread);
+    if (rows === undefined) this.apiRows.set(thread, (rows = new Map()));
+    let row = rows.get(rowLabel);
     if (row === undefined) {
       row = this.b.customRow({ kind: 'api', label: rowLabel, process, thread });
-      this.apiRows.set(rowKey, row);
+      rows.set(rowLabel, row);
     }
     this.b.rowRange(row, startNs, endNs, attrs, thread, correlation);
     this.apiCalls++;
@@ -168,9 +171,10 @@ export class CudaModel {
    */
   finish(): void {
     const b = this.b;
-    const payloads = new Map<string, string>();
+    const payloads = new Map<number | string, string>();
     const payloadOf = (work: number, calls: number) => {
-      const key = `${work}:${calls}`;
+      // A number while both counts are below 2^26 (exact), else a string: no string per range.
+      const key = work < 67108864 && calls < 67108864 ? work * 67108864 + calls : `${work}:${calls}`;
       let json = payloads.get(key);
       if (json === undefined) payloads.set(key, (json = JSON.stringify({ gpuOperations: work, apiCalls: calls })));
       return json;
@@ -211,8 +215,13 @@ export class CudaModel {
 
   private gpuRow(place: GpuPlace, sync: boolean): number {
     const { process, device, context, stream } = place;
-    const key = `${process}:${device ?? ''}:${context ?? ''}:${sync ? 'sync' : (stream ?? '')}`;
-    let row = this.gpuRows.get(key);
+    let byDevice = this.gpuRows.get(process);
+    if (byDevice === undefined) this.gpuRows.set(process, (byDevice = new Map()));
+    let byContext = byDevice.get(device);
+    if (byContext === undefined) byDevice.set(device, (byContext = new Map()));
+    let byStream = byContext.get(context);
+    if (byStream === undefined) byContext.set(context, (byStream = new Map()));
+    let row = byStream.get(sync ? 'sync' : stream);
     if (row !== undefined) return row;
     const objects: ObjectRef[] = [];
     const object = (kind: string, id: number, name: string | undefined) => {
@@ -230,7 +239,7 @@ export class CudaModel {
       path: device === undefined ? [CUDA_GROUP] : [CUDA_GROUP, l.device({ ...place, device })],
       objects,
     });
-    this.gpuRows.set(key, row);
+    byStream.set(sync ? 'sync' : stream, row);
     return row;
   }
 

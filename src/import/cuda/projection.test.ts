@@ -19,3 +19,15 @@ describe('projectRange', () => {
     expect(projectRange(table, 21, 39)).toBeUndefined();
   });
 });
+
+describe('launchTable', () => {
+  it('gives the same table for calls already in time order and for the same calls shuffled', () => {
+    const inOrder = launchTable([10, 10, 40, 90], [20, 30, 45, 110], [30, 31, 100, 60], [50, 51, 120, 70], [1, 0, 2, 1]);
+    const shuffled = launchTable([90, 10, 40, 10], [110, 30, 45, 20], [60, 31, 100, 30], [70, 51, 120, 50], [1, 0, 2, 1]);
+    expect(inOrder).toEqual(shuffled);
+    expect(Array.from(inOrder.start)).toEqual([10, 40, 90]);
+    // Equal starts are ordered by end.
+    const ties = launchTable([10, 10], [30, 20], [1, 2], [3, 4], [1, 1]);
+    expect(Array.from(ties.end)).toEqual([20, 30]);
+  });
+});

@@ -39,10 +39,24 @@ export function launchTable(
   gpuEnd: ArrayLike<number>,
   gpuCount: ArrayLike<number>,
 ): LaunchTable {
-  const keep: number[] = [];
-  for (let i = 0; i < start.length; i++) if (gpuCount[i] > 0) keep.push(i);
-  keep.sort((a, b) => start[a] - start[b] || end[a] - end[b] || a - b);
-  const n = keep.length;
+  let n = 0;
+  for (let i = 0; i < start.length; i++) if (gpuCount[i] > 0) n++;
+  const keep = new Uint32Array(n);
+  // Calls mostly come in time order already (a thread's calls in its table's order): sort only if not.
+  let sorted = true;
+  for (let i = 0, k = 0; i < start.length; i++) {
+    if (!(gpuCount[i] > 0)) continue;
+    if (k > 0) {
+      const p = keep[k - 1];
+      if (start[p] > start[i] || (start[p] === start[i] && end[p] > end[i])) sorted = false;
+    }
+    keep[k++] = i;
+  }
+  if (!sorted) {
+    const order = Array.from(keep);
+    order.sort((a, b) => start[a] - start[b] || end[a] - end[b] || a - b);
+    keep.set(order);
+  }
   const table: LaunchTable = {
     start: new Float64Array(n),
     end: new Float64Array(n),
@@ -50,13 +64,14 @@ export function launchTable(
     gpuEnd: new Float64Array(n),
     gpuCount: new Uint32Array(n),
   };
-  keep.forEach((i, k) => {
+  for (let k = 0; k < n; k++) {
+    const i = keep[k];
     table.start[k] = start[i];
     table.end[k] = end[i];
     table.gpuStart[k] = gpuStart[i];
     table.gpuEnd[k] = gpuEnd[i];
     table.gpuCount[k] = gpuCount[i];
-  });
+  }
   return table;
 }
 

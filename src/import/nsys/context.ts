@@ -6,7 +6,8 @@
 import { isOutOfMemory, type ModelBuilder } from '../../model/builder.ts';
 import type { StringId } from '../../model/types.ts';
 import { pidOf, quoteId, tidOf, type Schema } from './schema.ts';
-import type { ReadDatabase as Database, ReadStatement as Statement, SqlValue } from './pagedSqlite.ts';
+import type { ReadDatabase as Database, SqlValue } from './pagedSqlite.ts';
+import { CELL_FLOAT, CELL_INTEGER, CELL_NULL, type RowCursor } from './rowCursor.ts';
 
 export type Row = SqlValue[];
 
@@ -24,7 +25,9 @@ const MIN_SESSION_SLACK_NS = 60e9;
 
 export class NsysContext {
   private strings: Map<number, string> | undefined;
-  private readonly interned = new Map<number, StringId>();
+  /** Builder string id + 1 per StringIds id (0: not interned yet); other ids (far past the table's size, not integers) use `internedFar`. */
+  private interned = new Uint32Array(1024);
+  private readonly internedFar = new Map<number, StringId>();
   private readonly threadNameIds = new Map<number, number>();
   private readonly processNames = new Map<number, string>();
   private readonly threadIndex = new Map<number, number>();
@@ -120,12 +123,39 @@ export class NsysContext {
    * Returns the number of rows read.
    */
   each(table: string, sql: string, onRow: (row: Row) => void): number {
+    return this.read(table, () => this.db.prepare(sql), (st) => onRow(st.get()));
+  }
+
+  /**
+   * `each` for the big tables: `onRow` reads the cells it needs from the cursor (rowCursor.ts), so
+   * that no row array is made and unused cells are never read.
+   */
+  scan(table: string, sql: string, onRow: (row: RowCursor) => void): number {
+    return this.read(table, () => this.db.cursor(sql), onRow);
+  }
+
+  /**
+   * A time cell as a model time (see `checkTime`), read straight from the cursor; `rowidColumn` is
+   * read only to name a bad row.
+   */
+  timeAt(table: string, r: RowCursor, i: number, column: string, rowidColumn: number): number | undefined {
+    const type = r.type(i);
+    if (type === CELL_INTEGER || type === CELL_FLOAT) {
+      const v = r.double(i);
+      if (v >= this.lowT && v <= this.highT) return Math.round(v);
+      return this.checkTime(table, r.value(rowidColumn), column, v);
+    }
+    if (type === CELL_NULL) return undefined;
+    return this.checkTime(table, r.value(rowidColumn), column, r.value(i));
+  }
+
+  private read<S extends { step(): boolean; free(): void }>(table: string, open: () => S, onRow: (st: S) => void): number {
     let n = 0;
-    let st: Statement | undefined;
+    let st: S | undefined;
     try {
-      st = this.db.prepare(sql);
+      st = open();
       while (st.step()) {
-        onRow(st.get());
+        onRow(st);
         if (++n % CANCEL_CHECK_ROWS === 0) {
           if (this.cancelled) break;
           this.builder.checkBudget();
@@ -155,23 +185,42 @@ export class NsysContext {
       this.strings = new Map();
       if (this.schema.has('StringIds')) {
         const strings = this.strings;
-        this.each('StringIds', 'SELECT id, value FROM StringIds', (row) => {
-          if (typeof row[0] === 'number') strings.set(row[0], String(row[1] ?? ''));
+        this.scan('StringIds', 'SELECT id, value FROM StringIds', (r) => {
+          const id = r.number(0);
+          if (id !== undefined) strings.set(id, String(r.value(1) ?? ''));
         });
       }
     }
     return this.strings.get(id);
   }
 
-  /** A StringIds value interned in the builder (cached: cheap in per-row loops). */
+  /** Number of StringIds rows read. */
+  private stringCount(): number {
+    this.string(0);
+    return this.strings!.size;
+  }
+
+  /** A StringIds value interned in the builder (cached by id in a typed array: cheap in per-row loops). */
   stringId(id: unknown): StringId | undefined {
     if (typeof id !== 'number') return undefined;
-    let s = this.interned.get(id);
+    if (id >= 0 && id < this.interned.length && this.interned[id] !== 0) return (this.interned[id]! - 1) as StringId;
+    // Dense while the id is within reach of the table's size (StringIds ids count from 0), so that
+    // one absurd id in a damaged file does not size the array.
+    const small = id >= 0 && Number.isInteger(id) && id < Math.max(1024, 2 * this.stringCount());
+    let s = small ? undefined : this.internedFar.get(id);
     if (s === undefined) {
       const value = this.string(id);
       if (value === undefined) return undefined;
       s = this.builder.intern(value, 'name', { record: `StringIds id ${id}` });
-      this.interned.set(id, s);
+      if (!small) this.internedFar.set(id, s);
+      else {
+        if (id >= this.interned.length) {
+          const grown = new Uint32Array(Math.max(this.interned.length * 2, id + 1));
+          grown.set(this.interned);
+          this.interned = grown;
+        }
+        this.interned[id] = s + 1;
+      }
     }
     return s;
   }

@@ -9,8 +9,9 @@
 import { API_ROW_LABEL, CudaModel, CUPTI_NO_STREAM, cudaCorrelation, jsonPayload, type CudaLabels, type GpuPlace } from '../cuda/cudaModel.ts';
 import { memcpyName, MEMSET_NAME, stripVersion, syncName, syncPayload, UNNAMED_KERNEL } from '../cuda/cuptiNames.ts';
 import type { PayloadValue } from '../../model/builder.ts';
-import type { StringId } from '../../model/types.ts';
-import { num, type NsysContext, type Row } from './context.ts';
+import { PayloadType, type StringId } from '../../model/types.ts';
+import type { NsysContext } from './context.ts';
+import { CELL_FLOAT, CELL_INTEGER, CELL_NULL, CELL_TEXT, type RowCursor } from './rowCursor.ts';
 import { readCudaObjectNames, type CudaObjectNames } from './cudaNames.ts';
 import type { ResourceNames } from './nvtx.ts';
 import { pidOf, quoteId, tidOf } from './schema.ts';
@@ -29,18 +30,23 @@ const API_CLASS_LABEL: Record<number, string> = { 0: API_ROW_LABEL.runtime, 1: A
 /** CUPTI_ACTIVITY_STREAM_CREATE_FLAG_NULL: the legacy default stream. */
 const STREAM_FLAG_NULL = 3;
 
-export interface CudaResult {
-  /** The CUDA model the rows went into; the importer adds the NVTX ranges and calls `finish()`. */
-  cuda: CudaModel;
-  apiCalls: number;
-  gpuOps: number;
+/**
+ * The CUDA model of an export, with its device and stream labels. Made before the NVTX events are
+ * read, so that their ranges go straight into the GPU projection; the names the program gave CUDA
+ * objects with NVTX events (`resourceNames`, filled while those are read) are looked up only when
+ * the first GPU row is made.
+ */
+export function cudaModelOf(ctx: NsysContext, resourceNames: ResourceNames): CudaModel {
+  return new CudaModel(ctx.builder, deviceAndStreamLabels(ctx, readCudaObjectNames(ctx, resourceNames)));
 }
 
-export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): CudaResult {
+/** Kernel columns after the name (`kernelPayload` reads them in this order). */
+const KERNEL_FIELDS = ['gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ', 'registersPerThread', 'staticSharedMemory', 'dynamicSharedMemory'] as const;
+
+/** Reads the CUPTI activity tables into `cuda` (the importer adds the NVTX ranges and calls `finish()`). */
+export function decodeCuda(ctx: NsysContext, cuda: CudaModel): void {
   const b = ctx.builder;
   const s = ctx.schema;
-  const labels = deviceAndStreamLabels(ctx, readCudaObjectNames(ctx, resourceNames));
-  const cuda = new CudaModel(b, labels);
 
   const memcpyKinds = s.enumLabels('ENUM_CUDA_MEMCPY_OPER');
   const syncTypes = s.enumLabels('ENUM_CUPTI_SYNC_TYPE');
@@ -51,46 +57,44 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
     if (id === undefined) nameCache.set(text, (id = b.intern(text, 'name', CUDA_NAME)));
     return id;
   };
+  const memcpyNames = new Map<number | undefined, StringId>();
+  const memcpyNameOf = (kind: number | undefined): StringId => {
+    let id = memcpyNames.get(kind);
+    if (id === undefined) memcpyNames.set(kind, (id = named(memcpyName(kind, kind === undefined ? undefined : memcpyKinds?.get(kind)))));
+    return id;
+  };
 
   const kernelName = s.firstColumn('CUPTI_ACTIVITY_KIND_KERNEL', 'demangledName', 'shortName', 'mangledName', 'name');
   const gpuTables: GpuTable[] = [
     {
       table: 'CUPTI_ACTIVITY_KIND_KERNEL',
       work: true,
-      extra: [kernelName ?? 'NULL', 'gridX', 'gridY', 'gridZ', 'blockX', 'blockY', 'blockZ', 'registersPerThread', 'staticSharedMemory', 'dynamicSharedMemory'],
-      describe: (x) => {
-        const name = typeof x[0] === 'number' ? ctx.stringId(x[0]) : typeof x[0] === 'string' ? named(x[0]) : undefined;
-        const info: Record<string, unknown> = {};
-        if (x[1] !== null) info.grid = [x[1], x[2], x[3]];
-        if (x[4] !== null) info.block = [x[4], x[5], x[6]];
-        if (x[7] !== null) info.registersPerThread = x[7];
-        if (x[8] !== null) info.staticSharedMemory = x[8];
-        if (x[9] !== null) info.dynamicSharedMemory = x[9];
-        return { nameId: name ?? named(UNNAMED_KERNEL), payload: jsonPayload(info) };
+      extra: [kernelName ?? 'NULL', ...KERNEL_FIELDS],
+      describe: (r, at) => {
+        const type = r.type(at);
+        const name = type === CELL_INTEGER || type === CELL_FLOAT ? ctx.stringId(r.double(at)) : type === CELL_TEXT ? named(String(r.value(at))) : undefined;
+        return { nameId: name ?? named(UNNAMED_KERNEL), payload: kernelPayload(r, at + 1) };
       },
     },
     {
       table: 'CUPTI_ACTIVITY_KIND_MEMCPY',
       work: true,
       extra: ['copyKind', 'bytes'],
-      describe: (x) => {
-        const kind = num(x[0]);
-        return { nameId: named(memcpyName(kind, kind === undefined ? undefined : memcpyKinds?.get(kind))), payload: jsonPayload({ bytes: x[1] ?? undefined }) };
-      },
+      describe: (r, at) => ({ nameId: memcpyNameOf(r.number(at)), payload: jsonPayload({ bytes: r.value(at + 1) ?? undefined }) }),
     },
     {
       table: 'CUPTI_ACTIVITY_KIND_MEMSET',
       work: true,
       extra: ['bytes', 'value'],
-      describe: (x) => ({ nameId: named(MEMSET_NAME), payload: jsonPayload({ bytes: x[0] ?? undefined, value: x[1] ?? undefined }) }),
+      describe: (r, at) => ({ nameId: named(MEMSET_NAME), payload: jsonPayload({ bytes: r.value(at) ?? undefined, value: r.value(at + 1) ?? undefined }) }),
     },
     {
       table: 'CUPTI_ACTIVITY_KIND_SYNCHRONIZATION',
       work: false,
       extra: [s.firstColumn('CUPTI_ACTIVITY_KIND_SYNCHRONIZATION', 'syncType', 'deprecatedSyncType') ?? 'NULL', 'streamId', 'eventId'],
-      describe: (x) => {
-        const type = num(x[0]);
-        return { nameId: named(syncName(type, type === undefined ? undefined : syncTypes?.get(type))), payload: syncPayload(x[1], x[2]) };
+      describe: (r, at) => {
+        const type = r.number(at);
+        return { nameId: named(syncName(type, type === undefined ? undefined : syncTypes?.get(type))), payload: syncPayload(r.value(at + 1), r.value(at + 2)) };
       },
     },
   ];
@@ -106,6 +110,7 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
     const hasPid = s.hasColumn(g.table, 'globalPid');
     if (!hasPid) b.report('warning', `table ${g.table} has no globalPid column: its rows are not tied to a process nor linked to API calls`);
     const cols = [
+      'rowid',
       ctx.time('start'),
       ctx.time('"end"'),
       hasPid ? pidOf('globalPid') : 'NULL',
@@ -114,18 +119,17 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(g.table, 'correlationId') ? 'correlationId' : 'NULL',
       s.hasColumn(g.table, 'contextId') ? 'contextId' : 'NULL',
       ...g.extra.map((c) => (c !== 'NULL' && s.hasColumn(g.table, c) ? quoteId(c) : 'NULL')),
-      'rowid',
     ];
-    ctx.each(g.table, `SELECT ${cols.join(', ')} FROM ${quoteId(g.table)}`, (row) => {
-      const rowid = row[row.length - 1];
-      const start = ctx.checkTime(g.table, rowid, 'start', row[0]);
-      const end = ctx.checkTime(g.table, rowid, 'end', row[1]);
+    const table = g.table;
+    ctx.scan(table, `SELECT ${cols.join(', ')} FROM ${quoteId(table)}`, (r) => {
+      const start = ctx.timeAt(table, r, 1, 'start', 0);
+      const end = ctx.timeAt(table, r, 2, 'end', 0);
       if (start === undefined || end === undefined) return;
-      const pid = num(row[2]);
+      const pid = r.number(3);
       const process = pid === undefined ? -1 : ctx.process(pid);
-      const place: GpuPlace = { process, pid: pid ?? -1, device: num(row[3]), context: num(row[6]), stream: num(row[4]) };
-      const key = cudaCorrelation(process, num(row[5]));
-      const described = g.describe(row.slice(7, row.length - 1));
+      const place: GpuPlace = { process, pid: pid ?? -1, device: r.number(4), context: r.number(7), stream: r.number(5) };
+      const key = cudaCorrelation(process, r.number(6));
+      const described = g.describe(r, 8);
       ctx.seeTime(start);
       ctx.seeTime(end);
       if (g.work) cuda.gpuWork(place, start, end, described, key);
@@ -146,6 +150,7 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
     const nameCol = s.firstColumn(table, 'nameId', 'name');
     if (!nameCol) b.report('warning', `table ${table} has no nameId column: CUDA API calls are shown without names`);
     const cols = [
+      'rowid',
       ctx.time('start'),
       ctx.time('"end"'),
       s.hasColumn(table, 'eventClass') ? 'eventClass' : String(defaultClass),
@@ -154,29 +159,30 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
       s.hasColumn(table, 'correlationId') ? 'correlationId' : 'NULL',
       nameCol ?? 'NULL',
       s.hasColumn(table, 'returnValue') ? 'returnValue' : 'NULL',
-      'rowid',
     ];
-    ctx.each(table, `SELECT ${cols.join(', ')} FROM ${quoteId(table)}`, (row: Row) => {
-      const start = ctx.checkTime(table, row[8], 'start', row[0]);
-      const end = ctx.checkTime(table, row[8], 'end', row[1]);
-      const pid = num(row[3]);
-      const tid = num(row[4]);
+    ctx.scan(table, `SELECT ${cols.join(', ')} FROM ${quoteId(table)}`, (r) => {
+      const start = ctx.timeAt(table, r, 1, 'start', 0);
+      const end = ctx.timeAt(table, r, 2, 'end', 0);
+      const pid = r.number(4);
+      const tid = r.number(5);
       if (start === undefined || end === undefined || pid === undefined || tid === undefined) return;
-      const cls = num(row[2]) ?? defaultClass;
+      const cls = r.number(3) ?? defaultClass;
       const thread = ctx.thread(pid, tid);
       const process = ctx.process(pid);
       const label = API_CLASS_LABEL[cls] ?? `${classLabels?.get(cls) ?? `event class ${cls}`} API`;
-      const ret = num(row[7]);
+      const ret = r.number(8);
       ctx.seeTime(start);
       ctx.seeTime(end);
       const payload: PayloadValue | undefined = ret ? jsonPayload({ returnValue: ret }) : undefined;
-      cuda.apiCall(thread, process, label, start, end, { nameId: apiName(row[6]), payload }, cudaCorrelation(process, num(row[5])));
+      cuda.apiCall(thread, process, label, start, end, { nameId: apiName(r, 7), payload }, cudaCorrelation(process, r.number(6)));
     });
   }
 
-  function apiName(v: unknown): StringId {
-    if (typeof v === 'string') return named(stripVersion(v));
-    if (typeof v !== 'number') return named('[CUDA API]');
+  function apiName(r: RowCursor, i: number): StringId {
+    const type = r.type(i);
+    if (type === CELL_TEXT) return named(stripVersion(String(r.value(i))));
+    if (type !== CELL_INTEGER && type !== CELL_FLOAT) return named('[CUDA API]');
+    const v = r.double(i);
     let id = apiNames.get(v);
     if (id === undefined) {
       const text = ctx.string(v);
@@ -185,17 +191,50 @@ export function decodeCuda(ctx: NsysContext, resourceNames: ResourceNames): Cuda
     }
     return id;
   }
+}
 
-  return { cuda, apiCalls: cuda.apiCalls, gpuOps: cuda.gpuOps };
+/**
+ * A kernel's launch configuration, the JSON that `jsonPayload` makes of `{ grid, block,
+ * registersPerThread, staticSharedMemory, dynamicSharedMemory }`, written directly when every cell
+ * is a finite number or NULL (building that object and its entries per kernel cost more than
+ * reading the row).
+ */
+function kernelPayload(r: RowCursor, at: number): PayloadValue | undefined {
+  const v: Array<number | null> = [];
+  for (let i = 0; i < KERNEL_FIELDS.length; i++) {
+    const type = r.type(at + i);
+    if (type === CELL_NULL) v.push(null);
+    else if (type === CELL_INTEGER || (type === CELL_FLOAT && Number.isFinite(r.double(at + i)))) v.push(r.double(at + i));
+    else return kernelPayloadOf(r, at);
+  }
+  const parts: string[] = [];
+  if (v[0] !== null) parts.push(`"grid":[${v[0]},${v[1]},${v[2]}]`);
+  if (v[3] !== null) parts.push(`"block":[${v[3]},${v[4]},${v[5]}]`);
+  if (v[6] !== null) parts.push(`"registersPerThread":${v[6]}`);
+  if (v[7] !== null) parts.push(`"staticSharedMemory":${v[7]}`);
+  if (v[8] !== null) parts.push(`"dynamicSharedMemory":${v[8]}`);
+  return parts.length === 0 ? undefined : { type: PayloadType.Json, value: `{${parts.join(',')}}` };
+}
+
+/** `kernelPayload` for cells of any type (a damaged file). */
+function kernelPayloadOf(r: RowCursor, at: number): PayloadValue | undefined {
+  const x = KERNEL_FIELDS.map((_, i) => r.value(at + i));
+  const info: Record<string, unknown> = {};
+  if (x[0] !== null) info.grid = [x[0], x[1], x[2]];
+  if (x[3] !== null) info.block = [x[3], x[4], x[5]];
+  if (x[6] !== null) info.registersPerThread = x[6];
+  if (x[7] !== null) info.staticSharedMemory = x[7];
+  if (x[8] !== null) info.dynamicSharedMemory = x[8];
+  return jsonPayload(info);
 }
 
 interface GpuTable {
   table: string;
   /** Kernels, copies and sets are GPU work; synchronization records are not. */
   work: boolean;
-  /** Extra columns handed to `describe` (missing ones read as NULL). */
+  /** Extra columns read by `describe` from column `at` on (missing ones read as NULL). */
   extra: string[];
-  describe: (extra: Row) => { nameId: StringId; payload?: PayloadValue };
+  describe: (r: RowCursor, at: number) => { nameId: StringId; payload?: PayloadValue };
 }
 
 /** Row labels of devices and streams, from TARGET_INFO_* tables and the names the program gave them. */

@@ -8,9 +8,10 @@
  */
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { NsysContext } from './context.ts';
-import { decodeCuda, type CudaResult } from './cuda.ts';
-import { decodeNvtx, type NvtxResult } from './nvtx.ts';
+import { cudaModelOf, decodeCuda } from './cuda.ts';
+import { decodeNvtx, emptyResourceNames } from './nvtx.ts';
 import { Schema } from './schema.ts';
+import { rowArrayCursor } from './rowCursor.ts';
 import { openPagedDatabase, type RandomAccessFile, type ReadDatabase as Database } from './pagedSqlite.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
@@ -74,11 +75,13 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
 
     const nsys = new NsysContext(db, schema, b, clock.timeBase, ctx.signal);
     if (!schema.has('NVTX_EVENTS')) b.report('info', 'no NVTX_EVENTS table: the capture has no NVTX events');
-    const nvtx = decodeNvtx(nsys);
+    const resourceNames = emptyResourceNames();
+    const cuda = cudaModelOf(nsys, resourceNames);
+    decodeNvtx(nsys, resourceNames, cuda);
     if (nsys.cancelled) return;
-    const cuda = decodeCuda(nsys, nvtx.resourceNames);
+    decodeCuda(nsys, cuda);
     if (nsys.cancelled) return;
-    addProjectionRows(nsys, nvtx, cuda);
+    cuda.finish();
     declareSpan(nsys);
     nsys.reportBadTimes();
   } finally {
@@ -116,7 +119,12 @@ async function wholeFile(input: DecodeInput): Promise<Uint8Array> {
 /** The former engine: sql.js with the whole file copied into its heap (benchmark comparison). */
 async function openWholeFile(file: RandomAccessFile): Promise<Database> {
   const { openDatabase } = await import('./sqlite.ts');
-  return openDatabase(file.readSync(0, file.size));
+  const db = await openDatabase(file.readSync(0, file.size));
+  return {
+    prepare: (sql) => db.prepare(sql),
+    cursor: (sql) => rowArrayCursor(db.prepare(sql)),
+    close: () => db.close(),
+  };
 }
 
 function memoryFile(bytes: Uint8Array): RandomAccessFile {
@@ -245,21 +253,6 @@ function describeCapture(schema: Schema, meta: Map<string, string[]>): Record<st
     if (names.length > 0) out.GPUs = names.join(', ');
   }
   return out;
-}
-
-/** The NVTX ranges that start and end on one thread, for the CUDA model's GPU projection rows. */
-function addProjectionRows(ctx: NsysContext, nvtx: NvtxResult, cuda: CudaResult): void {
-  for (const [thread, ranges] of nvtx.ranges) {
-    const process = ctx.processOf(thread);
-    for (let i = 0; i < ranges.start.length; i++) {
-      cuda.cuda.nvtxRange(thread, process, ranges.start.get(i), ranges.end.get(i), {
-        nameId: ranges.name.get(i),
-        color: ranges.color.get(i),
-        domain: ranges.domain.get(i),
-      });
-    }
-  }
-  cuda.cuda.finish();
 }
 
 /** The session span from ANALYSIS_DETAILS, widened to every event read. */

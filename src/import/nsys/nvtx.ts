@@ -8,9 +8,9 @@
  * numeric id as its name. Domain id 0 / NULL is the default domain.
  */
 import type { EventAttrs, PayloadValue } from '../../model/builder.ts';
-import { f64, i32, u32 } from '../../model/growable.ts';
 import { PayloadType, type StringId } from '../../model/types.ts';
-import { num, type NsysContext, type Row } from './context.ts';
+import type { NsysContext } from './context.ts';
+import { CELL_FLOAT, CELL_INTEGER, CELL_NULL, TextKeys, type RowCursor } from './rowCursor.ts';
 import { eventTypeTable, type NvtxKind } from './eventTypes.ts';
 import { pidOf } from './schema.ts';
 
@@ -19,13 +19,9 @@ const TABLE = 'NVTX_EVENTS';
 const TEXT_COLUMN = { record: `${TABLE}, column text` };
 const REQUIRED = ['start', 'eventType', 'globalTid'] as const;
 
-/** Ranges that start and end on one thread, kept for the GPU projection (builder thread index -> ranges). */
-export class ThreadRanges {
-  readonly start = f64();
-  readonly end = f64();
-  readonly name = u32();
-  readonly color = u32();
-  readonly domain = i32();
+/** Where the ranges that start and end on one thread go, for the GPU projection (the CUDA model). */
+export interface ProjectionInput {
+  nvtxRange(thread: number, process: number, startNs: number, endNs: number, attrs: { nameId: number; color?: number; domain?: number }): void;
 }
 
 /** Names given to CUDA resources with nvtxNameCuda*: key `${pid}:${id}`. */
@@ -36,14 +32,16 @@ export interface ResourceNames {
 }
 
 export interface NvtxResult {
-  ranges: Map<number, ThreadRanges>;
-  resourceNames: ResourceNames;
   /** NVTX events read (all types). */
   rows: number;
 }
 
+export function emptyResourceNames(): ResourceNames {
+  return { device: new Map(), context: new Map(), stream: new Map() };
+}
+
 // Column positions of the main query. Fewer, cheaper columns make the per-row cost: each cell
-// read crosses into WebAssembly, and strings are decoded from UTF-8 one by one.
+// read crosses into WebAssembly; a row's handler reads only the cells its kind uses.
 const C = {
   rowid: 0,
   start: 1,
@@ -52,7 +50,7 @@ const C = {
   rangeId: 4,
   category: 5,
   color: 6,
-  /** Key into the distinct texts (integer), or the text itself when the temp table is missing. */
+  /** The event's own text (keyed by its bytes, decoded once per distinct text). */
   text: 7,
   textId: 8,
   domainId: 9,
@@ -66,15 +64,12 @@ const C = {
 /** `C.payloadKind` codes. */
 const P = { i64: 1, u64: 2, f64: 3, f32: 4, u32: 5, i32: 6, json: 7, jsonId: 8, binary: 9 } as const;
 
-/** Temp table of the distinct NVTX texts: the main query returns a small integer per row instead. */
-const TEXTS = 'temp.nvtxview_nvtx_text';
-
-export function decodeNvtx(ctx: NsysContext): NvtxResult {
-  const result: NvtxResult = {
-    ranges: new Map(),
-    resourceNames: { device: new Map(), context: new Map(), stream: new Map() },
-    rows: 0,
-  };
+/**
+ * Reads NVTX_EVENTS into the builder; names of CUDA objects go to `resourceNames`, ranges that start
+ * and end on one thread to `projection`.
+ */
+export function decodeNvtx(ctx: NsysContext, resourceNames: ResourceNames, projection: ProjectionInput): NvtxResult {
+  const result: NvtxResult = { rows: 0 };
   const s = ctx.schema;
   const b = ctx.builder;
   if (!s.has(TABLE)) return result;
@@ -94,11 +89,10 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
   } else if (types.name.size > 0 && fileTypes.size === 0) {
     b.report('info', `ENUM_NSYS_EVENT_TYPE has no NVTX event type: NVTX event types read with the built-in codes of Nsight Systems 2025.1`);
   }
-  const domains = readDomains(ctx, types.codes('domainCreate'));
+  const domains = nvtxDomains(ctx, types.codes('domainCreate'));
 
   const has = (column: string) => s.hasColumn(TABLE, column);
   const optional = (column: string) => (has(column) ? column : 'NULL');
-  const textKeys = has('text') ? distinctTexts(ctx) : undefined;
   const select = [
     'rowid',
     ctx.time('start'),
@@ -107,7 +101,7 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
     optional('rangeId'),
     optional('category'),
     optional('color'),
-    textKeys ? `(SELECT id FROM ${TEXTS} WHERE value = ${TABLE}.text)` : optional('text'),
+    optional('text'),
     optional('textId'),
     optional('domainId'),
     threadKey('globalTid'),
@@ -117,50 +111,59 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
 
   const unknownTypes = new Map<number, number>();
   let binaryPayloads = 0;
+  const texts = new TextKeys();
+  /** Builder string id per text key (interned on first use). */
+  const textIds: StringId[] = [];
 
-  const textOf = (row: Row): StringId | undefined => {
-    const text = row[C.text];
-    if (typeof text === 'number' && textKeys) return textKeys.ids[text];
-    if (typeof text === 'string') return b.intern(text, 'name', TEXT_COLUMN);
-    return ctx.stringId(row[C.textId]);
+  /** The key of the row's own text, or -1 (a number there reads as its digits, as SQLite would compare it). */
+  const textKeyOf = (r: RowCursor): number => {
+    const key = r.textKey(C.text, texts);
+    if (key >= 0) return key;
+    const type = r.type(C.text);
+    return type === CELL_INTEGER || type === CELL_FLOAT ? texts.keyOfString(String(r.double(C.text))) : -1;
   };
-  const nameOf = (row: Row): string | undefined => {
-    const text = row[C.text];
-    if (typeof text === 'number' && textKeys) return textKeys.values[text];
-    if (typeof text === 'string') return text;
-    return ctx.string(row[C.textId]);
+  const textOf = (r: RowCursor): StringId | undefined => {
+    const key = textKeyOf(r);
+    if (key < 0) return ctx.stringId(r.number(C.textId));
+    let id = textIds[key];
+    if (id === undefined) textIds[key] = id = b.intern(texts.values[key]!, 'name', TEXT_COLUMN);
+    return id;
   };
-  const attrsOf = (row: Row, pid: number): EventAttrs => {
-    const nameId = textOf(row);
-    if (row[C.payloadKind] === P.binary) binaryPayloads++;
+  const nameOf = (r: RowCursor): string | undefined => {
+    const key = textKeyOf(r);
+    return key >= 0 ? texts.values[key] : ctx.string(r.number(C.textId));
+  };
+  const attrsOf = (r: RowCursor, pid: number): EventAttrs => {
+    const nameId = textOf(r);
+    const payloadKind = r.number(C.payloadKind);
+    if (payloadKind === P.binary) binaryPayloads++;
     return {
       nameId: nameId ?? b.intern(''),
-      color: num(row[C.color]) ?? 0,
-      category: num(row[C.category]) ?? 0,
-      domain: domains.index(pid, num(row[C.domainId])),
-      payload: payloadOf(row, ctx),
+      color: r.number(C.color) ?? 0,
+      category: r.number(C.category) ?? 0,
+      domain: domains.index(pid, r.number(C.domainId)),
+      payload: payloadKind === undefined ? undefined : payloadOf(r, payloadKind, ctx),
     };
   };
+  // Handed over as the 32-bit values the projection keeps (the object is read, not kept).
+  const projected = { nameId: 0, color: 0, domain: 0 };
   const keep = (thread: number, start: number, end: number, attrs: EventAttrs) => {
-    let r = result.ranges.get(thread);
-    if (!r) result.ranges.set(thread, (r = new ThreadRanges()));
-    r.start.push(start);
-    r.end.push(end);
-    r.name.push(attrs.nameId ?? 0);
-    r.color.push(attrs.color ?? 0);
-    r.domain.push(attrs.domain ?? 0);
+    projected.nameId = (attrs.nameId ?? 0) >>> 0;
+    projected.color = (attrs.color ?? 0) >>> 0;
+    projected.domain = (attrs.domain ?? 0) | 0;
+    projection.nvtxRange(thread, ctx.processOf(thread), start, end, projected);
   };
-  const rowLabel = (row: Row) => `${TABLE} row ${String(row[C.rowid])}`;
+  const rowLabel = (r: RowCursor) => `${TABLE} row ${String(r.value(C.rowid))}`;
 
-  const handle = (row: Row, kind: NvtxKind) => {
-    const start = ctx.checkTime(TABLE, row[C.rowid], 'start', row[C.start]);
+  const handle = (r: RowCursor, kind: NvtxKind) => {
+    const start = ctx.timeAt(TABLE, r, C.start, 'start', C.rowid);
     if (start === undefined) {
-      if (row[C.start] === null) b.report('warning', `${rowLabel(row)}: no start time; skipped`);
+      if (r.type(C.start) === CELL_NULL) b.report('warning', `${rowLabel(r)}: no start time; skipped`);
       return;
     }
-    const end = ctx.checkTime(TABLE, row[C.rowid], 'end', row[C.end]);
-    if (end === undefined && row[C.end] !== null) return;
-    const key = num(row[C.thread]) ?? 0;
+    const end = ctx.timeAt(TABLE, r, C.end, 'end', C.rowid);
+    if (end === undefined && r.type(C.end) !== CELL_NULL) return;
+    const key = r.number(C.thread) ?? 0;
     const pid = Math.floor(key / TID_RANGE);
     const tid = key % TID_RANGE;
     const thread = ctx.thread(pid, tid);
@@ -168,11 +171,11 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
     if (end !== undefined) ctx.seeTime(end);
     switch (kind) {
       case 'mark':
-        b.mark(thread, start, attrsOf(row, pid));
+        b.mark(thread, start, attrsOf(r, pid));
         return;
       case 'pushpop':
       case 'push': {
-        const attrs = attrsOf(row, pid);
+        const attrs = attrsOf(r, pid);
         if (end === undefined) {
           // No end: the builder closes it at the end of the capture and says so.
           b.push(thread, start, attrs);
@@ -183,55 +186,56 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
         return;
       }
       case 'pop':
-        b.pop(thread, start, domains.index(pid, num(row[C.domainId])));
+        b.pop(thread, start, domains.index(pid, r.number(C.domainId)));
         return;
       case 'startend':
       case 'start': {
-        const attrs = attrsOf(row, pid);
-        const endKey = num(row[C.endThread]);
+        const attrs = attrsOf(r, pid);
+        const endKey = r.number(C.endThread);
         const endThread = endKey === undefined ? thread : ctx.thread(Math.floor(endKey / TID_RANGE), endKey % TID_RANGE);
+        const rangeId = r.number(C.rangeId);
         if (end !== undefined) {
           b.startEnd(thread, start, end, attrs, endThread);
           if (endThread === thread) keep(thread, start, end, attrs);
-        } else if (kind === 'start' && num(row[C.rangeId]) !== undefined) {
-          b.rangeStart(startEndKey(pid, attrs.domain ?? 0, num(row[C.rangeId])!), thread, start, attrs);
+        } else if (kind === 'start' && rangeId !== undefined) {
+          b.rangeStart(startEndKey(pid, attrs.domain ?? 0, rangeId), thread, start, attrs);
         } else {
-          b.rangeStart(`${TABLE}:${String(row[C.rowid])}`, thread, start, attrs);
+          b.rangeStart(`${TABLE}:${String(r.value(C.rowid))}`, thread, start, attrs);
         }
         return;
       }
       case 'end': {
-        const rangeId = num(row[C.rangeId]);
+        const rangeId = r.number(C.rangeId);
         if (rangeId === undefined) {
-          b.report('warning', `${rowLabel(row)}: range end without a rangeId; ignored`);
+          b.report('warning', `${rowLabel(r)}: range end without a rangeId; ignored`);
           return;
         }
-        b.rangeEnd(startEndKey(pid, domains.index(pid, num(row[C.domainId])), rangeId), thread, start);
+        b.rangeEnd(startEndKey(pid, domains.index(pid, r.number(C.domainId)), rangeId), thread, start);
         return;
       }
       case 'category': {
-        const id = num(row[C.category]);
-        const name = nameOf(row);
+        const id = r.number(C.category);
+        const name = nameOf(r);
         if (id === undefined || name === undefined) {
-          b.report('warning', `${rowLabel(row)}: category name event without ${id === undefined ? 'a category id' : 'a name'}; ignored`);
+          b.report('warning', `${rowLabel(r)}: category name event without ${id === undefined ? 'a category id' : 'a name'}; ignored`);
           return;
         }
-        b.nameCategory(domains.index(pid, num(row[C.domainId])), id, name, { record: rowLabel(row) });
+        b.nameCategory(domains.index(pid, r.number(C.domainId)), id, name, { record: rowLabel(r) });
         return;
       }
       case 'thread': {
-        const name = nameOf(row);
-        if (name !== undefined) b.thread(pid, tid, name, { record: rowLabel(row) });
+        const name = nameOf(r);
+        if (name !== undefined) b.thread(pid, tid, name, { record: rowLabel(r) });
         return;
       }
       case 'process': {
-        const name = nameOf(row);
+        const name = nameOf(r);
         ctx.process(pid);
-        if (name !== undefined) b.process(pid, name, { record: rowLabel(row) });
+        if (name !== undefined) b.process(pid, name, { record: rowLabel(r) });
         return;
       }
       case 'fileDisplay': {
-        const name = nameOf(row);
+        const name = nameOf(r);
         if (name !== undefined) b.setProperty('NVTXT display name', name);
         return;
       }
@@ -241,12 +245,12 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
         const resource = kind;
         // The named resource's id: the export's column for it is not documented; take the first
         // integer payload column that holds one.
-        const member = row[C.payloadKind];
+        const member = r.number(C.payloadKind);
         const integer = member === P.i64 || member === P.u64 || member === P.u32 || member === P.i32;
-        const id = integer ? Number(row[C.payload]) : num(row[C.rangeId]);
-        const name = nameOf(row);
+        const id = integer ? Number(r.value(C.payload)) : r.number(C.rangeId);
+        const name = nameOf(r);
         if (id === undefined || name === undefined) return;
-        const names = result.resourceNames;
+        const names = resourceNames;
         const map = resource === 'nameDevice' ? names.device : resource === 'nameContext' ? names.context : names.stream;
         map.set(`${pid}:${id}`, name);
         return;
@@ -257,20 +261,23 @@ export function decodeNvtx(ctx: NsysContext): NvtxResult {
     }
   };
 
-  const startEndCodes = types.codes('start', 'end');
-  const where = startEndCodes.length > 0 ? ` WHERE eventType NOT IN (${startEndCodes.join(', ')})` : '';
-  result.rows += ctx.each(TABLE, `SELECT ${select} FROM ${TABLE}${where}`, (row) => {
-    const code = num(row[C.type]) ?? -1;
+  // One pass over the table in file order. Separate start and end events pair up by range id,
+  // which needs time order: they are counted here and read, sorted, in a second query only if
+  // there are any.
+  let startEndRows = 0;
+  result.rows += ctx.scan(TABLE, `SELECT ${select} FROM ${TABLE}`, (r) => {
+    const code = r.number(C.type) ?? -1;
     const kind = types.kind.get(code);
     if (kind === undefined) unknownTypes.set(code, (unknownTypes.get(code) ?? 0) + 1);
-    else handle(row, kind);
+    else if (kind === 'start' || kind === 'end') startEndRows++;
+    else handle(r, kind);
   });
-  // Separate start and end events pair up by range id, which needs time order.
-  if (startEndCodes.length > 0) {
-    result.rows += ctx.each(
+  const startEndCodes = types.codes('start', 'end');
+  if (startEndRows > 0 && startEndCodes.length > 0) {
+    ctx.scan(
       `${TABLE} (range start/end events)`,
       `SELECT ${select} FROM ${TABLE} WHERE eventType IN (${startEndCodes.join(', ')}) ORDER BY start, rowid`,
-      (row) => handle(row, types.kind.get(num(row[C.type]) ?? -1)!),
+      (r) => handle(r, types.kind.get(r.number(C.type) ?? -1)!),
     );
   }
 
@@ -310,9 +317,9 @@ function payloadColumns(has: (column: string) => boolean): [string, string] {
   ];
 }
 
-function payloadOf(row: Row, ctx: NsysContext): PayloadValue | undefined {
-  const v = row[C.payload];
-  switch (row[C.payloadKind]) {
+function payloadOf(r: RowCursor, kind: number, ctx: NsysContext): PayloadValue | undefined {
+  const v = r.value(C.payload);
+  switch (kind) {
     // 64-bit members come as text (exact); a REAL stored there by a damaged file is kept as the double it is.
     case P.i64:
       return INTEGER_TEXT.test(String(v)) ? { type: PayloadType.I64, value: BigInt(String(v)) } : doublePayload(v);
@@ -352,53 +359,42 @@ function threadKey(column: string): string {
 }
 
 /**
- * Fills a temp table with the distinct NVTX texts and returns them by key (interned and as text), or
- * undefined if SQLite could not make the table (the query then reads the text column itself).
+ * Domain names per process from the domain-create events, and builder domain indices. The names
+ * are read (a pass over the table) only when a row first uses a domain other than the default one.
  */
-function distinctTexts(ctx: NsysContext): { ids: StringId[]; values: string[] } | undefined {
-  try {
-    ctx.db.run(`CREATE TEMP TABLE IF NOT EXISTS nvtxview_nvtx_text (id INTEGER PRIMARY KEY, value TEXT UNIQUE)`);
-    ctx.db.run(`INSERT OR IGNORE INTO ${TEXTS} (value) SELECT text FROM ${TABLE} WHERE text IS NOT NULL`);
-  } catch {
-    return undefined;
-  }
-  const ids: StringId[] = [];
-  const values: string[] = [];
-  ctx.each(`${TABLE} (texts)`, `SELECT id, value FROM ${TEXTS}`, (row) => {
-    const value = String(row[1]);
-    values[row[0] as number] = value;
-    ids[row[0] as number] = ctx.builder.intern(value, 'name', TEXT_COLUMN);
-  });
-  return { ids, values };
-}
-
-/** Domain names per process from the domain-create events, and builder domain indices. */
-function readDomains(ctx: NsysContext, createCodes: number[]) {
+function nvtxDomains(ctx: NsysContext, createCodes: number[]) {
   const s = ctx.schema;
-  const names = new Map<string, string>();
-  const index = new Map<string, number>();
+  let names: Map<string, string> | undefined;
+  /** Builder domain index by process, then domain id: no key string per event. */
+  const index = new Map<number, Map<number, number>>();
   const unnamed = new Map<number, Set<number>>();
-  if (createCodes.length > 0 && s.hasColumn(TABLE, 'domainId')) {
-    const text = s.hasColumn(TABLE, 'text') ? 'text' : 'NULL';
-    const textId = s.hasColumn(TABLE, 'textId') ? 'textId' : 'NULL';
-    ctx.each(
-      `${TABLE} (domain names)`,
-      `SELECT ${pidOf('globalTid')}, domainId, ${text}, ${textId} FROM ${TABLE} WHERE eventType IN (${createCodes.join(', ')}) ORDER BY start`,
-      (row) => {
-        const name = typeof row[2] === 'string' ? row[2] : ctx.string(row[3]);
-        if (typeof row[0] === 'number' && typeof row[1] === 'number' && name !== undefined) {
-          names.set(`${row[0]}:${row[1]}`, name);
-        }
-      },
-    );
-  }
+  const readNames = (): Map<string, string> => {
+    const found = new Map<string, string>();
+    if (createCodes.length > 0 && s.hasColumn(TABLE, 'domainId')) {
+      const text = s.hasColumn(TABLE, 'text') ? 'text' : 'NULL';
+      const textId = s.hasColumn(TABLE, 'textId') ? 'textId' : 'NULL';
+      ctx.each(
+        `${TABLE} (domain names)`,
+        `SELECT ${pidOf('globalTid')}, domainId, ${text}, ${textId} FROM ${TABLE} WHERE eventType IN (${createCodes.join(', ')}) ORDER BY start`,
+        (row) => {
+          const name = typeof row[2] === 'string' ? row[2] : ctx.string(row[3]);
+          if (typeof row[0] === 'number' && typeof row[1] === 'number' && name !== undefined) {
+            found.set(`${row[0]}:${row[1]}`, name);
+          }
+        },
+      );
+    }
+    return found;
+  };
   return {
     index(pid: number, domainId: number | undefined): number {
       if (domainId === undefined || domainId === 0) return 0;
-      const key = `${pid}:${domainId}`;
-      let d = index.get(key);
+      let ofProcess = index.get(pid);
+      if (ofProcess === undefined) index.set(pid, (ofProcess = new Map()));
+      let d = ofProcess.get(domainId);
       if (d === undefined) {
-        let name = names.get(key);
+        names ??= readNames();
+        let name = names.get(`${pid}:${domainId}`);
         if (name === undefined) {
           name = String(domainId);
           let ids = unnamed.get(pid);
@@ -406,7 +402,7 @@ function readDomains(ctx: NsysContext, createCodes: number[]) {
           ids.add(domainId);
         }
         d = ctx.builder.domain(pid, name, { record: `${TABLE}, domain ${String(domainId)}` });
-        index.set(key, d);
+        ofProcess.set(domainId, d);
       }
       return d;
     },

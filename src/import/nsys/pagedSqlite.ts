@@ -10,6 +10,9 @@
  * bundle (the package resolves it from its own URL), and Node reads it from node_modules.
  */
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import type { RowArrayStatement, RowCursor, SqlValue, TextKeys } from './rowCursor.ts';
+
+export type { SqlValue };
 
 /** Synchronous random access to a file's bytes (SQLite's VFS calls are synchronous). */
 export interface RandomAccessFile {
@@ -19,17 +22,14 @@ export interface RandomAccessFile {
 }
 
 /** What the importer asks of an open database: sql.js's statement shape, which both engines serve. */
-export interface ReadStatement {
-  step(): boolean;
-  get(): SqlValue[];
+export interface ReadStatement extends RowArrayStatement {
   getAsObject(): Record<string, SqlValue>;
-  free(): void;
 }
-export type SqlValue = number | string | Uint8Array | null;
 
 export interface ReadDatabase {
   prepare(sql: string): ReadStatement;
-  run(sql: string): void;
+  /** The rows of `sql` cell by cell (rowCursor.ts): the importer's per-row loops. */
+  cursor(sql: string): RowCursor;
   close(): void;
 }
 
@@ -69,6 +69,25 @@ async function initSqlite(): Promise<Sqlite3> {
   const { default: url } = await import('@sqlite.org/sqlite-wasm/sqlite3.wasm?url');
   const init = sqlite3InitModule as unknown as (options: { locateFile(file: string): string }) => Promise<Sqlite3>;
   return init({ locateFile: () => url });
+}
+
+/**
+ * SQLite's WebAssembly memory as bytes, the view made again only when a read reaches past it (the
+ * memory grew: growing detaches the old buffer, whose view then has no bytes). The package's own
+ * accessor asks the memory for its buffer on every call, which cost more than the cell read itself.
+ */
+class HeapBytes {
+  private view: Uint8Array;
+
+  constructor(private readonly wasm: Sqlite3['wasm']) {
+    this.view = wasm.heap8u();
+  }
+
+  /** The memory as bytes, at least `end` of them. */
+  upTo(end: number): Uint8Array {
+    if (this.view.byteLength < end) this.view = this.wasm.heap8u();
+    return this.view;
+  }
 }
 
 /** A block cache over a file: reads whole blocks, keeps the most recently used ones. */
@@ -126,8 +145,10 @@ class PagedEngine {
   private readonly handles = new Map<number, BlockCache>();
   private opened = 0;
   private readonly vfsName = 'nvtxview-paged';
+  private readonly heap: HeapBytes;
 
   constructor(private readonly sqlite3: Sqlite3) {
+    this.heap = new HeapBytes(sqlite3.wasm);
     // Errors reach the importer as exceptions, which it reports with the table they came from; the
     // library's own console warnings would only repeat them on the CLI's terminal.
     const config = sqlite3.config as unknown as Record<string, unknown>;
@@ -152,7 +173,7 @@ class PagedEngine {
     } catch {
       // A file whose header SQLite rejects still opens; its first query reports why.
     }
-    return new PagedDatabase(this.sqlite3, db as never, () => files.delete(name));
+    return new PagedDatabase(this.sqlite3, this.heap, db as never, () => files.delete(name));
   }
 
   private install(): void {
@@ -171,6 +192,7 @@ class PagedEngine {
     for (const m of ['$xRandomness', '$xSleep', '$xCurrentTime', '$xCurrentTimeInt64', '$xGetLastError']) withBase[m] = fromBase[m];
     const handles = this.handles;
     const files = this.files;
+    const heap = this.heap;
     const ok = capi.SQLITE_OK;
     this.sqlite3.vfs.installVfs({
       io: {
@@ -183,7 +205,7 @@ class PagedEngine {
           xRead: (pFile, pDest, n, offset) => {
             const cache = handles.get(pFile as number);
             if (!cache) return capi.SQLITE_IOERR_READ;
-            const target = wasm.heap8u().subarray(pDest as number, (pDest as number) + n);
+            const target = heap.upTo((pDest as number) + n).subarray(pDest as number, (pDest as number) + n);
             let got: number;
             try {
               got = cache.readInto(Number(offset), target);
@@ -266,75 +288,115 @@ const SQLITE_FLOAT = 2;
 const SQLITE_TEXT = 3;
 const SQLITE_BLOB = 4;
 
+/** One prepared statement read through the raw column API (rowCursor.ts). */
+class PagedCursor implements RowCursor {
+  readonly pointer: number;
+  readonly count: number;
+  private readonly cells: CellExports;
+
+  constructor(
+    private readonly sqlite3: Sqlite3,
+    private readonly heap: HeapBytes,
+    private readonly dbPointer: number,
+    private readonly statement: { pointer?: number; finalize(): unknown },
+    private readonly decoder: TextDecoder,
+  ) {
+    this.pointer = statement.pointer!;
+    this.cells = sqlite3.wasm.exports as CellExports;
+    this.count = this.cells.sqlite3_column_count(this.pointer);
+  }
+
+  step(): boolean {
+    const rc = this.cells.sqlite3_step(this.pointer);
+    if (rc === SQLITE_ROW) return true;
+    if (rc === SQLITE_DONE) return false;
+    throw new Error(this.sqlite3.capi.sqlite3_errmsg(this.dbPointer) ?? `SQLite error ${rc}`);
+  }
+
+  type(i: number): number {
+    return this.cells.sqlite3_column_type(this.pointer, i);
+  }
+
+  double(i: number): number {
+    return this.cells.sqlite3_column_double(this.pointer, i);
+  }
+
+  number(i: number): number | undefined {
+    const type = this.cells.sqlite3_column_type(this.pointer, i);
+    // Integers as doubles, as sql.js reads them: exact up to 2^53; the importer decodes wider fields in SQL.
+    return type === SQLITE_INTEGER || type === SQLITE_FLOAT ? this.cells.sqlite3_column_double(this.pointer, i) : undefined;
+  }
+
+  value(i: number): SqlValue {
+    const cells = this.cells;
+    const pointer = this.pointer;
+    switch (cells.sqlite3_column_type(pointer, i)) {
+      case SQLITE_INTEGER:
+      case SQLITE_FLOAT:
+        return cells.sqlite3_column_double(pointer, i);
+      case SQLITE_TEXT: {
+        const ptr = cells.sqlite3_column_text(pointer, i);
+        const n = cells.sqlite3_column_bytes(pointer, i);
+        return n === 0 ? '' : this.decoder.decode(this.heap.upTo(ptr + n).subarray(ptr, ptr + n));
+      }
+      case SQLITE_BLOB: {
+        const ptr = cells.sqlite3_column_blob(pointer, i);
+        const n = cells.sqlite3_column_bytes(pointer, i);
+        return this.heap.upTo(ptr + n).slice(ptr, ptr + n);
+      }
+      default:
+        return null;
+    }
+  }
+
+  textKey(i: number, texts: TextKeys): number {
+    const cells = this.cells;
+    if (cells.sqlite3_column_type(this.pointer, i) !== SQLITE_TEXT) return -1;
+    const ptr = cells.sqlite3_column_text(this.pointer, i);
+    const n = cells.sqlite3_column_bytes(this.pointer, i);
+    return texts.keyOfBytes(this.heap.upTo(ptr + n), ptr, ptr + n);
+  }
+
+  free(): void {
+    this.statement.finalize();
+  }
+}
+
 /** The oo1 database behind the importer's statement shape. */
 class PagedDatabase implements ReadDatabase {
   private readonly decoder = new TextDecoder();
 
   constructor(
     private readonly sqlite3: Sqlite3,
+    private readonly heap: HeapBytes,
     private readonly db: { pointer?: number; prepare(sql: string): { pointer?: number; finalize(): unknown }; exec(sql: string): unknown; close(): void },
     private readonly release: () => void,
   ) {}
 
   prepare(sql: string): ReadStatement {
-    const st = this.db.prepare(sql);
-    const { wasm, capi } = this.sqlite3;
+    const c = this.cursor(sql);
+    const count = c.count;
+    const { wasm } = this.sqlite3;
     const cells = wasm.exports as CellExports;
-    const decoder = this.decoder;
-    const dbPointer = this.db.pointer!;
-    const pointer = st.pointer!;
-    const count = cells.sqlite3_column_count(pointer);
-    const text = (ptr: number, n: number) => (n === 0 ? '' : decoder.decode(wasm.heap8u().subarray(ptr, ptr + n)));
-    const cell = (i: number): SqlValue => {
-      switch (cells.sqlite3_column_type(pointer, i)) {
-        // Integers as doubles, as sql.js reads them: exact up to 2^53; the importer decodes wider fields in SQL.
-        case SQLITE_INTEGER:
-        case SQLITE_FLOAT:
-          return cells.sqlite3_column_double(pointer, i);
-        case SQLITE_TEXT: {
-          const ptr = cells.sqlite3_column_text(pointer, i);
-          return text(ptr, cells.sqlite3_column_bytes(pointer, i));
-        }
-        case SQLITE_BLOB: {
-          const ptr = cells.sqlite3_column_blob(pointer, i);
-          const n = cells.sqlite3_column_bytes(pointer, i);
-          return wasm.heap8u().slice(ptr, ptr + n);
-        }
-        default:
-          return null;
-      }
-    };
     return {
-      step(): boolean {
-        const rc = cells.sqlite3_step(pointer);
-        if (rc === SQLITE_ROW) return true;
-        if (rc === SQLITE_DONE) return false;
-        throw new Error(capi.sqlite3_errmsg(dbPointer) ?? `SQLite error ${rc}`);
-      },
+      step: () => c.step(),
       get(): SqlValue[] {
         const row = new Array<SqlValue>(count);
-        for (let i = 0; i < count; i++) row[i] = cell(i);
+        for (let i = 0; i < count; i++) row[i] = c.value(i);
         return row;
       },
       getAsObject(): Record<string, SqlValue> {
         const row: Record<string, SqlValue> = {};
-        for (let i = 0; i < count; i++) row[wasm.cstrToJs(cells.sqlite3_column_name(pointer, i)) ?? String(i)] = cell(i);
+        for (let i = 0; i < count; i++) row[wasm.cstrToJs(cells.sqlite3_column_name(c.pointer, i)) ?? String(i)] = c.value(i);
         return row;
       },
-      free(): void {
-        st.finalize();
-      },
+      free: () => c.free(),
     };
   }
 
-  /** Runs one statement to its end (its errors thrown, not logged as oo1's exec does). */
-  run(sql: string): void {
-    const st = this.prepare(sql);
-    try {
-      while (st.step());
-    } finally {
-      st.free();
-    }
+  cursor(sql: string): PagedCursor {
+    const st = this.db.prepare(sql);
+    return new PagedCursor(this.sqlite3, this.heap, this.db.pointer!, st, this.decoder);
   }
 
   close(): void {
