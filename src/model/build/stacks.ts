@@ -37,6 +37,12 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
   const n = ev.evT.length;
   if (n === 0) return;
   const order = sortedOrder(ev.evT.view());
+  // Each push becomes one range: room for them all at once instead of doubling at finish.
+  let pushes = 0;
+  const isPush = ev.evPush.view();
+  for (let i = 0; i < n; i++) pushes += isPush[i];
+  const ranges = ev.start.length + pushes;
+  for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc, ev.rankOpen, ev.rankClose]) column.reserve(ranges);
   const stack: number[] = [];
   const stackRank: number[] = [];
   const thread = row.thread;
