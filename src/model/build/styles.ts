@@ -41,11 +41,17 @@ export class StyleTable {
     // building the string key of the full lookup (taken only for names with many variants).
     const head = name < this.byName.length ? this.byName[name] - 1 : -1;
     let s = head;
-    for (let steps = 0; s >= 0 && steps < STYLE_CHAIN_WALK; steps++) {
-      if (this.color.get(s) === color && this.domain.get(s) === domain && this.categoryId.get(s) === categoryId) {
-        return s;
+    if (s >= 0) {
+      // Views of the columns, read directly: through `get` the Uint32 colors above 2^31 came out
+      // as boxed numbers on every compare (the walk was about 5% of a 10M native load).
+      const colors = this.color.array();
+      const domains = this.domain.array();
+      const categoryIds = this.categoryId.array();
+      const sameName = this.sameName.array();
+      for (let steps = 0; s >= 0 && steps < STYLE_CHAIN_WALK; steps++) {
+        if (colors[s] === color && domains[s] === domain && categoryIds[s] === categoryId) return s;
+        s = sameName[s];
       }
-      s = this.sameName.get(s);
     }
     const category = this.tree.category(domain, categoryId);
     const key = `${name}:${color}:${category}:${domain}`;
