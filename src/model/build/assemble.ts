@@ -88,8 +88,8 @@ export function assembleModel(p: BuildParts): Model {
       locOf(row.events.loc.get(i)),
     );
 
-  // Where each marks row's marks land, for category-row references.
-  const markRowBase = new Map<number, { base: number; order: Uint32Array }>();
+  // Where each marks row's marks land, for category-row references (`rank` undefined: in arrival order).
+  const markRowBase = new Map<number, { base: number; rank: Uint32Array | undefined }>();
   const tracks: Track[] = [];
   let r = 0;
   let m = 0;
@@ -151,18 +151,10 @@ export function assembleModel(p: BuildParts): Model {
       track.rangeEnd = r;
     }
     if (row.markT && row.markT.length > 0) {
-      const order = sortedOrder(row.markT.view());
-      const rank = new Uint32Array(order.length);
-      for (let k = 0; k < order.length; k++) {
-        const i = order[k];
-        rank[i] = k;
-        marks.timeNs[m + k] = row.markT.get(i) - zero;
-        marks.style[m + k] = row.markStyle!.get(i);
-        marks.thread[m + k] = row.thread;
-        marks.payload[m + k] = row.markPayload!.get(i);
-      }
-      markRowBase.set(rowIndex, { base: m, order: rank });
-      m += order.length;
+      const n = row.markT.length;
+      const rank = placeMarks(row, m, zero, marks);
+      markRowBase.set(rowIndex, { base: m, rank });
+      m += n;
       track.markEnd = m;
     }
     if (row.counterT && row.counterT.length > 0) {
@@ -188,9 +180,11 @@ export function assembleModel(p: BuildParts): Model {
     const begin = refPos;
     for (let k = 0; k < refs.length; k += 2) {
       const where = markRowBase.get(refs[k + 1])!;
-      markRefs[refPos++] = where.base + where.order[refs[k]];
+      markRefs[refPos++] = where.base + (where.rank === undefined ? refs[k] : where.rank[refs[k]]);
     }
-    markRefs.subarray(begin, refPos).sort((a, b) => marks.timeNs[a] - marks.timeNs[b] || a - b);
+    const rowRefs = markRefs.subarray(begin, refPos);
+    // Marks of one thread arrive in time order: then the references already are.
+    if (!byTimeThenIndex(rowRefs, marks.timeNs)) rowRefs.sort((a, b) => marks.timeNs[a] - marks.timeNs[b] || a - b);
     tracks[t].markRefBegin = begin;
     tracks[t].markRefEnd = refPos;
   }
@@ -306,6 +300,59 @@ function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number
     depthOut[at + k] = depth[i];
     flagsOut[at + k] = flags[i] | extra[i];
   }
+}
+
+/**
+ * Writes a marks row's marks into the model's columns at `at`, by time (stable), times rebased by
+ * `zero`. Returns each mark's position in the row's placed order, or undefined when they arrived
+ * in time order (placed as they are, with typed-array copies).
+ */
+function placeMarks(row: RowMeta, at: number, zero: number, marks: Model['marks']): Uint32Array | undefined {
+  const t = row.markT!.view();
+  const style = row.markStyle!.view();
+  const payload = row.markPayload!.view();
+  const n = t.length;
+  const timeOut = marks.timeNs;
+  marks.thread.fill(row.thread, at, at + n);
+  if (isAscending(t)) {
+    for (let k = 0; k < n; k++) timeOut[at + k] = t[k] - zero;
+    marks.style.set(style, at);
+    marks.payload.set(payload, at);
+    return undefined;
+  }
+  const order = sortedOrder(t);
+  const rank = new Uint32Array(n);
+  const styleOut = marks.style;
+  const payloadOut = marks.payload;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    rank[i] = k;
+    timeOut[at + k] = t[i] - zero;
+    styleOut[at + k] = style[i];
+    payloadOut[at + k] = payload[i];
+  }
+  return rank;
+}
+
+/** Whether `t` is in the order `sortedOrder` gives (non-decreasing; a NaN takes the sorting path). */
+function isAscending(t: Float64Array): boolean {
+  for (let i = 1; i < t.length; i++) if (!(t[i] >= t[i - 1])) return false;
+  return t.length === 0 || t[0] === t[0];
+}
+
+/**
+ * Whether mark references already are in the order of their sort (time, then index); false on a
+ * NaN time, which the sort's comparison does not order consistently.
+ */
+function byTimeThenIndex(refs: Uint32Array, timeNs: Float64Array): boolean {
+  for (let k = 1; k < refs.length; k++) {
+    const a = refs[k - 1];
+    const b = refs[k];
+    const ta = timeNs[a];
+    const tb = timeNs[b];
+    if (!(ta < tb || (ta === tb && a < b))) return false;
+  }
+  return refs.length === 0 || timeNs[refs[0]] === timeNs[refs[0]];
 }
 
 /** One warning per row for the ranges nested too deep to draw (their levels would not fit the depth column). */
