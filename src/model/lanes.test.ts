@@ -115,8 +115,8 @@ describe('packLanes', () => {
   it('gives the same lanes as the two-heap packing, with few lanes, many lanes and NaN times', () => {
     const rnd = new Random(41);
     for (let trial = 0; trial < 400; trial++) {
-      // Overlap from none to far beyond the scan's 32 lanes (then the heaps take over).
-      const n = rnd.int(0, 600);
+      // Overlap from none to far beyond the scan's 128 lanes (then the heaps take over).
+      const n = rnd.int(0, 1500);
       const { start, end } = randomRanges(rnd, n, rnd.int(2, 20 + 20 * n), rnd.chance(0.5));
       if (rnd.chance(0.1) && n > 0) (rnd.chance(0.5) ? start : end)[rnd.int(0, n - 1)] = NaN;
       const got = packLanes(start, end);

@@ -56,8 +56,8 @@ export function packLanesWithHeaps(start: ArrayLike<number>, end: ArrayLike<numb
   return laneCount;
 }
 
-/** Lanes searched one by one (below this, a scan of the lanes' last ends beats the two heaps). */
-const FEW_LANES = 32;
+/** Lanes searched one by one: up to here a scan of the lanes' last ends beats the two heaps (docs/performance.md). */
+const FEW_LANES = 128;
 
 /**
  * `packLanes` for rows of at most FEW_LANES lanes: each range takes the first lane whose last range
