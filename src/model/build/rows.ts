@@ -53,10 +53,11 @@ export class RowEvents {
 /**
  * A push/pop row whose events have all come in time order so far: each push becomes a range at
  * once (in `RowEvents`' complete columns, in push order, end NaN while open) with its depth and
- * parent, and each pop closes the innermost open one. That is what sorting the events and
- * replaying them would give, without keeping the events. The first event that breaks the order
- * (or a pop with nothing open, or with a payload, or a complete range on the row) turns the row
- * back into its events (`replayOnline`) and the general path takes over.
+ * parent, and each pop closes the innermost open one (a pop with nothing open is kept aside, to be
+ * reported at finish as the general path does). That is what sorting the events and replaying
+ * them would give, without keeping the events. The first event that breaks the order (or a pop
+ * with a payload or a rename, or a complete range on the row) turns the row back into its events
+ * (`replayOnline`) and the general path takes over.
  */
 export class OnlineStack {
   lastT = -Infinity;
@@ -68,6 +69,11 @@ export class OnlineStack {
   readonly endLoc: Growable<Float64Array>;
   /** Row-local indices of the open ranges, innermost last. */
   readonly open: number[] = [];
+  /**
+   * Pops that came with nothing open (the general path ignores them with a warning at finish):
+   * triples (ranges pushed before it, time, location), in arrival order.
+   */
+  strayPops?: number[];
 
   constructor(plan?: GrowthPlan) {
     this.depth = u32(64, plan);
@@ -279,8 +285,8 @@ export function replayOnline(row: RowMeta): void {
   row.online = undefined;
   const ev = row.events;
   const n = ev.start.length;
-  // A push per range and a pop per closed one.
-  const events = ev.evT.length + 2 * n - on.open.length;
+  // A push per range, a pop per closed one, and the pops that had nothing to close.
+  const events = ev.evT.length + 2 * n - on.open.length + (on.strayPops?.length ?? 0) / 3;
   for (const column of [ev.evT, ev.evPush, ev.evStyle, ev.evPayload, ev.evLoc]) column.reserve(events);
   const stack: number[] = [];
   const pop = (i: number) => {
@@ -290,9 +296,22 @@ export function replayOnline(row: RowMeta): void {
     ev.evPayload.push(-1);
     ev.evLoc.push(on.endLoc.get(i));
   };
+  const stray = on.strayPops ?? [];
+  let s = 0;
+  // Pops with nothing open came when every range pushed before them was closed.
+  const strayPopsBefore = (pushed: number) => {
+    for (; s < stray.length && stray[s] === pushed; s += 3) {
+      ev.evT.push(stray[s + 1]);
+      ev.evPush.push(0);
+      ev.evStyle.push(0);
+      ev.evPayload.push(-1);
+      ev.evLoc.push(stray[s + 2]);
+    }
+  };
   for (let i = 0; i < n; i++) {
     const depth = on.depth.get(i);
     while (stack.length > depth) pop(stack.pop()!);
+    strayPopsBefore(i);
     ev.evT.push(ev.start.get(i));
     ev.evPush.push(1);
     ev.evStyle.push(ev.style.get(i));
@@ -301,5 +320,6 @@ export function replayOnline(row: RowMeta): void {
     stack.push(i);
   }
   while (stack.length > on.open.length) pop(stack.pop()!);
+  strayPopsBefore(n);
   for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc]) column.length = 0;
 }
