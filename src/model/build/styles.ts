@@ -22,6 +22,11 @@ export class StyleTable {
   private readonly categoryId = f64();
   /** StringId -> 1 + the newest style with that name (0 = none): `styleOf`'s fast path. */
   private byName = new Uint32Array(0);
+  /**
+   * StringId -> 1 + the style last found for that name (0 = none), tried before the chain: a name's
+   * variants chain newest first, and the common one is often the oldest.
+   */
+  private lastFound = new Uint32Array(0);
   /** Per style: the next older style with the same name, or -1. */
   private readonly sameName = i32();
 
@@ -42,14 +47,19 @@ export class StyleTable {
     const head = name < this.byName.length ? this.byName[name] - 1 : -1;
     let s = head;
     if (s >= 0) {
-      // Views of the columns, read directly: through `get` the Uint32 colors above 2^31 came out
-      // as boxed numbers on every compare (the walk was about 5% of a 10M native load).
+      // The column arrays, read directly: through `get` the Uint32 colors above 2^31 came out
+      // as boxed numbers on every compare.
       const colors = this.color.array();
       const domains = this.domain.array();
       const categoryIds = this.categoryId.array();
+      const last = this.lastFound[name] - 1;
+      if (last >= 0 && colors[last] === color && domains[last] === domain && categoryIds[last] === categoryId) return last;
       const sameName = this.sameName.array();
       for (let steps = 0; s >= 0 && steps < STYLE_CHAIN_WALK; steps++) {
-        if (colors[s] === color && domains[s] === domain && categoryIds[s] === categoryId) return s;
+        if (colors[s] === color && domains[s] === domain && categoryIds[s] === categoryId) {
+          this.lastFound[name] = s + 1;
+          return s;
+        }
         s = sameName[s];
       }
     }
@@ -57,7 +67,10 @@ export class StyleTable {
     const key = `${name}:${color}:${category}:${domain}`;
     if (s >= 0) {
       const found = this.ids.get(key);
-      if (found !== undefined) return found;
+      if (found !== undefined) {
+        this.lastFound[name] = found + 1;
+        return found;
+      }
     }
     s = this.name.length;
     this.name.push(name);
@@ -68,11 +81,16 @@ export class StyleTable {
     this.sameName.push(head);
     this.ids.set(key, s);
     if (name >= this.byName.length) {
-      const grown = new Uint32Array(Math.max(64, 2 * name + 1));
+      const length = Math.max(64, 2 * name + 1);
+      const grown = new Uint32Array(length);
       grown.set(this.byName);
       this.byName = grown;
+      const grownLast = new Uint32Array(length);
+      grownLast.set(this.lastFound);
+      this.lastFound = grownLast;
     }
     this.byName[name] = s + 1;
+    this.lastFound[name] = s + 1;
     return s;
   }
 
