@@ -6,6 +6,7 @@
 import { buildFlaggedRanges } from '../flagged.ts';
 import { f64, i32 } from '../growable.ts';
 import { buildRangeLod } from '../lod.ts';
+import { orderByStart } from '../orderByStart.ts';
 import { buildTrackTree, categoryLabel } from '../trackTree.ts';
 import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
 import type { EventRecorder } from './eventRecorder.ts';
@@ -185,7 +186,7 @@ export function assembleModel(p: BuildParts): Model {
     }
     const rowRefs = markRefs.subarray(begin, refPos);
     // Marks of one thread arrive in time order: then the references already are.
-    if (!byTimeThenIndex(rowRefs, marks.timeNs)) rowRefs.sort((a, b) => marks.timeNs[a] - marks.timeNs[b] || a - b);
+    if (!byTimeThenIndex(rowRefs, marks.timeNs)) sortRefs(rowRefs, marks.timeNs);
     tracks[t].markRefBegin = begin;
     tracks[t].markRefEnd = refPos;
   }
@@ -340,6 +341,28 @@ function byTimeThenIndex(refs: Uint32Array, timeNs: Float64Array): boolean {
     if (!(ta < tb || (ta === tb && a < b))) return false;
   }
   return refs.length === 0 || timeNs[refs[0]] === timeNs[refs[0]];
+}
+
+/**
+ * Sorts mark references by (time, mark index): by the radix sort of `orderByStart` (the mark index
+ * as the second key), or with a comparison where a time is NaN (which that sort does not order).
+ */
+function sortRefs(refs: Uint32Array, timeNs: Float64Array): void {
+  const n = refs.length;
+  const time = new Float64Array(n);
+  let nan = false;
+  for (let k = 0; k < n; k++) {
+    const t = timeNs[refs[k]];
+    if (t !== t) nan = true;
+    time[k] = t;
+  }
+  if (nan) {
+    refs.sort((a, b) => timeNs[a] - timeNs[b] || a - b);
+    return;
+  }
+  const copy = refs.slice();
+  const order = orderByStart(time, copy, false);
+  for (let k = 0; k < n; k++) refs[k] = copy[order[k]];
 }
 
 /** One warning per row for the ranges nested too deep to draw (their levels would not fit the depth column). */

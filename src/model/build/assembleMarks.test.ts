@@ -38,6 +38,14 @@ function shuffled<T>(rnd: Random, items: T[]): T[] {
   return out;
 }
 
+function expectByTimeThenIndex(m: Model, refs: number[]): void {
+  for (let k = 1; k < refs.length; k++) {
+    const [a, b] = [refs[k - 1], refs[k]];
+    const ordered = m.marks.timeNs[a] < m.marks.timeNs[b] || (m.marks.timeNs[a] === m.marks.timeNs[b] && a < b);
+    expect(ordered, `references ${k - 1} and ${k}: marks ${a} and ${b}`).toBe(true);
+  }
+}
+
 describe('marks at finish', () => {
   it('gives the same model for marks in time order and in any order', () => {
     const rnd = new Random(8);
@@ -64,7 +72,23 @@ describe('marks at finish', () => {
         const refs = Array.from(a.markRefs.subarray(track.markRefBegin, track.markRefEnd));
         const want = Array.from(a.marks.style.keys()).filter((k) => a.styles.category[a.marks.style[k]] === track.category);
         expect([...refs].sort((x, y) => x - y)).toEqual(want);
-        for (let k = 1; k < refs.length; k++) expect(a.marks.timeNs[refs[k]]).toBeGreaterThanOrEqual(a.marks.timeNs[refs[k - 1]]);
+        expectByTimeThenIndex(a, refs);
+      }
+    }
+  });
+
+  it('orders category mark references by time, then position, with ties and marks in any order', () => {
+    const rnd = new Random(12);
+    for (let trial = 0; trial < 40; trial++) {
+      const styles = Array.from({ length: rnd.int(1, 4) }, (_, i) => ({ name: `m${i}`, category: rnd.int(1, 2) }));
+      const marks = Array.from({ length: rnd.int(1, 500) }, () => ({ thread: rnd.int(0, 2), t: rnd.int(0, 50), style: rnd.int(0, styles.length - 1) }));
+      const m = build(marks, styles);
+      expect(modelViolations(m)).toEqual([]);
+      for (const track of m.tracks.filter((x) => x.kind === 'category')) {
+        const refs = Array.from(m.markRefs.subarray(track.markRefBegin, track.markRefEnd));
+        const want = Array.from(m.marks.style.keys()).filter((k) => m.styles.category[m.marks.style[k]] === track.category);
+        expect([...refs].sort((x, y) => x - y)).toEqual(want);
+        expectByTimeThenIndex(m, refs);
       }
     }
   });
