@@ -302,7 +302,12 @@ export class ModelBuilder {
    */
   inputRead(bytes: number): void {
     const size = this.info.byteSize;
-    this.growth.fraction = size > 0 && bytes > 0 ? Math.min(1, bytes / size) : 0;
+    const fraction = size > 0 && bytes > 0 ? Math.min(1, bytes / size) : 0;
+    // Columns sized for the whole file would reach a memory budget sooner than the model does
+    // (the load would stop early): doubling, as without this, once the whole-file projection of
+    // what is held passes half the budget.
+    const fits = this.budgetBytes === Infinity || fraction === 0 || this.heldBytes() / fraction <= this.budgetBytes / 2;
+    this.growth.fraction = fits ? fraction : 0;
   }
 
   /** Sets the most bytes the model may hold while it is built (`checkBudget`); Infinity for none. */

@@ -4,6 +4,7 @@
  * doubling, and `reserve` makes room once.
  */
 import { describe, expect, it } from 'vitest';
+import { ModelBuilder } from './builder.ts';
 import { f64, u32, type GrowthPlan } from './growable.ts';
 
 describe('growable columns', () => {
@@ -57,5 +58,29 @@ describe('growable columns', () => {
     expect(column.capacityBytes).toBe(10_000 * 8);
     expect(Array.from(column.view().subarray(0, 5))).toEqual([0, 1, 2, 3, 4]);
     expect(column.get(9_999)).toBe(9_999);
+  });
+});
+
+describe('ModelBuilder.inputRead', () => {
+  /** Held bytes after `ranges` complete ranges on one thread, the builder told it is a quarter into its file. */
+  function heldAfter(ranges: number, budget: number | undefined): number {
+    const b = new ModelBuilder({ fileName: 'plan.test', format: 'test', byteSize: 4_000_000 });
+    if (budget !== undefined) b.setBudget(budget);
+    const t = b.thread(1, 1);
+    for (let i = 0; i < ranges; i++) {
+      if (i % 100 === 0) b.inputRead(1_000_000);
+      b.range(t, 10 * i, 10 * i + 5, { name: 'r' });
+    }
+    return b.heldBytes();
+  }
+
+  it('sizes columns for the whole file, unless that would pass half the memory budget', () => {
+    const planned = heldAfter(5000, undefined);
+    const roomy = heldAfter(5000, 1e9);
+    const tight = heldAfter(5000, 5e5);
+    // A quarter into the file: room for about four times what came so far.
+    expect(roomy).toBe(planned);
+    // Near the budget the columns double as they always did: less held than the projection.
+    expect(tight).toBeLessThan(planned);
   });
 });
