@@ -130,7 +130,8 @@ export class RowTable {
   private readonly ids = new Map<string, number>();
   private readonly stackRowCache = new Map<number, RowMeta>();
   private readonly defaultStackRows: RowMeta[] = [];
-  private readonly marksRowCache = new Map<number, number>();
+  /** Thread -> its marks row (an array: threads are small dense indices). */
+  private readonly marksRowCache: number[] = [];
   private readonly categoryRowCache = new Map<number, RowMeta>();
 
   /**
@@ -187,7 +188,7 @@ export class RowTable {
 
   /** Index of the thread's marks row. */
   marksRow(thread: number): number {
-    const cached = this.marksRowCache.get(thread);
+    const cached = this.marksRowCache[thread];
     if (cached !== undefined) return cached;
     const t = this.tree.threads[thread];
     const id = this.rowIndex(`marks:${thread}`, {
@@ -201,7 +202,7 @@ export class RowTable {
       path: [],
     });
     withMarkColumns(this.rows[id], this.growth);
-    this.marksRowCache.set(thread, id);
+    this.marksRowCache[thread] = id;
     return id;
   }
 
