@@ -215,7 +215,7 @@ async function decodeRaw(
     };
     input = { ...input, file: { size: random.size, readSync, onRead } };
   }
-  input = budgetedChunks(input, builder, reached);
+  input = budgetedChunks(input, builder, reached, !gzipped);
   try {
     await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
   } catch (e) {
@@ -239,9 +239,10 @@ interface Reached {
 
 /**
  * The input with the builder's memory budget checked before each chunk is handed on (a no-op
- * without a budget), counting the content bytes handed on in `reached`.
+ * without a budget), counting the content bytes handed on in `reached`. Where those are file bytes
+ * (`fileOrder`: not decompressed), the builder is told how far it is, to size its columns.
  */
-function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reached): DecodeInput {
+function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reached, fileOrder: boolean): DecodeInput {
   const chunks = input.chunks.bind(input);
   return {
     ...input,
@@ -249,6 +250,7 @@ function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reac
       (async function* () {
         for await (const chunk of chunks()) {
           builder.checkBudget();
+          if (fileOrder) builder.inputRead(reached.bytes + chunk.length);
           yield chunk;
           reached.bytes += chunk.length;
         }

@@ -16,6 +16,7 @@
 import type { PayloadRegistry } from '../payload/schema.ts';
 import { assembleModel } from './build/assemble.ts';
 import { EventRecorder } from './build/eventRecorder.ts';
+import type { GrowthPlan } from './growable.ts';
 import { ModelOverBudget, typedBytes } from './build/heldBytes.ts';
 import type { BuilderOptions, CounterRowOptions, CustomRowOptions, EventAttrs, PayloadValue, RangeRename, SourceLocation } from './build/inputs.ts';
 import { IssueLog } from './build/issues.ts';
@@ -57,6 +58,8 @@ export class ModelBuilder {
   private declaredStart: number | undefined;
   private declaredEnd: number | undefined;
   private budgetBytes = Infinity;
+  /** Share of the file read so far, for sizing the columns (`inputRead`); 0 until told. */
+  private readonly growth: GrowthPlan = { fraction: 0 };
 
   constructor(options: BuilderOptions) {
     this.info = {
@@ -71,8 +74,8 @@ export class ModelBuilder {
     this.issues = new IssueLog(options.fileName);
     this.tree = new ProcessTree(this.issues);
     this.styles = new StyleTable(this.names, this.tree);
-    this.payloads = new PayloadStore(this.names, this.issues);
-    this.rows = new RowTable(this.tree);
+    this.payloads = new PayloadStore(this.names, this.issues, this.growth);
+    this.rows = new RowTable(this.tree, this.growth);
     this.events = new EventRecorder(this.rows, this.tree, this.styles, this.payloads, this.issues);
   }
 
@@ -290,6 +293,21 @@ export class ModelBuilder {
     if (this.events.flowPoints) bytes += typedBytes(this.events.flowPoints, 0);
     for (const row of this.rows.rows) bytes += typedBytes(row);
     return bytes;
+  }
+
+  /**
+   * Tells the builder how many bytes of its file (`BuilderOptions.byteSize`) the decoder has been
+   * handed so far, in file order. Columns then grow toward the size the file projects for them
+   * instead of doubling (`GrowthPlan` in growable.ts). Optional: without it columns double.
+   */
+  inputRead(bytes: number): void {
+    const size = this.info.byteSize;
+    const fraction = size > 0 && bytes > 0 ? Math.min(1, bytes / size) : 0;
+    // Columns sized for the whole file would reach a memory budget sooner than the model does
+    // (the load would stop early): doubling, as without this, once the whole-file projection of
+    // what is held passes half the budget.
+    const fits = this.budgetBytes === Infinity || fraction === 0 || this.heldBytes() / fraction <= this.budgetBytes / 2;
+    this.growth.fraction = fits ? fraction : 0;
   }
 
   /** Sets the most bytes the model may hold while it is built (`checkBudget`); Infinity for none. */

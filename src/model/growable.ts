@@ -8,6 +8,23 @@
 
 type TypedArray = Float64Array | Float32Array | Uint32Array | Int32Array | Uint16Array | Uint8Array;
 
+/**
+ * What a column knows of the input it is filled from: `fraction` is the share of the file read so
+ * far (0 = unknown). A column that fills at fraction f of the file grows toward its projected
+ * final size (capacity / f) instead of doubling, so a column of a large file is copied about
+ * once instead of ~log2(n) times. Shared by the columns of one builder.
+ */
+export interface GrowthPlan {
+  fraction: number;
+}
+
+/** Below this share of the file read, the projection is too uncertain: columns double. */
+const MIN_PROJECTION_FRACTION = 1 / 64;
+/** The most one growth multiplies a capacity by (bounds what a column that stops filling wastes). */
+const MAX_GROWTH = 8;
+/** Headroom over the projected size, so that a column filling a little faster than the file still grows once. */
+const PROJECTION_HEADROOM = 1.06;
+
 export interface Growable<T extends TypedArray> {
   /** Values pushed so far; may be lowered to drop the tail. */
   length: number;
@@ -16,8 +33,15 @@ export interface Growable<T extends TypedArray> {
   set(i: number, value: number): void;
   /** The filled part as a view (no copy): valid until the next push. */
   view(): T;
+  /**
+   * The backing array itself, filled part and spare capacity (no copy, no new object): for hot
+   * loops that read many values; valid until the next push.
+   */
+  array(): T;
   /** The filled part as a tightly sized copy, safe to transfer. */
   toArray(): T;
+  /** Makes room for `capacity` values in all (one copy at most), when the count to come is known. */
+  reserve(capacity: number): void;
   /** Bytes allocated, filled or not (a load's memory budget counts these). */
   readonly capacityBytes: number;
 }
@@ -26,7 +50,10 @@ abstract class Column<T extends TypedArray> {
   length = 0;
   protected data: T;
 
-  constructor(initialCapacity: number) {
+  constructor(
+    initialCapacity: number,
+    private readonly plan: GrowthPlan | undefined,
+  ) {
     this.data = this.make(Math.max(1, initialCapacity));
   }
 
@@ -34,6 +61,10 @@ abstract class Column<T extends TypedArray> {
 
   view(): T {
     return this.data.subarray(0, this.length) as T;
+  }
+
+  array(): T {
+    return this.data;
   }
 
   toArray(): T {
@@ -44,8 +75,22 @@ abstract class Column<T extends TypedArray> {
     return this.data.byteLength;
   }
 
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = this.make(capacity);
+    next.set(this.data);
+    this.data = next;
+  }
+
   protected grow(): void {
-    const next = this.make(Math.max(64, this.data.length * 2));
+    const capacity = this.data.length;
+    let length = Math.max(64, capacity * 2);
+    const fraction = this.plan?.fraction ?? 0;
+    if (fraction >= MIN_PROJECTION_FRACTION && fraction < 1) {
+      const projected = Math.ceil((capacity / fraction) * PROJECTION_HEADROOM);
+      length = Math.max(length, Math.min(projected, capacity * MAX_GROWTH));
+    }
+    const next = this.make(length);
     next.set(this.data);
     this.data = next;
   }
@@ -131,8 +176,8 @@ class U8 extends Column<Uint8Array> implements Growable<Uint8Array> {
   }
 }
 
-export const f64 = (n = 64): Growable<Float64Array> => new F64(n);
-export const u32 = (n = 64): Growable<Uint32Array> => new U32(n);
-export const i32 = (n = 64): Growable<Int32Array> => new I32(n);
-export const u16 = (n = 64): Growable<Uint16Array> => new U16(n);
-export const u8 = (n = 64): Growable<Uint8Array> => new U8(n);
+export const f64 = (n = 64, plan?: GrowthPlan): Growable<Float64Array> => new F64(n, plan);
+export const u32 = (n = 64, plan?: GrowthPlan): Growable<Uint32Array> => new U32(n, plan);
+export const i32 = (n = 64, plan?: GrowthPlan): Growable<Int32Array> => new I32(n, plan);
+export const u16 = (n = 64, plan?: GrowthPlan): Growable<Uint16Array> => new U16(n, plan);
+export const u8 = (n = 64, plan?: GrowthPlan): Growable<Uint8Array> => new U8(n, plan);

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
-import { packLanes } from './lanes.ts';
+import { packLanes, packLanesWithHeaps } from './lanes.ts';
+import { orderByStart } from './orderByStart.ts';
 
 /**
  * Whether two ranges may not share a lane. Ranges are half-open: one ending at t and one starting
@@ -108,6 +109,21 @@ describe('packLanes', () => {
         want[i] = l;
       }
       expect(Array.from(lane), `trial ${trial}`).toEqual(Array.from(want));
+    }
+  });
+
+  it('gives the same lanes as the two-heap packing, with few lanes, many lanes and NaN times', () => {
+    const rnd = new Random(41);
+    for (let trial = 0; trial < 400; trial++) {
+      // Overlap from none to far beyond the scan's 128 lanes (then the heaps take over).
+      const n = rnd.int(0, 1500);
+      const { start, end } = randomRanges(rnd, n, rnd.int(2, 20 + 20 * n), rnd.chance(0.5));
+      if (rnd.chance(0.1) && n > 0) (rnd.chance(0.5) ? start : end)[rnd.int(0, n - 1)] = NaN;
+      const got = packLanes(start, end);
+      const lane = new Uint16Array(n);
+      const laneCount = packLanesWithHeaps(start, end, orderByStart(start, end, false), lane);
+      expect(got.laneCount, `trial ${trial}`).toBe(laneCount);
+      expect(Array.from(got.lane), `trial ${trial}`).toEqual(Array.from(lane));
     }
   });
 

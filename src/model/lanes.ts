@@ -18,6 +18,18 @@ export function packLanes(start: ArrayLike<number>, end: ArrayLike<number>): Lan
   const n = start.length;
   const order = orderByStart(start, end, false);
   const lane = new Uint16Array(n);
+  const few = packFewLanes(start, end, order, lane);
+  const laneCount = few >= 0 ? few : packLanesWithHeaps(start, end, order, lane);
+  return { order, lane, laneCount };
+}
+
+/**
+ * The general packing, for any number of lanes: ranges taken in `order` (by start), lanes chosen
+ * with a min-heap of busy lanes by end and a min-heap of free lane numbers. Writes `lane`; returns
+ * the lane count.
+ */
+export function packLanesWithHeaps(start: ArrayLike<number>, end: ArrayLike<number>, order: Uint32Array, lane: Uint16Array): number {
+  const n = order.length;
   // busy: min-heap of (end, lane) for occupied lanes; free: min-heap of lane numbers. Typed arrays
   // of the largest size they can reach: JS arrays of doubles here boxed every popped end time and
   // the destructuring swaps allocated (about 90 MB of garbage for 120k async ranges).
@@ -41,7 +53,36 @@ export function packLanes(start: ArrayLike<number>, end: ArrayLike<number>): Lan
     lane[i] = Math.min(l, 0xffff);
     heaps.pushBusy(end[i], l);
   }
-  return { order, lane, laneCount };
+  return laneCount;
+}
+
+/** Lanes searched one by one: up to here a scan of the lanes' last ends beats the two heaps (docs/performance.md). */
+const FEW_LANES = 128;
+
+/**
+ * `packLanes` for rows of at most FEW_LANES lanes: each range takes the first lane whose last range
+ * has ended by its start, found by scanning the lanes' last ends. The same lanes as the heaps (a
+ * lane is free exactly when its last end <= the start). Returns the lane count, or -1 when the row
+ * needs more lanes or has a NaN time (the heaps then decide, as they always did).
+ */
+function packFewLanes(start: ArrayLike<number>, end: ArrayLike<number>, order: Uint32Array, lane: Uint16Array): number {
+  const laneEnd = new Float64Array(FEW_LANES);
+  let count = 0;
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k];
+    const s = start[i];
+    const e = end[i];
+    if (s !== s || e !== e) return -1;
+    let l = 0;
+    while (l < count && laneEnd[l] > s) l++;
+    if (l === count) {
+      if (count === FEW_LANES) return -1;
+      count++;
+    }
+    laneEnd[l] = e;
+    lane[i] = l;
+  }
+  return count;
 }
 
 /** The two heaps of `packLanes` (same comparisons and swaps as plain binary heaps, so the same lanes). */

@@ -6,6 +6,7 @@
 import { buildFlaggedRanges } from '../flagged.ts';
 import { f64, i32 } from '../growable.ts';
 import { buildRangeLod } from '../lod.ts';
+import { orderByStart } from '../orderByStart.ts';
 import { buildTrackTree, categoryLabel } from '../trackTree.ts';
 import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
 import type { EventRecorder } from './eventRecorder.ts';
@@ -88,8 +89,8 @@ export function assembleModel(p: BuildParts): Model {
       locOf(row.events.loc.get(i)),
     );
 
-  // Where each marks row's marks land, for category-row references.
-  const markRowBase = new Map<number, { base: number; order: Uint32Array }>();
+  // Where each marks row's marks land, for category-row references (`rank` undefined: in arrival order).
+  const markRowBase = new Map<number, { base: number; rank: Uint32Array | undefined }>();
   const tracks: Track[] = [];
   let r = 0;
   let m = 0;
@@ -122,8 +123,9 @@ export function assembleModel(p: BuildParts): Model {
       const ev = row.events;
       const n = laid.order.length;
       if (laid.dropped) reportTooDeep(p, row, laid.dropped);
-      const newIndex = new Int32Array(ev.start.length).fill(-1);
-      for (let k = 0; k < n; k++) newIndex[laid.order[k]] = r + k;
+      // Each range's index in the model (-1: dropped for its depth), written by placeRows.
+      const newIndex = new Int32Array(ev.start.length);
+      if (laid.dropped) newIndex.fill(-1);
       placeRows(laid, ev, newIndex, r, zero, ranges);
       if (row.corr) {
         for (let k = 0; k < row.corr.length; k++) {
@@ -151,18 +153,10 @@ export function assembleModel(p: BuildParts): Model {
       track.rangeEnd = r;
     }
     if (row.markT && row.markT.length > 0) {
-      const order = sortedOrder(row.markT.view());
-      const rank = new Uint32Array(order.length);
-      for (let k = 0; k < order.length; k++) {
-        const i = order[k];
-        rank[i] = k;
-        marks.timeNs[m + k] = row.markT.get(i) - zero;
-        marks.style[m + k] = row.markStyle!.get(i);
-        marks.thread[m + k] = row.thread;
-        marks.payload[m + k] = row.markPayload!.get(i);
-      }
-      markRowBase.set(rowIndex, { base: m, order: rank });
-      m += order.length;
+      const n = row.markT.length;
+      const rank = placeMarks(row, m, zero, marks);
+      markRowBase.set(rowIndex, { base: m, rank });
+      m += n;
       track.markEnd = m;
     }
     if (row.counterT && row.counterT.length > 0) {
@@ -188,9 +182,11 @@ export function assembleModel(p: BuildParts): Model {
     const begin = refPos;
     for (let k = 0; k < refs.length; k += 2) {
       const where = markRowBase.get(refs[k + 1])!;
-      markRefs[refPos++] = where.base + where.order[refs[k]];
+      markRefs[refPos++] = where.base + (where.rank === undefined ? refs[k] : where.rank[refs[k]]);
     }
-    markRefs.subarray(begin, refPos).sort((a, b) => marks.timeNs[a] - marks.timeNs[b] || a - b);
+    const rowRefs = markRefs.subarray(begin, refPos);
+    // Marks of one thread arrive in time order: then the references already are.
+    if (!byTimeThenIndex(rowRefs, marks.timeNs)) sortRefs(rowRefs, marks.timeNs);
     tracks[t].markRefBegin = begin;
     tracks[t].markRefEnd = refPos;
   }
@@ -262,50 +258,111 @@ function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<
 }
 
 /**
- * Writes a row's ranges into the model's columns at [at, at + n) in layout order, one column at a
- * time (simple loops over typed arrays), times rebased by `zero`.
+ * Writes a row's ranges into the model's columns at [at, at + n) in layout order, times rebased by
+ * `zero`, and each range's model index into `newIndex`. One pass for all columns (fewer passes over
+ * `order` than a loop per column: measured in docs/performance.md); a parent lies on a lower level,
+ * so its model index is known by the time its children are placed.
  */
 function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges']): void {
   const order = laid.order;
   const n = order.length;
   const start = ev.start.view();
   const end = ev.end.view();
-  const startOut = ranges.startNs;
-  const endOut = ranges.endNs;
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    startOut[at + k] = start[i] - zero;
-    endOut[at + k] = end[i] - zero;
-  }
   const style = ev.style.view();
   const payload = ev.payload.view();
-  const styleOut = ranges.style;
-  const payloadOut = ranges.payload;
+  const thread = ev.thread.view();
+  const flags = ev.flags.view();
+  const { parent, depth, extraFlags } = laid;
+  const { startNs: startOut, endNs: endOut, style: styleOut, payload: payloadOut, thread: threadOut, parent: parentOut, depth: depthOut, flags: flagsOut } = ranges;
   for (let k = 0; k < n; k++) {
     const i = order[k];
+    const out = at + k;
+    newIndex[i] = out;
+    startOut[out] = start[i] - zero;
+    endOut[out] = end[i] - zero;
+    styleOut[out] = style[i];
+    payloadOut[out] = payload[i];
+    threadOut[out] = thread[i];
+    const p = parent[i];
+    parentOut[out] = p === -1 ? -1 : newIndex[p];
+    depthOut[out] = depth[i];
+    flagsOut[out] = flags[i] | extraFlags[i];
+  }
+}
+
+/**
+ * Writes a marks row's marks into the model's columns at `at`, by time (stable), times rebased by
+ * `zero`. Returns each mark's position in the row's placed order, or undefined when they arrived
+ * in time order (placed as they are, with typed-array copies).
+ */
+function placeMarks(row: RowMeta, at: number, zero: number, marks: Model['marks']): Uint32Array | undefined {
+  const t = row.markT!.view();
+  const style = row.markStyle!.view();
+  const payload = row.markPayload!.view();
+  const n = t.length;
+  const timeOut = marks.timeNs;
+  marks.thread.fill(row.thread, at, at + n);
+  if (isAscending(t)) {
+    for (let k = 0; k < n; k++) timeOut[at + k] = t[k] - zero;
+    marks.style.set(style, at);
+    marks.payload.set(payload, at);
+    return undefined;
+  }
+  const order = sortedOrder(t);
+  const rank = new Uint32Array(n);
+  const styleOut = marks.style;
+  const payloadOut = marks.payload;
+  for (let k = 0; k < n; k++) {
+    const i = order[k];
+    rank[i] = k;
+    timeOut[at + k] = t[i] - zero;
     styleOut[at + k] = style[i];
     payloadOut[at + k] = payload[i];
   }
-  const thread = ev.thread.view();
-  const parent = laid.parent;
-  const threadOut = ranges.thread;
-  const parentOut = ranges.parent;
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    threadOut[at + k] = thread[i];
-    const p = parent[i];
-    parentOut[at + k] = p === -1 ? -1 : newIndex[p];
+  return rank;
+}
+
+/** Whether `t` is in the order `sortedOrder` gives (non-decreasing; a NaN takes the sorting path). */
+function isAscending(t: Float64Array): boolean {
+  for (let i = 1; i < t.length; i++) if (!(t[i] >= t[i - 1])) return false;
+  return t.length === 0 || t[0] === t[0];
+}
+
+/**
+ * Whether mark references already are in the order of their sort (time, then index); false on a
+ * NaN time, which the sort's comparison does not order consistently.
+ */
+function byTimeThenIndex(refs: Uint32Array, timeNs: Float64Array): boolean {
+  for (let k = 1; k < refs.length; k++) {
+    const a = refs[k - 1];
+    const b = refs[k];
+    const ta = timeNs[a];
+    const tb = timeNs[b];
+    if (!(ta < tb || (ta === tb && a < b))) return false;
   }
-  const depth = laid.depth;
-  const flags = ev.flags.view();
-  const extra = laid.extraFlags;
-  const depthOut = ranges.depth;
-  const flagsOut = ranges.flags;
+  return refs.length === 0 || timeNs[refs[0]] === timeNs[refs[0]];
+}
+
+/**
+ * Sorts mark references by (time, mark index): by the radix sort of `orderByStart` (the mark index
+ * as the second key), or with a comparison where a time is NaN (which that sort does not order).
+ */
+function sortRefs(refs: Uint32Array, timeNs: Float64Array): void {
+  const n = refs.length;
+  const time = new Float64Array(n);
+  let nan = false;
   for (let k = 0; k < n; k++) {
-    const i = order[k];
-    depthOut[at + k] = depth[i];
-    flagsOut[at + k] = flags[i] | extra[i];
+    const t = timeNs[refs[k]];
+    if (t !== t) nan = true;
+    time[k] = t;
   }
+  if (nan) {
+    refs.sort((a, b) => timeNs[a] - timeNs[b] || a - b);
+    return;
+  }
+  const copy = refs.slice();
+  const order = orderByStart(time, copy, false);
+  for (let k = 0; k < n; k++) refs[k] = copy[order[k]];
 }
 
 /** One warning per row for the ranges nested too deep to draw (their levels would not fit the depth column). */

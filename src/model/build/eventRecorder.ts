@@ -74,11 +74,17 @@ export class EventRecorder {
     const ev = row.events;
     const on = row.online;
     if (on !== undefined) {
-      if (tNs >= on.lastT && on.open.length > 0 && payload === undefined && rename === undefined) {
+      if (tNs >= on.lastT && payload === undefined && rename === undefined) {
         on.lastT = tNs;
-        const i = on.open.pop()!;
-        ev.end.set(i, tNs);
-        on.endLoc.set(i, locCode(where));
+        if (on.open.length > 0) {
+          const i = on.open.pop()!;
+          ev.end.set(i, tNs);
+          on.endLoc.set(i, locCode(where));
+        } else {
+          // Nothing to close (e.g. the capture began inside a range): reported at finish, as the
+          // general path reports it, instead of leaving the fast path for the rest of the row.
+          (on.strayPops ??= []).push(ev.start.length, tNs, locCode(where));
+        }
         this.seeTime(tNs);
         return;
       }

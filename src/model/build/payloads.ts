@@ -4,7 +4,7 @@
  */
 import type { PayloadRegistry } from '../../payload/schema.ts';
 import { ExtPayloadTable, type ExtMemoryInput, type ExtPayloadInput } from '../extPayloads.ts';
-import { f64, u8 } from '../growable.ts';
+import { f64, u8, type GrowthPlan } from '../growable.ts';
 import { JsonTextStore } from '../jsonText.ts';
 import { PayloadType, type Model, type PayloadTypeCode } from '../types.ts';
 import type { PayloadValue, SourceLocation } from './inputs.ts';
@@ -12,8 +12,8 @@ import type { IssueLog } from './issues.ts';
 import type { NameTable } from './names.ts';
 
 export class PayloadStore {
-  private readonly type = u8();
-  private readonly bits = f64();
+  private readonly type: ReturnType<typeof u8>;
+  private readonly bits: ReturnType<typeof f64>;
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private ext: ExtPayloadTable | undefined;
   private jsonText: JsonTextStore | undefined;
@@ -22,7 +22,11 @@ export class PayloadStore {
   constructor(
     private readonly names: NameTable,
     private readonly issues: IssueLog,
-  ) {}
+    growth?: GrowthPlan,
+  ) {
+    this.type = u8(64, growth);
+    this.bits = f64(64, growth);
+  }
 
   /** The payload row of `p`, or -1 for none. */
   rowOf(p: PayloadValue | undefined): number {

@@ -3,7 +3,7 @@
  * process's category row, marks, counters, custom rows), each keeping its events in arrival order
  * in growable columns, and the caches that find a row in the hot paths without a string key.
  */
-import { f64, i32, u32, u8, type Growable } from '../growable.ts';
+import { f64, i32, u32, u8, type Growable, type GrowthPlan } from '../growable.ts';
 import type { CounterTrackInfo, ObjectRef, TrackKind } from '../types.ts';
 import { keyPacking, NO_KEY } from './cacheKey.ts';
 import type { RangeRename } from './inputs.ts';
@@ -12,45 +12,74 @@ import type { ProcessTree } from './processTree.ts';
 /** Events of one row, in arrival order. */
 export class RowEvents {
   // Complete ranges.
-  readonly start = f64();
-  readonly end = f64();
-  readonly style = u32();
-  readonly payload = i32();
-  readonly thread = i32();
-  readonly flags = u8();
-  readonly loc = f64();
+  readonly start: Growable<Float64Array>;
+  readonly end: Growable<Float64Array>;
+  readonly style: Growable<Uint32Array>;
+  readonly payload: Growable<Int32Array>;
+  readonly thread: Growable<Int32Array>;
+  readonly flags: Growable<Uint8Array>;
+  readonly loc: Growable<Float64Array>;
   // Push/pop events (stack rows only): time, +1 push / 0 pop, style, payload, location.
-  readonly evT = f64();
-  readonly evPush = u8();
-  readonly evStyle = u32();
-  readonly evPayload = i32();
-  readonly evLoc = f64();
+  readonly evT: Growable<Float64Array>;
+  readonly evPush: Growable<Uint8Array>;
+  readonly evStyle: Growable<Uint32Array>;
+  readonly evPayload: Growable<Int32Array>;
+  readonly evLoc: Growable<Float64Array>;
   // Ranges made from push/pop events: where their push and pop sit in the time-sorted event
   // stream, which settles nesting when timestamps tie.
-  readonly rankOpen = f64();
-  readonly rankClose = f64();
+  readonly rankOpen: Growable<Float64Array>;
+  readonly rankClose: Growable<Float64Array>;
   // Pop events that rename their range: event index -> new message/color.
   evRename?: Map<number, RangeRename>;
+
+  constructor(plan?: GrowthPlan) {
+    this.start = f64(64, plan);
+    this.end = f64(64, plan);
+    this.style = u32(64, plan);
+    this.payload = i32(64, plan);
+    this.thread = i32(64, plan);
+    this.flags = u8(64, plan);
+    this.loc = f64(64, plan);
+    this.evT = f64(64, plan);
+    this.evPush = u8(64, plan);
+    this.evStyle = u32(64, plan);
+    this.evPayload = i32(64, plan);
+    this.evLoc = f64(64, plan);
+    this.rankOpen = f64(64, plan);
+    this.rankClose = f64(64, plan);
+  }
 }
 
 /**
  * A push/pop row whose events have all come in time order so far: each push becomes a range at
  * once (in `RowEvents`' complete columns, in push order, end NaN while open) with its depth and
- * parent, and each pop closes the innermost open one. That is what sorting the events and
- * replaying them would give, without keeping the events. The first event that breaks the order
- * (or a pop with nothing open, or with a payload, or a complete range on the row) turns the row
- * back into its events (`replayOnline`) and the general path takes over.
+ * parent, and each pop closes the innermost open one (a pop with nothing open is kept aside, to be
+ * reported at finish as the general path does). That is what sorting the events and replaying
+ * them would give, without keeping the events. The first event that breaks the order (or a pop
+ * with a payload or a rename, or a complete range on the row) turns the row back into its events
+ * (`replayOnline`) and the general path takes over.
  */
 export class OnlineStack {
   lastT = -Infinity;
   /** Per range (push order): stack depth at its push (unbounded: the layout drops what is too deep). */
-  readonly depth = u32();
+  readonly depth: Growable<Uint32Array>;
   /** Per range: the enclosing range (row-local index), or -1. */
-  readonly parent = i32();
+  readonly parent: Growable<Int32Array>;
   /** Per range: location of its pop. */
-  readonly endLoc = f64();
+  readonly endLoc: Growable<Float64Array>;
   /** Row-local indices of the open ranges, innermost last. */
   readonly open: number[] = [];
+  /**
+   * Pops that came with nothing open (the general path ignores them with a warning at finish):
+   * triples (ranges pushed before it, time, location), in arrival order.
+   */
+  strayPops?: number[];
+
+  constructor(plan?: GrowthPlan) {
+    this.depth = u32(64, plan);
+    this.parent = i32(64, plan);
+    this.endLoc = f64(64, plan);
+  }
 }
 
 export interface RowMeta {
@@ -101,17 +130,25 @@ export class RowTable {
   private readonly ids = new Map<string, number>();
   private readonly stackRowCache = new Map<number, RowMeta>();
   private readonly defaultStackRows: RowMeta[] = [];
-  private readonly marksRowCache = new Map<number, number>();
+  /** Thread -> its marks row (an array: threads are small dense indices). */
+  private readonly marksRowCache: number[] = [];
   private readonly categoryRowCache = new Map<number, RowMeta>();
 
-  constructor(private readonly tree: ProcessTree) {}
+  /**
+   * @param growth how far into its file the builder is, shared with every column of every row
+   *   (`GrowthPlan`): columns of a large file grow toward their projected size.
+   */
+  constructor(
+    private readonly tree: ProcessTree,
+    private readonly growth?: GrowthPlan,
+  ) {}
 
   /** Index of the row with this key, made from `meta` on first use. */
   private rowIndex(key: string, meta: Omit<RowMeta, 'events'>): number {
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.rows.length;
-      this.rows.push({ ...meta, events: new RowEvents() });
+      this.rows.push({ ...meta, events: new RowEvents(this.growth) });
       this.ids.set(key, id);
     }
     return id;
@@ -143,7 +180,7 @@ export class RowTable {
         path: [],
       })
     ];
-    if (row.events.start.length === 0 && row.events.evT.length === 0) row.online ??= new OnlineStack();
+    if (row.events.start.length === 0 && row.events.evT.length === 0) row.online ??= new OnlineStack(this.growth);
     if (cacheKey !== NO_KEY) this.stackRowCache.set(cacheKey, row);
     if (domain === 0) this.defaultStackRows[thread] = row;
     return row;
@@ -151,7 +188,7 @@ export class RowTable {
 
   /** Index of the thread's marks row. */
   marksRow(thread: number): number {
-    const cached = this.marksRowCache.get(thread);
+    const cached = this.marksRowCache[thread];
     if (cached !== undefined) return cached;
     const t = this.tree.threads[thread];
     const id = this.rowIndex(`marks:${thread}`, {
@@ -164,8 +201,8 @@ export class RowTable {
       category: -1,
       path: [],
     });
-    withMarkColumns(this.rows[id]);
-    this.marksRowCache.set(thread, id);
+    withMarkColumns(this.rows[id], this.growth);
+    this.marksRowCache[thread] = id;
     return id;
   }
 
@@ -195,7 +232,7 @@ export class RowTable {
   /** A marks row outside the per-thread ones, under `path` of the process (or thread) node. */
   markRow(options: RowPlace): number {
     const id = this.placedRow('marksrow', options, { kind: 'marks', layout: 'stack' });
-    withMarkColumns(this.rows[id]);
+    withMarkColumns(this.rows[id], this.growth);
     return id;
   }
 
@@ -203,8 +240,8 @@ export class RowTable {
   counterRow(options: RowPlace & { unit?: string; counter?: CounterTrackInfo }): number {
     const id = this.placedRow('counter', options, { kind: 'counter', layout: 'stack', unit: options.unit, counter: options.counter });
     const row = this.rows[id];
-    row.counterT ??= f64();
-    row.counterV ??= f64();
+    row.counterT ??= f64(64, this.growth);
+    row.counterV ??= f64(64, this.growth);
     return id;
   }
 
@@ -232,10 +269,10 @@ export class RowTable {
   }
 }
 
-function withMarkColumns(row: RowMeta): void {
-  row.markT ??= f64();
-  row.markStyle ??= u32();
-  row.markPayload ??= i32();
+function withMarkColumns(row: RowMeta, plan: GrowthPlan | undefined): void {
+  row.markT ??= f64(64, plan);
+  row.markStyle ??= u32(64, plan);
+  row.markPayload ??= i32(64, plan);
 }
 
 /**
@@ -249,6 +286,9 @@ export function replayOnline(row: RowMeta): void {
   row.online = undefined;
   const ev = row.events;
   const n = ev.start.length;
+  // A push per range, a pop per closed one, and the pops that had nothing to close.
+  const events = ev.evT.length + 2 * n - on.open.length + (on.strayPops?.length ?? 0) / 3;
+  for (const column of [ev.evT, ev.evPush, ev.evStyle, ev.evPayload, ev.evLoc]) column.reserve(events);
   const stack: number[] = [];
   const pop = (i: number) => {
     ev.evT.push(ev.end.get(i));
@@ -257,9 +297,22 @@ export function replayOnline(row: RowMeta): void {
     ev.evPayload.push(-1);
     ev.evLoc.push(on.endLoc.get(i));
   };
+  const stray = on.strayPops ?? [];
+  let s = 0;
+  // Pops with nothing open came when every range pushed before them was closed.
+  const strayPopsBefore = (pushed: number) => {
+    for (; s < stray.length && stray[s] === pushed; s += 3) {
+      ev.evT.push(stray[s + 1]);
+      ev.evPush.push(0);
+      ev.evStyle.push(0);
+      ev.evPayload.push(-1);
+      ev.evLoc.push(stray[s + 2]);
+    }
+  };
   for (let i = 0; i < n; i++) {
     const depth = on.depth.get(i);
     while (stack.length > depth) pop(stack.pop()!);
+    strayPopsBefore(i);
     ev.evT.push(ev.start.get(i));
     ev.evPush.push(1);
     ev.evStyle.push(ev.style.get(i));
@@ -268,5 +321,6 @@ export function replayOnline(row: RowMeta): void {
     stack.push(i);
   }
   while (stack.length > on.open.length) pop(stack.pop()!);
+  strayPopsBefore(n);
   for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc]) column.length = 0;
 }

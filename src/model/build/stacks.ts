@@ -23,7 +23,10 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
   const ev = row.events;
   const on = row.online;
   if (on) {
-    // Resolved on arrival: only the ranges still open remain, closed after everything, innermost first.
+    // Resolved on arrival: the pops that had nothing to close are reported (in time order, as the
+    // general path meets them), then the ranges still open are closed after everything, innermost first.
+    const stray = on.strayPops ?? [];
+    for (let s = 0; s < stray.length; s += 3) reportStrayPop(cx, row.thread, stray[s + 1], stray[s + 2]);
     for (let s = on.open.length - 1; s >= 0; s--) {
       const i = on.open[s];
       const start = ev.start.get(i);
@@ -37,6 +40,12 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
   const n = ev.evT.length;
   if (n === 0) return;
   const order = sortedOrder(ev.evT.view());
+  // Each push becomes one range: room for them all at once instead of doubling at finish.
+  let pushes = 0;
+  const isPush = ev.evPush.view();
+  for (let i = 0; i < n; i++) pushes += isPush[i];
+  const ranges = ev.start.length + pushes;
+  for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc, ev.rankOpen, ev.rankClose]) column.reserve(ranges);
   const stack: number[] = [];
   const stackRank: number[] = [];
   const thread = row.thread;
@@ -51,12 +60,7 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
     const open = stack.pop();
     const openRank = stackRank.pop();
     if (open === undefined || openRank === undefined) {
-      cx.issues.report('warning', `pop with no open range on thread ${cx.tree.threadLabel(thread)} at ${t} ns; ignored`, {
-        ...locOf(ev.evLoc.get(i)),
-        kind: 'pop-without-push',
-        timeNs: t,
-        thread,
-      });
+      reportStrayPop(cx, thread, t, ev.evLoc.get(i));
       continue;
     }
     const popPayload = ev.evPayload.get(i);
@@ -77,6 +81,15 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
     ev.rankOpen.push(stackRank[s]);
     ev.rankClose.push(n + stack.length - s);
   }
+}
+
+function reportStrayPop(cx: StackContext, thread: number, t: number, loc: number): void {
+  cx.issues.report('warning', `pop with no open range on thread ${cx.tree.threadLabel(thread)} at ${t} ns; ignored`, {
+    ...locOf(loc),
+    kind: 'pop-without-push',
+    timeNs: t,
+    thread,
+  });
 }
 
 function reportNeverPopped(cx: StackContext, thread: number, t: number, style: number, loc: number): void {
