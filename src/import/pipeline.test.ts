@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, READ_BYTES, loadModel } from './pipeline.ts';
+import { readFileSync } from 'node:fs';
+import { CHUNK_BYTES, LoadCancelled, LoadFailed, READ_AHEAD, READ_BYTES, loadModel, memorySource } from './pipeline.ts';
 import type { ByteSource } from './importer.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
@@ -97,5 +98,21 @@ describe('loadModel reading', () => {
     const bytes = paddedTrace(3);
     const promise = loadModel(loggingSource(bytes, []), { signal: controller.signal, onProgress: () => controller.abort() });
     await expect(promise).rejects.toBeInstanceOf(LoadCancelled);
+  });
+});
+
+describe('memorySource', () => {
+  it('gives a Node Buffer the same model as a plain Uint8Array (Buffer.slice does not copy)', async () => {
+    const file = readFileSync(new URL('../../public/demo/demo.nvtxc', import.meta.url));
+    expect(Buffer.isBuffer(file)).toBe(true);
+    const plain = await loadModel(memorySource('demo.nvtxc', new Uint8Array(file)));
+    // Inside a larger allocation, as Buffers often are: the view does not start at its memory's start.
+    const padded = Buffer.alloc(file.length + 100);
+    file.copy(padded, 37);
+    const fromBuffer = await loadModel(memorySource('demo.nvtxc', padded.subarray(37, 37 + file.length)));
+    expect(fromBuffer.issues).toEqual(plain.issues);
+    expect(fromBuffer.ranges.startNs.length).toBe(plain.ranges.startNs.length);
+    expect(Array.from(fromBuffer.ranges.startNs)).toEqual(Array.from(plain.ranges.startNs));
+    expect(plain.issues.filter((i) => i.severity === 'error')).toEqual([]);
   });
 });

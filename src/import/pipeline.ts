@@ -277,7 +277,10 @@ function outOfMemoryMessage(e: Error, reached: Reached, size: number, gzipped: b
 const fileReaderSync = (globalThis as { FileReaderSync?: new () => { readAsArrayBuffer(blob: Blob): ArrayBuffer } }).FileReaderSync;
 
 /** A ByteSource over bytes already in memory (tests, benchmarks, postMessage embedding). */
-export function memorySource(name: string, bytes: Uint8Array): ByteSource {
+export function memorySource(name: string, given: Uint8Array): ByteSource {
+  // A Node Buffer's slice() shares its memory instead of copying, and its `buffer` may start before
+  // it: decoders copy with slice() and read headers through `buffer`, so they get a plain view.
+  const bytes = given.constructor === Uint8Array ? given : new Uint8Array(given.buffer, given.byteOffset, given.byteLength);
   return {
     name,
     size: bytes.length,

@@ -146,7 +146,7 @@ export class ChunkSplitter {
           if (!this.resync) return undefined;
           continue;
         }
-        const header = this.queue.take(CHUNK_HEADER_SIZE).slice();
+        const header = new Uint8Array(this.queue.take(CHUNK_HEADER_SIZE)); // a copy whatever the view (Buffer.slice shares)
         const length = new DataView(header.buffer).getUint32(0, true);
         if (length > MAX_CHUNK_BODY) {
           this.startResync('length', [header]);

@@ -35,8 +35,8 @@ export async function forEachLine(
       splitter.push(chunk);
       continue;
     }
-    // Copied: a producer may reuse its chunk buffers.
-    head.push(chunk.slice());
+    // Copied (new Uint8Array, not slice: a Buffer's slice shares): a producer may reuse its chunk buffers.
+    head.push(new Uint8Array(chunk));
     const bytes = join(head);
     if (bytes.length < 2) continue;
     head = [];
@@ -93,7 +93,7 @@ class Utf8Splitter {
   push(chunk: Uint8Array): void {
     const last = chunk.lastIndexOf(LF);
     if (last < 0) {
-      this.pending.push(chunk.slice());
+      this.pending.push(new Uint8Array(chunk));
       return;
     }
     let from = 0;
