@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { LoadClient } from './load.client.ts';
+import { LoadClient, TAPE_MIN_BYTES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -34,13 +34,19 @@ function model(names: string[]): Model {
 }
 
 /** A client whose every new worker is a fresh FakeWorker, listed in `made`. */
-function clientMakingWorkers(maxParallel = 1): { made: FakeWorker[]; client: LoadClient } {
+function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2): { made: FakeWorker[]; client: LoadClient } {
   const made: FakeWorker[] = [];
-  const client = new LoadClient(maxParallel, () => {
-    const w = new FakeWorker();
-    made.push(w);
-    return w as unknown as Worker;
-  });
+  const client = new LoadClient(
+    maxParallel,
+    () => {
+      const w = new FakeWorker();
+      made.push(w);
+      return w as unknown as Worker;
+    },
+    undefined,
+    cores,
+    tape,
+  );
   return { made, client };
 }
 
@@ -135,16 +141,16 @@ describe('LoadClient', () => {
     const { made, client } = clientMakingWorkers();
     client.warm();
     client.warm();
-    // One for the file, one for its partial model.
-    expect(made).toHaveLength(2);
+    // The file's decode and build workers, and one for its partial model.
+    expect(made).toHaveLength(3);
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
-    expect(made).toHaveLength(2);
-    expect(made.map((w) => w.posted.length)).toEqual([1, 1]);
+    expect(made).toHaveLength(3);
+    expect(made.map((w) => w.posted.length)).toEqual([1, 1, 0]);
     made[1].send({ type: 'no-partial' });
     made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
-    expect(made).toHaveLength(4);
+    expect(made).toHaveLength(5);
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
@@ -156,5 +162,46 @@ describe('LoadClient', () => {
     expect(made).toHaveLength(3);
     made[2].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     expect((await handle.promise).model.ranges.startNs.length).toBe(1);
+  });
+
+  it('loads a big file on two workers joined by a channel, and ends both', async () => {
+    const terminated: FakeWorker[] = [];
+    const { made, client } = clientMakingWorkers(1, 'auto', 2);
+    const big = new (class extends Blob {
+      override get size(): number {
+        return TAPE_MIN_BYTES;
+      }
+    })([]);
+    const handle = client.load({ file: big, name: 'big.nvtxc', options: {}, onProgress: () => {} });
+    const [build, decode] = made;
+    for (const w of made) w.terminate = () => void terminated.push(w);
+    const toBuild = build.posted[0] as { type: string; port: MessagePort };
+    const toDecode = decode.posted[0] as { type: string; port: MessagePort };
+    expect([toBuild.type, toDecode.type]).toEqual(['tape-build', 'tape-decode']);
+    // The two ends of one channel.
+    const got = new Promise((resolve) => (toBuild.port.onmessage = (e) => resolve(e.data)));
+    toDecode.port.postMessage('batch');
+    expect(await got).toBe('batch');
+    toBuild.port.close();
+    build.send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'tape' });
+    await handle.promise;
+    expect(terminated).toEqual(expect.arrayContaining([build, decode]));
+    expect(client.paths).toEqual([{ name: 'big.nvtxc', path: 'tape' }]);
+  });
+
+  it('keeps one worker for a small file, and for any file with one core', async () => {
+    for (const [size, cores] of [[TAPE_MIN_BYTES - 1, 2], [TAPE_MIN_BYTES * 4, 1]]) {
+      const { made, client } = clientMakingWorkers(1, 'auto', cores);
+      const file = new (class extends Blob {
+        override get size(): number {
+          return size;
+        }
+      })([]);
+      const handle = client.load({ file, name: 'f.nvtxc', options: {}, onProgress: () => {} });
+      expect(made).toHaveLength(1);
+      expect((made[0].posted[0] as { type: string }).type).toBe('load');
+      made[0].send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'single' });
+      await handle.promise;
+    }
   });
 });
