@@ -36,6 +36,11 @@ export class TapeDecode {
     private readonly batchRows?: number,
   ) {}
 
+  /** A batch the build side has replayed, back for reuse. */
+  recycle(batch: TapeBatch): void {
+    this.tape?.recycle(batch);
+  }
+
   /** The build side's model went over its budget: stop at the next chunk. */
   stop(): void {
     this.stopAsked = true;
@@ -68,6 +73,8 @@ export interface TapeBuildHooks {
   /** Asks the decode side to stop (the model went over its budget, or memory ran out). */
   stopDecode(): void;
   onProgress?(bytesDone: number, bytesTotal: number): void;
+  /** Hands a replayed batch back to the decode side for reuse. */
+  recycle?(batch: TapeBatch): void;
 }
 
 /** The build side of one load: takes the messages in order, `result` once `end` came. */
@@ -97,6 +104,7 @@ export class TapeBuild {
         return;
       case 'batch':
         this.batch(msg.batch);
+        this.hooks.recycle?.(msg.batch);
         return;
       case 'end':
         if (!this.builder) throw new Error('tape: end before begin');
@@ -157,7 +165,11 @@ export class TapeBuild {
  */
 export async function loadModelThroughTape(source: ByteSource, options: LoadOptions = {}, batchRows?: number): Promise<Model | { notTaped: string }> {
   let decode: TapeDecode | undefined = undefined;
-  const build = new TapeBuild(options.decode?.modelBudgetBytes, { stopDecode: () => decode!.stop(), onProgress: options.onProgress });
+  const build = new TapeBuild(options.decode?.modelBudgetBytes, {
+    stopDecode: () => decode!.stop(),
+    onProgress: options.onProgress,
+    recycle: (batch) => decode!.recycle(batch),
+  });
   decode = new TapeDecode((msg) => build.accept(msg), batchRows);
   await decode.run(source, options);
   const r = build.result;

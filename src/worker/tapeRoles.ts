@@ -7,19 +7,20 @@
 import type { DecodeOptions } from '../import/importer.ts';
 import { blobSource } from '../import/pipeline.ts';
 import { TapeBuild, TapeDecode, type TapeMessage } from '../import/tapePipeline.ts';
-import { batchTransferables } from '../model/tape/tape.ts';
+import { batchTransferables, type TapeBatch } from '../model/tape/tape.ts';
 import type { Model } from '../model/types.ts';
 import type { HoldGate } from './holdGate.ts';
 
 /** From the build side to the decode side. */
-export type ToDecodeSide = { type: 'stop' } | { type: 'hold' } | { type: 'resume' };
+export type ToDecodeSide = { type: 'stop' } | { type: 'hold' } | { type: 'resume' } | { type: 'recycle'; batch: TapeBatch };
 
 /** Decode side: `file` into tape messages on `port`; 'hold' from the build side pauses it between slices. */
 export async function runTapeDecode(port: MessagePort, file: Blob, name: string, options: DecodeOptions, gate: HoldGate): Promise<void> {
   const decode = new TapeDecode((msg: TapeMessage) => port.postMessage(msg, msg.type === 'batch' ? batchTransferables(msg.batch) : []));
   port.onmessage = (event: MessageEvent<ToDecodeSide>) => {
     const msg = event.data;
-    if (msg.type === 'stop') decode.stop();
+    if (msg.type === 'recycle') decode.recycle(msg.batch);
+    else if (msg.type === 'stop') decode.stop();
     else if (msg.type === 'hold') gate.hold();
     else gate.release();
   };
@@ -39,6 +40,7 @@ export function runTapeBuild(port: MessagePort, options: DecodeOptions, gate: Ho
   const build = new TapeBuild(options.modelBudgetBytes, {
     stopDecode: () => port.postMessage({ type: 'stop' } satisfies ToDecodeSide),
     onProgress: on.onProgress,
+    recycle: (batch) => port.postMessage({ type: 'recycle', batch } satisfies ToDecodeSide, batchTransferables(batch)),
   });
   let queue = Promise.resolve();
   let over = false;

@@ -161,17 +161,23 @@ export class TapeReplay {
     return p;
   }
 
+  /**
+   * One attrs object for every row, every field set (undefined when absent: the builder reads
+   * them with `??` and `!== undefined`, and keeps no attrs object), so that no object is made per
+   * event and the builder's reads of it see one shape.
+   */
+  private readonly a: EventAttrs = { name: undefined, nameId: undefined, style: undefined, color: undefined, category: undefined, domain: undefined, payload: undefined };
+
   private attrs(b: TapeBatch, i: number): EventAttrs {
     const has = b.has[i];
-    const a: EventAttrs = {};
-    if (has & Has.NameId) a.nameId = this.names.get(b.nameId[i]);
-    if (has & Has.Style) a.style = this.styles.get(b.style[i]);
-    if (has & Has.Color) a.color = b.color[i];
-    if (has & Has.Category) a.category = b.category[i];
-    if (has & Has.Domain) a.domain = this.domains.get(b.domain[i]);
-    if (has & Has.Name) a.name = this.extras(b, i)!.name;
-    const p = this.payload(b, i);
-    if (p !== undefined) a.payload = p;
+    const a = this.a;
+    a.nameId = has & Has.NameId ? this.names.get(b.nameId[i]) : undefined;
+    a.style = has & Has.Style ? this.styles.get(b.style[i]) : undefined;
+    a.color = has & Has.Color ? b.color[i] : undefined;
+    a.category = has & Has.Category ? b.category[i] : undefined;
+    a.domain = has & Has.Domain ? this.domains.get(b.domain[i]) : undefined;
+    a.name = has & Has.Name ? this.extras(b, i)!.name : undefined;
+    a.payload = has & (Has.PayloadNumber | Has.PayloadJsonBytes | Has.PayloadSide) ? this.payload(b, i) : undefined;
     return a;
   }
 

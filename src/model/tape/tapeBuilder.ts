@@ -68,8 +68,20 @@ export class TapeBuilder extends ModelBuilder {
     if (b.count === 0 && b.side.length === 0) return;
     b.arena = this.arena.slice(0, this.arenaUsed);
     this.arenaUsed = 0;
-    this.batch = newBatch(this.batchRows);
+    this.batch = this.pool.pop() ?? newBatch(this.batchRows);
     this.sink(b);
+  }
+
+  /** Batches the replay side is done with, for reuse: a fresh one costs its allocation and zeroing (about 3 MB). */
+  private readonly pool: TapeBatch[] = [];
+
+  /** Takes back a batch the replay side has replayed. */
+  recycle(batch: TapeBatch): void {
+    if (batch.op.length !== this.batchRows || this.pool.length >= 4) return;
+    batch.count = 0;
+    batch.side = [];
+    batch.arena = new Uint8Array(0);
+    this.pool.push(batch);
   }
 
   // ---------------------------------------------------------------- recording
