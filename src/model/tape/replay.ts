@@ -4,7 +4,7 @@
  * real builder returned for the same calls. Batches can come in any size; a `TapeReplay` keeps
  * the maps between them.
  */
-import { type EventAttrs, type ModelBuilder, type PayloadValue, type RangeRename, type SourceLocation } from '../builder.ts';
+import { type EventAttrs, type JsonBytesValue, type ModelBuilder, type PayloadValue, type RangeRename, type SourceLocation } from '../builder.ts';
 import { PayloadType } from '../types.ts';
 import { Has, Op, type RowExtras, type TapeBatch, type TapeCall } from './tape.ts';
 
@@ -134,14 +134,21 @@ export class TapeReplay {
     return b.has[i] & Has.Extras && this.extras(b, i)?.key !== undefined ? this.extras(b, i)!.key! : b.f2[i];
   }
 
+  /** The `where` of rows that cannot have a string cut (whose report keeps the first place it was given): reused. */
+  private readonly sharedWhere: SourceLocation = { line: undefined, offset: undefined };
+
   private where(b: TapeBatch, i: number): SourceLocation | undefined {
     const has = b.has[i];
     if (!(has & Has.Where)) return undefined;
-    const where: SourceLocation = {};
-    if (has & Has.Line) where.line = b.line[i];
-    if (has & Has.Offset) where.offset = b.offset[i];
+    const mayCut = has & (Has.Name | Has.PayloadSide | Has.PayloadJsonBytes | Has.Extras);
+    const where: SourceLocation = mayCut ? {} : this.sharedWhere;
+    where.line = has & Has.Line ? b.line[i] : undefined;
+    where.offset = has & Has.Offset ? b.offset[i] : undefined;
     return where;
   }
+
+  /** JSON payload bytes are read at once by the builder, which allows one object for all. */
+  private readonly jsonBytes: JsonBytesValue = { type: PayloadType.Json, bytes: new Uint8Array(0), start: 0, end: 0 };
 
   private payload(b: TapeBatch, i: number): PayloadValue | undefined {
     const has = b.has[i];
@@ -150,7 +157,13 @@ export class TapeReplay {
       const value = b.payloadValue[i];
       return { type, value: type === PayloadType.Ext ? this.extRows.get(value) : value } as PayloadValue;
     }
-    if (has & Has.PayloadJsonBytes) return { type: PayloadType.Json, bytes: b.arena, start: b.payloadValue[i], end: b.payloadEnd[i] };
+    if (has & Has.PayloadJsonBytes) {
+      const j = this.jsonBytes;
+      j.bytes = b.arena;
+      j.start = b.payloadValue[i];
+      j.end = b.payloadEnd[i];
+      return j;
+    }
     if (has & Has.PayloadSide) return this.payloadValue(this.extras(b, i)!.payload as PayloadValue);
     return undefined;
   }
