@@ -152,6 +152,42 @@ export class TapeBuilder extends ModelBuilder {
     }
   }
 
+  /**
+   * The style of an event's attrs, resolved here on the shadow so that the replay side skips the
+   * lookup (a share of the per-event work moves to this thread), or -1 where the replay side must
+   * resolve it: a style already given, or a name over the string bound (whose cut report names
+   * where the first cut string was). Called before the event's row is made, so that a new style's
+   * `style` call comes before the event on the tape.
+   */
+  private preStyle(a: EventAttrs): number {
+    if (a.style !== undefined || (a.name !== undefined && a.name.length > MAX_STRING_CHARS)) return -1;
+    const s = super.style(a);
+    if (!this.knownStyles.has(s)) {
+      this.knownStyles.add(s);
+      const { name, nameId, color, category, domain } = a;
+      this.call('style', [{ name, nameId, color, category, domain }], s);
+    }
+    return s;
+  }
+
+  /** The attrs of an event with its style from `preStyle` (-1: recorded as given). Category and domain stay: they choose rows. */
+  private styledAttrs(i: number, a: EventAttrs, style: number): void {
+    if (style < 0) return this.attrs(i, a);
+    const b = this.batch;
+    b.style[i] = style;
+    let has = Has.Attrs | Has.Style;
+    if (a.category !== undefined) {
+      has |= Has.Category;
+      b.category[i] = a.category;
+    }
+    if (a.domain !== undefined) {
+      has |= Has.Domain;
+      b.domain[i] = a.domain;
+    }
+    b.has[i] |= has;
+    this.payload(i, a.payload);
+  }
+
   private attrs(i: number, a: EventAttrs): void {
     const b = this.batch;
     let has = Has.Attrs;
@@ -301,8 +337,9 @@ export class TapeBuilder extends ModelBuilder {
   // ---------------------------------------------------------------- events (columns only)
 
   override push(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const style = this.preStyle(attrs);
     const i = this.timed(Op.Push, thread, tNs);
-    this.attrs(i, attrs);
+    this.styledAttrs(i, attrs, style);
     this.where(i, where);
   }
 
@@ -318,20 +355,22 @@ export class TapeBuilder extends ModelBuilder {
   }
 
   override range(thread: number, startNs: number, endNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const style = this.preStyle(attrs);
     const i = this.timed(Op.Range, thread, startNs);
     this.batch.f1[i] = endNs;
-    this.attrs(i, attrs);
+    this.styledAttrs(i, attrs, style);
     this.where(i, where);
   }
 
   override startEnd(thread: number, startNs: number, endNs: number, attrs: EventAttrs, endThread?: number, where?: SourceLocation): void {
+    const style = this.preStyle(attrs);
     const i = this.timed(Op.StartEnd, thread, startNs);
     this.batch.f1[i] = endNs;
     if (endThread !== undefined) {
       this.batch.i1[i] = endThread;
       this.batch.has[i] |= Has.I1;
     }
-    this.attrs(i, attrs);
+    this.styledAttrs(i, attrs, style);
     this.where(i, where);
   }
 
@@ -363,8 +402,9 @@ export class TapeBuilder extends ModelBuilder {
   }
 
   override mark(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
+    const style = this.preStyle(attrs);
     const i = this.timed(Op.Mark, thread, tNs);
-    this.attrs(i, attrs);
+    this.styledAttrs(i, attrs, style);
     this.where(i, where);
   }
 
@@ -375,8 +415,9 @@ export class TapeBuilder extends ModelBuilder {
   }
 
   override rowMark(row: number, tNs: number, attrs: EventAttrs): void {
+    const style = this.preStyle(attrs);
     const i = this.timed(Op.RowMark, row, tNs);
-    this.attrs(i, attrs);
+    this.styledAttrs(i, attrs, style);
   }
 
   override counterRow(options: CounterRowOptions): number {
@@ -397,6 +438,7 @@ export class TapeBuilder extends ModelBuilder {
   }
 
   override rowRange(row: number, startNs: number, endNs: number, attrs: EventAttrs, thread = -1, correlation?: number): void {
+    const style = this.preStyle(attrs);
     const i = this.timed(Op.RowRange, row, startNs);
     const b = this.batch;
     b.f1[i] = endNs;
@@ -406,7 +448,7 @@ export class TapeBuilder extends ModelBuilder {
       b.f2[i] = correlation;
       b.has[i] |= Has.F2;
     }
-    this.attrs(i, attrs);
+    this.styledAttrs(i, attrs, style);
   }
 
   override flow(fromThread: number, fromNs: number, toThread: number, toNs: number): void {
