@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { LoadClient, TAPE_MIN_BYTES, type TapeChoice } from './load.client.ts';
+import { LoadClient, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -141,16 +141,20 @@ describe('LoadClient', () => {
     const { made, client } = clientMakingWorkers();
     client.warm();
     client.warm();
-    // The file's decode and build workers, and one for its partial model.
-    expect(made).toHaveLength(3);
+    // One for the file, one for its partial model.
+    expect(made).toHaveLength(2);
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
-    expect(made).toHaveLength(3);
-    expect(made.map((w) => w.posted.length)).toEqual([1, 1, 0]);
+    expect(made).toHaveLength(2);
+    expect(made.map((w) => w.posted.length)).toEqual([1, 1]);
     made[1].send({ type: 'no-partial' });
     made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
-    expect(made).toHaveLength(5);
+    expect(made).toHaveLength(4);
+    // Where files load on two workers, a third for the build side.
+    const two = clientMakingWorkers(1, 'auto', TAPE_MIN_CORES);
+    two.client.warm();
+    expect(two.made).toHaveLength(3);
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
@@ -166,7 +170,7 @@ describe('LoadClient', () => {
 
   it('loads a big file on two workers joined by a channel, and ends both', async () => {
     const terminated: FakeWorker[] = [];
-    const { made, client } = clientMakingWorkers(1, 'auto', 2);
+    const { made, client } = clientMakingWorkers(1, 'auto', TAPE_MIN_CORES);
     const big = new (class extends Blob {
       override get size(): number {
         return TAPE_MIN_BYTES;
@@ -189,8 +193,8 @@ describe('LoadClient', () => {
     expect(client.paths).toEqual([{ name: 'big.nvtxc', path: 'tape' }]);
   });
 
-  it('keeps one worker for a small file, and for any file with one core', async () => {
-    for (const [size, cores] of [[TAPE_MIN_BYTES - 1, 2], [TAPE_MIN_BYTES * 4, 1]]) {
+  it('keeps one worker for a small file, and for any file with fewer cores', async () => {
+    for (const [size, cores] of [[TAPE_MIN_BYTES - 1, TAPE_MIN_CORES], [TAPE_MIN_BYTES * 4, TAPE_MIN_CORES - 1], [TAPE_MIN_BYTES * 4, 1]]) {
       const { made, client } = clientMakingWorkers(1, 'auto', cores);
       const file = new (class extends Blob {
         override get size(): number {

@@ -50,15 +50,23 @@ type WorkerFactory = () => Worker;
 
 /** The longest `warmWhenIdle` waits for the page to be idle. */
 const IDLE_TIMEOUT_MS = 1000;
-/** Spare workers kept: the next file's decode and build workers, and one for its partial model. */
-const SPARES = 3;
+/** Spare workers kept: one for the next file, one for its partial model, and one more where files load on two workers. */
+const SPARES = 2;
 
 /**
  * Files from this size on are decoded in one worker and built in another (src/worker/tapeRoles.ts)
- * when the machine has two cores or more; below it the second worker's start and the tape cost
- * more than the overlap gains (docs/performance.md, "Two workers").
+ * on a machine with `TAPE_MIN_CORES`; below it the second worker's start and the tape cost more
+ * than the overlap gains (docs/performance.md, "Two workers").
  */
 export const TAPE_MIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Cores the two-worker load needs to be used unasked: one each for the decode, the build, the
+ * partial model's worker and the page. The tape costs CPU of its own (about +30 %), so without a
+ * free core the load is slower: 1.37-1.41× the one-worker time on this 2-core machine at load
+ * 3.1-3.9 (docs/performance.md, "Two workers"). Not measured on a quiet 2-core host.
+ */
+export const TAPE_MIN_CORES = 4;
 
 /** When to load on two workers: by size and cores ('auto'), or always/never (`?tape=` in the page's URL, for tests and benchmarks). */
 export type TapeChoice = 'auto' | 'always' | 'never';
@@ -105,7 +113,7 @@ export class LoadClient {
   /** Whether a file of `size` bytes is decoded and built on two workers. */
   private twoWorkers(size: number): boolean {
     if (this.tape !== 'auto') return this.tape === 'always';
-    return this.cores >= 2 && size >= TAPE_MIN_BYTES;
+    return this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
   }
 
   /**
@@ -113,7 +121,8 @@ export class LoadClient {
    * milliseconds to fetch, compile and run before it can read a byte.
    */
   warm(): void {
-    while (this.spares.length < SPARES) {
+    const spares = SPARES + (this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES) ? 1 : 0);
+    while (this.spares.length < spares) {
       const spare: Spare = { worker: this.createWorker(), failed: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
       // a fresh one with its own error handling instead of waiting on a dead one.
