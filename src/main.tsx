@@ -7,8 +7,8 @@ import { App, DEMO_URL } from './ui/App.tsx';
 import { LoadController } from './ui/loadController.ts';
 import { loadPreferences, persistPreferences } from './ui/preferences.ts';
 import { installSharing } from './ui/share/installSharing.ts';
-import { installTestHooks } from './ui/testHooks.ts';
-import { LoadClient } from './worker/load.client.ts';
+import { exposeTestHook, installTestHooks } from './ui/testHooks.ts';
+import { LoadClient, tapeChoiceFromQuery } from './worker/load.client.ts';
 import { budgetFromQuery } from './worker/modelBudget.ts';
 import { RegexClient } from './worker/regex.client.ts';
 import { setRegexRunner } from './analysis/nameSearch.ts';
@@ -22,7 +22,10 @@ setRegexRunner((source, flags, names) => regexClient.match(source, flags, names)
 
 const store = createViewerStore(loadPreferences());
 // ?memoryLimitMB=N: a smaller memory budget per capture model than the device's default.
-const loadClient = new LoadClient(undefined, undefined, budgetFromQuery(window.location.search));
+// ?tape=always|never: decode and build files on two workers or one regardless of size and cores (tests, benchmarks).
+const loadClient = new LoadClient(undefined, undefined, budgetFromQuery(window.location.search), undefined, tapeChoiceFromQuery(window.location.search));
+// Test hook: how each load went (one worker or two).
+exposeTestHook('loadPaths', loadClient.paths);
 const controller = new LoadController(store, loadClient);
 persistPreferences(store);
 installTestHooks(store);

@@ -29,6 +29,7 @@
  *   --only native|chrome                                        --speedscope-timeout S (default 900)
  *   --dist DIR          use this build instead of building one  --cache DIR (keep/reuse generated files)
  *   --json              one JSON object instead of the table
+ *   --query Q           appended to the app's URL for nvtxview's loads, e.g. '?tape=never' (one build, A/B)
  *   --only LIST         cases to run, comma-separated: native,chrome,nsys,largest (default: all)
  *   --nsys-ranges N     NVTX ranges of the nsysLarge export (default 1000000; + N/4 calls, N/4 kernels)
  *   --nsys-bytes B      its size: a table nvtxview never reads is written first (default 512000000; 4.3e9: past 4 GiB)
@@ -59,6 +60,7 @@ const { values } = parseArgs({
     cache: { type: 'string' },
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
+    query: { type: 'string', default: '' },
     'nsys-ranges': { type: 'string', default: '1000000' },
     'nsys-bytes': { type: 'string', default: '512000000' },
     'largest-events': { type: 'string', default: '1000000' },
@@ -116,7 +118,7 @@ async function nvtxviewLoad(
   const cdp = await context.newCDPSession(page);
   await installProbes(page);
   const sampler = sampleWorker ? await WorkerMemorySampler.start(cdp) : undefined;
-  await page.goto(app.url);
+  await page.goto(app.url + values.query);
   await page.waitForFunction(() => (window as unknown as { __nvtxview?: { idle?: unknown } }).__nvtxview?.idle !== undefined);
   await page.getByTestId('open-input').setInputFiles(path);
   await page.waitForFunction(

@@ -3,7 +3,8 @@
  * the bytes say gzip, sniff the format, decode into a builder, finish the model. Used unchanged by
  * the worker, the CLI, the tests and the benchmarks.
  */
-import { isOutOfMemory, ModelBuilder, ModelOverBudget } from '../model/builder.ts';
+import { isOutOfMemory, ModelBuilder, ModelOverBudget, type BuilderOptions } from '../model/builder.ts';
+import { TapeBuilder, TapeStopped } from '../model/tape/tapeBuilder.ts';
 import type { Model } from '../model/types.ts';
 import { detectFormat, importers } from './formats.ts';
 import { gunzipChunks, type GzipProblem } from './gunzip.ts';
@@ -60,7 +61,7 @@ export const READ_AHEAD = 2;
  * for before the current one is handed over, so that reading (off-thread in the browser)
  * overlaps decoding; each read is handed on in CHUNK_BYTES views.
  */
-async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
+export async function* rawChunks(source: ByteSource, options: LoadOptions): AsyncGenerator<Uint8Array> {
   const reads: { pos: number; end: number; read: Promise<Uint8Array> }[] = [];
   let asked = 0;
   const readAhead = () => {
@@ -175,6 +176,22 @@ export async function loadModelFromStream(
   return model;
 }
 
+/**
+ * Makes the builder a decode goes into, once the format is known: a `ModelBuilder`, or for a
+ * two-thread load a `TapeBuilder` (tapePipeline.ts); undefined when the format cannot go that way.
+ */
+export type MakeBuilder = (options: BuilderOptions, gzipped: boolean) => ModelBuilder | undefined;
+
+const directBuilder: MakeBuilder = (options) => new ModelBuilder(options);
+
+/** Thrown by a two-thread decode when the file's format is not decoded that way (`MakeBuilder` said no). */
+export class FormatNotTaped extends Error {
+  constructor(readonly format: string) {
+    super(`format ${format} is decoded on one thread`);
+    this.name = 'FormatNotTaped';
+  }
+}
+
 async function decodeRaw(
   name: string,
   size: number,
@@ -182,6 +199,18 @@ async function decodeRaw(
   options: LoadOptions,
   random?: ByteSource,
 ): Promise<Model> {
+  return (await decodeInto(name, size, raw, options, random, directBuilder)).finish();
+}
+
+/** Sniffs, decodes and reports into the builder `makeBuilder` gives; the caller finishes it. */
+export async function decodeInto(
+  name: string,
+  size: number,
+  raw: AsyncGenerator<Uint8Array>,
+  options: LoadOptions,
+  random: ByteSource | undefined,
+  makeBuilder: MakeBuilder,
+): Promise<ModelBuilder> {
   const source = { name, size };
   let input = await withHead(source.name, source.size, raw);
   let gzipped = false;
@@ -200,7 +229,8 @@ async function decodeRaw(
     const known = importers.map((imp) => imp.label).join(', ');
     throw new LoadFailed(`${source.name}: not a format nvtxview knows (tried ${known})`);
   }
-  const builder = new ModelBuilder({ fileName: source.name, format: importer.id, byteSize: source.size });
+  const builder = makeBuilder({ fileName: source.name, format: importer.id, byteSize: source.size }, gzipped);
+  if (!builder) throw new FormatNotTaped(importer.id);
   if (gzipped) builder.setProperty('compression', 'gzip');
   const budget = options.decode?.modelBudgetBytes;
   if (budget !== undefined) builder.setBudget(budget);
@@ -219,19 +249,28 @@ async function decodeRaw(
   try {
     await importer.decode(input, { builder, options: options.decode ?? {}, signal: options.signal });
   } catch (e) {
-    if (!isOutOfMemory(e)) throw e;
-    const offset = reached.randomAccess || gzipped ? undefined : { offset: reached.bytes };
-    builder.report('error', outOfMemoryMessage(e, reached, source.size, gzipped), offset);
-    builder.setProperty('loaded only', reached.randomAccess ? `${reached.bytes} bytes read` : `bytes 0..${reached.bytes}${gzipped ? ' (decompressed)' : ''}`);
+    // Stopped by the builder side of a two-thread load, which reported why.
+    if (e instanceof TapeStopped) {
+      // nothing to add
+    } else if (!isOutOfMemory(e)) throw e;
+    else reportOutOfMemory(builder, e, reached, source.size, gzipped);
   }
+  if (builder instanceof TapeBuilder) builder.decodeEnd();
   // Known once the decoder has read the whole stream.
   for (const p of gzipProblems) builder.report(p.severity, p.message);
   if (options.signal?.aborted) throw new LoadCancelled();
-  return builder.finish();
+  return builder;
+}
+
+/** Reports a load stopped for memory (`e`) after the decoder had `reached` into the content, and what of the file the model holds. */
+export function reportOutOfMemory(builder: ModelBuilder, e: Error, reached: Reached, size: number, gzipped: boolean): void {
+  const offset = reached.randomAccess || gzipped ? undefined : { offset: reached.bytes };
+  builder.report('error', outOfMemoryMessage(e, reached, size, gzipped), offset);
+  builder.setProperty('loaded only', reached.randomAccess ? `${reached.bytes} bytes read` : `bytes 0..${reached.bytes}${gzipped ? ' (decompressed)' : ''}`);
 }
 
 /** How far a decoder got in its input. */
-interface Reached {
+export interface Reached {
   bytes: number;
   /** Set once the decoder reads the file at random (`DecodeInput.file`) rather than in order. */
   randomAccess: boolean;
@@ -249,7 +288,9 @@ function budgetedChunks(input: DecodeInput, builder: ModelBuilder, reached: Reac
     chunks: () =>
       (async function* () {
         for await (const chunk of chunks()) {
-          builder.checkBudget();
+          // A tape marks the chunk boundary; its replay checks the real builder there.
+          if (builder instanceof TapeBuilder) builder.checkBudget(reached.bytes);
+          else builder.checkBudget();
           if (fileOrder) builder.inputRead(reached.bytes + chunk.length);
           yield chunk;
           reached.bytes += chunk.length;

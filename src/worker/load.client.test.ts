@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { LoadClient } from './load.client.ts';
+import { LoadClient, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -34,13 +34,19 @@ function model(names: string[]): Model {
 }
 
 /** A client whose every new worker is a fresh FakeWorker, listed in `made`. */
-function clientMakingWorkers(maxParallel = 1): { made: FakeWorker[]; client: LoadClient } {
+function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2): { made: FakeWorker[]; client: LoadClient } {
   const made: FakeWorker[] = [];
-  const client = new LoadClient(maxParallel, () => {
-    const w = new FakeWorker();
-    made.push(w);
-    return w as unknown as Worker;
-  });
+  const client = new LoadClient(
+    maxParallel,
+    () => {
+      const w = new FakeWorker();
+      made.push(w);
+      return w as unknown as Worker;
+    },
+    undefined,
+    cores,
+    tape,
+  );
   return { made, client };
 }
 
@@ -145,6 +151,10 @@ describe('LoadClient', () => {
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
     expect(made).toHaveLength(4);
+    // Where files load on two workers, a third for the build side.
+    const two = clientMakingWorkers(1, 'auto', TAPE_MIN_CORES);
+    two.client.warm();
+    expect(two.made).toHaveLength(3);
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
@@ -156,5 +166,46 @@ describe('LoadClient', () => {
     expect(made).toHaveLength(3);
     made[2].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     expect((await handle.promise).model.ranges.startNs.length).toBe(1);
+  });
+
+  it('loads a big file on two workers joined by a channel, and ends both', async () => {
+    const terminated: FakeWorker[] = [];
+    const { made, client } = clientMakingWorkers(1, 'auto', TAPE_MIN_CORES);
+    const big = new (class extends Blob {
+      override get size(): number {
+        return TAPE_MIN_BYTES;
+      }
+    })([]);
+    const handle = client.load({ file: big, name: 'big.nvtxc', options: {}, onProgress: () => {} });
+    const [build, decode] = made;
+    for (const w of made) w.terminate = () => void terminated.push(w);
+    const toBuild = build.posted[0] as { type: string; port: MessagePort };
+    const toDecode = decode.posted[0] as { type: string; port: MessagePort };
+    expect([toBuild.type, toDecode.type]).toEqual(['tape-build', 'tape-decode']);
+    // The two ends of one channel.
+    const got = new Promise((resolve) => (toBuild.port.onmessage = (e) => resolve(e.data)));
+    toDecode.port.postMessage('batch');
+    expect(await got).toBe('batch');
+    toBuild.port.close();
+    build.send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'tape' });
+    await handle.promise;
+    expect(terminated).toEqual(expect.arrayContaining([build, decode]));
+    expect(client.paths).toEqual([{ name: 'big.nvtxc', path: 'tape' }]);
+  });
+
+  it('keeps one worker for a small file, and for any file with fewer cores', async () => {
+    for (const [size, cores] of [[TAPE_MIN_BYTES - 1, TAPE_MIN_CORES], [TAPE_MIN_BYTES * 4, TAPE_MIN_CORES - 1], [TAPE_MIN_BYTES * 4, 1]]) {
+      const { made, client } = clientMakingWorkers(1, 'auto', cores);
+      const file = new (class extends Blob {
+        override get size(): number {
+          return size;
+        }
+      })([]);
+      const handle = client.load({ file, name: 'f.nvtxc', options: {}, onProgress: () => {} });
+      expect(made).toHaveLength(1);
+      expect((made[0].posted[0] as { type: string }).type).toBe('load');
+      made[0].send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'single' });
+      await handle.promise;
+    }
   });
 });

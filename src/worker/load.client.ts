@@ -8,7 +8,7 @@
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
-import type { FromWorker, ToWorker } from './load.protocol.ts';
+import type { FromWorker, LoadPath, ToWorker } from './load.protocol.ts';
 import { mayPreview } from './previewSize.ts';
 import { StringCollector } from './stringSlices.ts';
 
@@ -50,8 +50,32 @@ type WorkerFactory = () => Worker;
 
 /** The longest `warmWhenIdle` waits for the page to be idle. */
 const IDLE_TIMEOUT_MS = 1000;
-/** Spare workers kept: one for the next file, one for its partial model. */
+/** Spare workers kept: one for the next file, one for its partial model, and one more where files load on two workers. */
 const SPARES = 2;
+
+/**
+ * Files from this size on are decoded in one worker and built in another (src/worker/tapeRoles.ts)
+ * on a machine with `TAPE_MIN_CORES`; below it the second worker's start and the tape cost more
+ * than the overlap gains (docs/performance.md, "Two workers").
+ */
+export const TAPE_MIN_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Cores the two-worker load needs to be used unasked: one each for the decode, the build, the
+ * partial model's worker and the page. The tape costs CPU of its own (about +30 %), so without a
+ * free core the load is slower: 1.37-1.41× the one-worker time on this 2-core machine at load
+ * 3.1-3.9 (docs/performance.md, "Two workers"). Not measured on a quiet 2-core host.
+ */
+export const TAPE_MIN_CORES = 4;
+
+/** When to load on two workers: by size and cores ('auto'), or always/never (`?tape=` in the page's URL, for tests and benchmarks). */
+export type TapeChoice = 'auto' | 'always' | 'never';
+
+/** The `?tape=always|never` of a page URL's query, else 'auto'. */
+export function tapeChoiceFromQuery(search: string): TapeChoice {
+  const raw = new URLSearchParams(search).get('tape');
+  return raw === 'always' || raw === 'never' ? raw : 'auto';
+}
 
 /** Runs `then` once the page is idle (after the frames that a new model causes), or after IDLE_TIMEOUT_MS. */
 function whenPageIdle(then: () => void): void {
@@ -80,14 +104,25 @@ export class LoadClient {
     private readonly modelBudgetBytes?: number,
     /** With one core the two workers would only share it: the whole file then waits for the partial model (at most HOLD_MAX_MS). */
     private readonly cores = globalThis.navigator?.hardwareConcurrency ?? 2,
+    private readonly tape: TapeChoice = 'auto',
   ) {}
+
+  /** How each finished load went, in order (the page's test hooks show it). */
+  readonly paths: { name: string; path: LoadPath }[] = [];
+
+  /** Whether a file of `size` bytes is decoded and built on two workers. */
+  private twoWorkers(size: number): boolean {
+    if (this.tape !== 'auto') return this.tape === 'always';
+    return this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
+  }
 
   /**
    * Starts the workers for the next load now (idempotent): a new worker's module takes tens of
    * milliseconds to fetch, compile and run before it can read a byte.
    */
   warm(): void {
-    while (this.spares.length < SPARES) {
+    const spares = SPARES + (this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES) ? 1 : 0);
+    while (this.spares.length < spares) {
       const spare: Spare = { worker: this.createWorker(), failed: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
       // a fresh one with its own error handling instead of waiting on a dead one.
@@ -162,6 +197,8 @@ export class LoadClient {
 
   load(request: LoadRequest): LoadHandle {
     let worker: Worker | undefined;
+    /** The decode worker of a two-worker load (`worker` builds). */
+    let decoder: Worker | undefined;
     let stopPreview: (() => void) | undefined;
     let cancelled = false;
     let rejectFn: (e: Error) => void = () => {};
@@ -175,6 +212,8 @@ export class LoadClient {
           stopPreview?.();
           worker?.terminate();
           worker = undefined;
+          decoder?.terminate();
+          decoder = undefined;
           this.running--;
           this.release();
           // The next file gets a started worker too.
@@ -187,6 +226,7 @@ export class LoadClient {
           else if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
           else if (msg.type === 'done') {
             finish();
+            this.paths.push({ name: request.name, path: msg.path ?? 'single' });
             resolve({ model: withStrings(msg.model, strings), decodeMs: msg.decodeMs });
           } else if (msg.type === 'failed') {
             finish();
@@ -199,9 +239,17 @@ export class LoadClient {
         };
         const { file, name } = request;
         const options = this.modelBudgetBytes === undefined ? request.options : { ...request.options, modelBudgetBytes: this.modelBudgetBytes };
-        const msg: ToWorker =
-          file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
-        worker.postMessage(msg);
+        if (file instanceof Blob && this.twoWorkers(file.size)) {
+          decoder = this.takeWorker();
+          decoder.onerror = worker.onerror;
+          const channel = new MessageChannel();
+          worker.postMessage({ type: 'tape-build', file, name, options, port: channel.port1 } satisfies ToWorker, [channel.port1]);
+          decoder.postMessage({ type: 'tape-decode', file, name, options, port: channel.port2 } satisfies ToWorker, [channel.port2]);
+        } else {
+          const msg: ToWorker =
+            file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
+          worker.postMessage(msg);
+        }
         if (file instanceof Blob && request.onPartial && mayPreview(file.size)) stopPreview = this.startPreview(file, request, () => worker);
       };
       if (this.running < this.maxParallel) start();
@@ -213,6 +261,8 @@ export class LoadClient {
         if (cancelled) return;
         cancelled = true;
         stopPreview?.();
+        decoder?.terminate();
+        decoder = undefined;
         if (worker) {
           worker.terminate();
           worker = undefined;

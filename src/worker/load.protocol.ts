@@ -35,7 +35,31 @@ export type ToWorker = {
   type: 'hold';
 } | {
   type: 'resume';
+} | {
+  /**
+   * Two-thread load, decode side: read and decode the file into tape batches posted on `port`
+   * (src/worker/tapeRoles.ts). Posts nothing to the page.
+   */
+  type: 'tape-decode';
+  file: Blob;
+  name: string;
+  options: DecodeOptions;
+  port: MessagePort;
+} | {
+  /**
+   * Two-thread load, build side: replay the batches that come on `port` and post the model
+   * ('done'), progress and failures as 'load' does; `file` is loaded here on one thread when its
+   * format is not decoded on two. 'hold'/'resume' go to this worker.
+   */
+  type: 'tape-build';
+  file: Blob;
+  name: string;
+  options: DecodeOptions;
+  port: MessagePort;
 };
+
+/** How a file was loaded: one worker, or a decode worker and a build worker (src/worker/tapeRoles.ts). */
+export type LoadPath = 'single' | 'tape';
 
 /** The longest a whole-file worker stays on 'hold'. */
 export const HOLD_MAX_MS = 1000;
@@ -53,5 +77,6 @@ export type FromWorker =
   | { type: 'slice-read' }
   /** The answer to 'preview' when the file gets no partial model (small, gzip, a format without a readable prefix, a slice that failed). */
   | { type: 'no-partial' }
-  | { type: 'done'; model: Model; decodeMs: number }
+  /** `path`: 'tape' when the file was decoded and built on two threads, else 'single'. */
+  | { type: 'done'; model: Model; decodeMs: number; path?: LoadPath }
   | { type: 'failed'; message: string };

@@ -11,6 +11,7 @@ import { HOLD_MAX_MS, type FromWorker, type ToWorker } from './load.protocol.ts'
 import { channelTask, HoldGate } from './holdGate.ts';
 import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
+import { runTapeBuild, runTapeDecode } from './tapeRoles.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
@@ -48,11 +49,24 @@ async function postPreview(file: Blob, name: string, options: DecodeOptions): Pr
   }
 }
 
+/** The message for a load that failed as a whole. */
+function failureMessage(name: string, e: unknown): string {
+  // Memory ran out after the decode stopped (laying the model out): nothing to show, but say why.
+  return isOutOfMemory(e)
+    ? `${name}: the capture does not fit in this browser's memory (${e.message}); try a smaller part of it, or the nvtxview CLI`
+    : e instanceof Error
+      ? e.message
+      : String(e);
+}
+
+/** The build side of a two-thread load, when this worker is one: 'hold'/'resume' go to both sides. */
+let tapeBuild: { hold(): void; resume(): void } | undefined;
+
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
   if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
-  if (msg.type === 'hold') return gate.hold();
-  if (msg.type === 'resume') return gate.release();
+  if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
+  if (msg.type === 'resume') return tapeBuild ? tapeBuild.resume() : gate.release();
   const t0 = performance.now();
   let lastProgress = 0;
   const onProgress = (bytesDone: number, bytesTotal: number) => {
@@ -64,22 +78,34 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   };
   const deviceMemory = (navigator as { deviceMemory?: number }).deviceMemory;
   const options: DecodeOptions = { ...msg.options, modelBudgetBytes: msg.options.modelBudgetBytes ?? defaultModelBudget(deviceMemory) };
-  try {
-    let model: Model;
-    if (msg.type === 'load') {
-      model = await loadModel(blobSource(msg.file, msg.name), { decode: options, onProgress, checkpoint });
-    } else {
-      const download = await openDownload(msg.url, msg.name, { onProgress, pageOrigin: scope.location.origin });
-      model = await loadModelFromStream(msg.name, download.chunks, download.sizeHint, { decode: options });
-    }
-    postModel({ type: 'done', model, decodeMs: performance.now() - t0 });
-  } catch (e) {
-    // Memory ran out after the decode stopped (laying the model out): nothing to show, but say why.
-    const message = isOutOfMemory(e)
-      ? `${msg.name}: the capture does not fit in this browser's memory (${e.message}); try a smaller part of it, or the nvtxview CLI`
-      : e instanceof Error
-        ? e.message
-        : String(e);
-    post({ type: 'failed', message });
+  if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate);
+  if (msg.type === 'tape-build') {
+    const { file, name } = msg;
+    tapeBuild = runTapeBuild(msg.port, options, gate, {
+      onProgress,
+      onModel: (model) => postModel({ type: 'done', model, decodeMs: performance.now() - t0, path: 'tape' }),
+      onFailed: (e) => post({ type: 'failed', message: failureMessage(name, e) }),
+      onNotTaped: () => {
+        tapeBuild = undefined;
+        void loadHere(() => loadModel(blobSource(file, name), { decode: options, onProgress, checkpoint }), name, t0);
+      },
+    });
+    return;
   }
+  const load = msg;
+  return loadHere(async () => {
+    if (load.type === 'load') return loadModel(blobSource(load.file, load.name), { decode: options, onProgress, checkpoint });
+    const download = await openDownload(load.url, load.name, { onProgress, pageOrigin: scope.location.origin });
+    return loadModelFromStream(load.name, download.chunks, download.sizeHint, { decode: options });
+  }, load.name, t0);
 };
+
+/** A one-worker load: the model or why not to the page. */
+async function loadHere(load: () => Promise<Model>, name: string, t0: number): Promise<void> {
+  try {
+    const model = await load();
+    postModel({ type: 'done', model, decodeMs: performance.now() - t0, path: 'single' });
+  } catch (e) {
+    post({ type: 'failed', message: failureMessage(name, e) });
+  }
+}
