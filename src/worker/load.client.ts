@@ -62,9 +62,8 @@ export const TAPE_MIN_BYTES = 16 * 1024 * 1024;
 
 /**
  * Cores the two-worker load needs to be used unasked: one each for the decode, the build, the
- * partial model's worker and the page. The tape costs CPU of its own (about +30 %), so without a
- * free core the load is slower: 1.37-1.41× the one-worker time on this 2-core machine at load
- * 3.1-3.9 (docs/performance.md, "Two workers"). Not measured on a quiet 2-core host.
+ * partial model's worker and the page. The tape costs CPU of its own, so without a free core the
+ * load is slower than on one worker (docs/performance.md, "Two workers").
  */
 export const TAPE_MIN_CORES = 4;
 
