@@ -124,13 +124,15 @@ describe('tape replay builds the model the direct load builds', () => {
     await expectSame('big.nvtxc', bytes);
   }, 120_000);
 
+  /** Fuzz cases per format; a longer run: `TAPE_FUZZ_CASES=2000 npx vitest run src/import/tapePipeline.test.ts`. */
+  const TAPE_FUZZ_CASES = Number(process.env.TAPE_FUZZ_CASES ?? 60);
   it.each(FUZZ_FORMATS.filter((f) => f === 'native' || f === 'nvtxt' || f === 'chrome'))('fuzz cases of %s', async (format: FuzzFormat) => {
     const seeds = await seedInputs(format, { fixtureBytes: 1 << 20, seedEvents: 400 });
-    for (let i = 0; i < 60; i++) {
+    for (let i = 0; i < TAPE_FUZZ_CASES; i++) {
       const c = await makeCase(format, i, 15, seeds, SCALE);
       await expectSame(c.name, c.bytes, 1 + (i % 5) * 50);
     }
-  }, 120_000);
+  }, Math.max(120_000, TAPE_FUZZ_CASES * 2_000));
 });
 
 describe('a two-sided load', () => {

@@ -10,7 +10,7 @@ import type { EventAttrs, JsonBytesValue, ModelBuilder } from '../../model/build
 import { f64, i32, u32, u8 } from '../../model/growable.ts';
 import { JsonTextStore } from '../../model/jsonText.ts';
 import { PayloadType, type JsonTextColumns } from '../../model/types.ts';
-import { BytesTable } from './bytesTable.ts';
+import { BytesTable } from '../bytesTable.ts';
 import type { IssueBudget } from './issueBudget.ts';
 import { StyleCache } from '../styleCache.ts';
 

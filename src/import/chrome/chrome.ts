@@ -19,7 +19,7 @@ import { PayloadType } from '../../model/types.ts';
 import { StyleCache } from '../styleCache.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
-import { BytesTable } from './bytesTable.ts';
+import { BytesTable } from '../bytesTable.ts';
 import { f64, i32, u32, u8 } from '../../model/growable.ts';
 import { cnameColor } from './cnameColors.ts';
 import { readCounterArgs, type CounterArgs } from './counterArgs.ts';

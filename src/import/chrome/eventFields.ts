@@ -3,7 +3,7 @@
  * strings and `args` stay as byte spans (decoded later, only when needed), timestamps are parsed
  * exactly, everything else is skipped (but still checked to be JSON). No object per event.
  */
-import { hashBytes } from './bytesTable.ts';
+import { hashBytes } from '../bytesTable.ts';
 import { parseMicros, type Micros } from './decimal.ts';
 import {
   COLON,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../testkit/gen/random.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
-import { hashBytes } from './bytesTable.ts';
+import { hashBytes } from '../bytesTable.ts';
 
 const encode = (s: string) => new TextEncoder().encode(s);
 

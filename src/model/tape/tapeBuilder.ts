@@ -175,7 +175,14 @@ export class TapeBuilder extends ModelBuilder {
     if (style < 0) return this.attrs(i, a);
     const b = this.batch;
     b.style[i] = style;
-    let has = Has.Attrs | Has.Style;
+    b.has[i] |= Has.Attrs | Has.Style | this.rowChoice(i, a);
+    this.payload(i, a.payload);
+  }
+
+  /** Category and domain of an event's attrs (they choose the row of a start/end range); returns their `Has` bits. */
+  private rowChoice(i: number, a: EventAttrs): number {
+    const b = this.batch;
+    let has = 0;
     if (a.category !== undefined) {
       has |= Has.Category;
       b.category[i] = a.category;
@@ -184,8 +191,7 @@ export class TapeBuilder extends ModelBuilder {
       has |= Has.Domain;
       b.domain[i] = a.domain;
     }
-    b.has[i] |= has;
-    this.payload(i, a.payload);
+    return has;
   }
 
   private attrs(i: number, a: EventAttrs): void {
@@ -203,15 +209,7 @@ export class TapeBuilder extends ModelBuilder {
       has |= Has.Color;
       b.color[i] = a.color;
     }
-    if (a.category !== undefined) {
-      has |= Has.Category;
-      b.category[i] = a.category;
-    }
-    if (a.domain !== undefined) {
-      has |= Has.Domain;
-      b.domain[i] = a.domain;
-    }
-    b.has[i] |= has;
+    b.has[i] |= has | this.rowChoice(i, a);
     if (a.name !== undefined) {
       this.extras(i).name = a.name;
       b.has[i] |= Has.Name;
