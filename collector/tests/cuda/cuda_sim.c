@@ -41,6 +41,7 @@ static void (*fake_resource)(CUpti_CallbackId, uintptr_t, uintptr_t);
 static void (*fake_add)(const void *, size_t);
 static void (*fake_drop)(size_t);
 static uint64_t (*fake_now)(void);
+static unsigned (*fake_flushes)(void);
 
 static atomic_uint next_correlation = 100;
 static atomic_int api_calls, stream_api_calls, kernels, memcpys, memsets, syncs, ranges;
@@ -332,6 +333,7 @@ int main(int argc, char **argv)
     fake_add = dlsym(fake, "fake_cupti_add");
     fake_drop = dlsym(fake, "fake_cupti_drop");
     fake_now = dlsym(fake, "fake_cupti_now");
+    fake_flushes = dlsym(fake, "fake_cupti_flushes");
     inject(); /* a second cuInit-time call must not subscribe again */
     if (strcmp(argv[1], "no-device") == 0) {
         /* The driver finds no GPU: cuInit (the program's, after the one that attached us) fails. */
@@ -360,9 +362,14 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (strcmp(argv[4], "term") == 0) raise(SIGTERM);
     if (strcmp(argv[4], "kill") == 0) {
-        /* Killed outright a while later: no handler runs, only what was written before is kept. */
-        const struct timespec wait = {0, 400 * 1000000L};
-        nanosleep(&wait, NULL);
+        /*
+         * Killed outright once the collector's periodic flush has run after the last record (a
+         * busy machine may delay it), or after 2 s without one (the flush turned off): no handler
+         * runs, only what was written before is kept.
+         */
+        const unsigned seen = fake_flushes();
+        const struct timespec step = {0, 5 * 1000000L};
+        for (int i = 0; i < 400 && fake_flushes() == seen; i++) nanosleep(&step, NULL);
         raise(SIGKILL);
     }
     return atoi(argv[4]);

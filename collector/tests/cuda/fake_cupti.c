@@ -29,6 +29,8 @@ static CUpti_BuffersCallbackRequestFunc request_fn;
 static CUpti_BuffersCallbackCompleteFunc complete_fn;
 static CUpti_TimestampCallbackFunc timestamp_fn;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* cuptiActivityFlushAll calls completed (under `lock`): a simulation waits on it for a periodic flush. */
+static unsigned flushes;
 
 /* Fabricated records waiting for a buffer, laid out as CUPTI does (8-aligned structs, back to back). */
 static uint8_t *pending;
@@ -209,8 +211,18 @@ EXPORT CUptiResult cuptiActivityFlushAll(uint32_t flag)
     (void)flag;
     pthread_mutex_lock(&lock);
     deliver_locked();
+    flushes++;
     pthread_mutex_unlock(&lock);
     return CUPTI_SUCCESS;
+}
+
+/* Flushes completed so far: one counted after a record was added delivered that record. */
+EXPORT unsigned fake_cupti_flushes(void)
+{
+    pthread_mutex_lock(&lock);
+    unsigned n = flushes;
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 
 /* ---------------------------------------------------------------- driven by the simulation */
