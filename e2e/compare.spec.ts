@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { capturePairNvtxt } from '../testkit/gen/comparePair.ts';
-import { dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropFiles, idle, interceptFileChoosers, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 const side = (count: number, medianNs: number, sigma: number) => ({ count, medianNs, sigma });
 const pair = capturePairNvtxt({
@@ -377,6 +377,7 @@ test('files dropped on the "compare" target open the Compare tab with A = the fi
 test('"Pick two files…" on the empty page compares them in the order picked', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await openApp(page);
+  await interceptFileChoosers(page);
   const chooser = page.waitForEvent('filechooser');
   await page.getByTestId('compare-drop').getByRole('button', { name: 'Pick two files…' }).click();
   await (await chooser).setFiles([

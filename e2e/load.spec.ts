@@ -1,6 +1,6 @@
 /** Loading files: drop and Open, the load report, whole-file failures, Cancel. */
 import { expect, test } from '@playwright/test';
-import { BAD_NVTXT, GOOD_NVTXT, captureNames, dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { BAD_NVTXT, GOOD_NVTXT, captureNames, dropFiles, idle, interceptFileChoosers, openApp, waitForCaptures, type HookedWindow } from './support.ts';
 
 test('the empty page explains what it opens', async ({ page }) => {
   await openApp(page);
@@ -69,7 +69,7 @@ test('the Open button and Ctrl+O open the file picker, which loads the files', a
   // The shortcut listener is attached once the shell has rendered and settled (on a busy machine
   // the hook above can be ready a little before it).
   await expect(page.getByRole('button', { name: 'Open…' })).toBeVisible();
-  await idle(page);
+  await interceptFileChoosers(page);
   const [viaKey] = await Promise.all([page.waitForEvent('filechooser', { timeout: 15_000 }), page.keyboard.press('Control+o')]);
   expect(viaKey.isMultiple()).toBe(true);
   const viaButton = page.waitForEvent('filechooser');

@@ -38,6 +38,18 @@ export async function idle(page: Page): Promise<void> {
   await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
 }
 
+/**
+ * Turns on Playwright's file-chooser interception ahead of the first chooser. The client asks for
+ * it without waiting for the answer when a `filechooser` listener is first added, so a chooser
+ * opened right after `waitForEvent('filechooser')` can reach the browser before the interception
+ * (on a busy machine: a real dialog, no event). The page round trips after it let the request land.
+ */
+export async function interceptFileChoosers(page: Page): Promise<void> {
+  page.on('filechooser', () => {});
+  await page.evaluate(() => 0);
+  await idle(page);
+}
+
 /** Drops files on the page the way a file manager does (dragenter, dragover, drop with a DataTransfer). */
 export async function dropFiles(page: Page, files: TextFile[]): Promise<void> {
   await page.evaluate((list) => {
