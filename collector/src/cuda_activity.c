@@ -244,6 +244,28 @@ static uint8_t *put_work(struct cuda_activity_body *b, uint8_t *p, uint64_t star
     return put_varint(p, correlation);
 }
 
+/* What a MEMCPY and a MEMCPY2 (peer copy) record share in the capture: one record kind for both. */
+struct copy_fields {
+    uint32_t copy_kind, src_kind, dst_kind;
+    uint64_t bytes;
+    uint32_t flags, src_device, dst_device;
+};
+
+/* Writes a copy's own fields after its `put_work` prefix (ending at `p`) and appends the record. */
+static int append_copy(struct cuda_activity_body *b, uint8_t *body, uint8_t *p, const struct copy_fields *f)
+{
+    p = put_varint(p, f->copy_kind);
+    p = put_varint(p, f->src_kind);
+    p = put_varint(p, f->dst_kind);
+    p = put_varint(p, f->bytes);
+    p = put_varint(p, f->flags);
+    p = put_varint(p, f->src_device);
+    p = put_varint(p, f->dst_device);
+    if (append_record(b, NVTXC_CUDA_REC_MEMCPY, body, (size_t)(p - body)) != 0) return -1;
+    b->memcpys++;
+    return 1;
+}
+
 /* CUPTI's signed sizes (grid, block, shared memory) are never negative; a negative one is kept as 0. */
 static uint64_t unsigned_of(int64_t v)
 {
@@ -275,32 +297,15 @@ int cuda_activity_add(struct cuda_activity_body *b, const CUpti_Activity *record
         return 1;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
+        /* A copy within one device: the record's device is both ends. */
         const memcpy_record *m = (const memcpy_record *)record;
-        uint8_t *p = put_work(b, body, m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId);
-        p = put_varint(p, m->copyKind);
-        p = put_varint(p, m->srcKind);
-        p = put_varint(p, m->dstKind);
-        p = put_varint(p, m->bytes);
-        p = put_varint(p, m->flags);
-        p = put_varint(p, m->deviceId);
-        p = put_varint(p, m->deviceId);
-        if (append_record(b, NVTXC_CUDA_REC_MEMCPY, body, (size_t)(p - body)) != 0) return -1;
-        b->memcpys++;
-        return 1;
+        const struct copy_fields f = {m->copyKind, m->srcKind, m->dstKind, m->bytes, m->flags, m->deviceId, m->deviceId};
+        return append_copy(b, body, put_work(b, body, m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId), &f);
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY2: {
         const peer_copy_record *m = (const peer_copy_record *)record;
-        uint8_t *p = put_work(b, body, m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId);
-        p = put_varint(p, m->copyKind);
-        p = put_varint(p, m->srcKind);
-        p = put_varint(p, m->dstKind);
-        p = put_varint(p, m->bytes);
-        p = put_varint(p, m->flags);
-        p = put_varint(p, m->srcDeviceId);
-        p = put_varint(p, m->dstDeviceId);
-        if (append_record(b, NVTXC_CUDA_REC_MEMCPY, body, (size_t)(p - body)) != 0) return -1;
-        b->memcpys++;
-        return 1;
+        const struct copy_fields f = {m->copyKind, m->srcKind, m->dstKind, m->bytes, m->flags, m->srcDeviceId, m->dstDeviceId};
+        return append_copy(b, body, put_work(b, body, m->start, m->end, m->deviceId, m->contextId, m->streamId, m->correlationId), &f);
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
         const memset_record *m = (const memset_record *)record;
