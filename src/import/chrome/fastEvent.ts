@@ -299,6 +299,17 @@ function plainStringEnd(buf: Uint8Array, i: number, limit: number): number {
   return FALLBACK;
 }
 
+/** End of the string at buf[i] ('"'), escapes passed over unread; FALLBACK at a control byte or the limit. */
+function escapedStringEnd(buf: Uint8Array, i: number, limit: number): number {
+  for (let k = i + 1; k < limit; ) {
+    const b = buf[k];
+    if (b === QUOTE) return k + 1;
+    if (b < 0x20) return FALLBACK;
+    k += b === BACKSLASH ? 2 : 1;
+  }
+  return FALLBACK;
+}
+
 /** `name` and `cat`: as `readSpan`, with the FNV-1a hash of a plain string's bytes in `field.hash`. */
 function readHashedSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): number {
   if (buf[i] !== QUOTE) return readSpan(buf, i, limit, field);
@@ -433,15 +444,8 @@ function nestedValueEnd(buf: Uint8Array, i: number, limit: number): number {
     if (i >= limit) return FALLBACK;
     c = buf[i];
     if (c === QUOTE) {
-      let k = i + 1;
-      for (;;) {
-        if (k >= limit) return FALLBACK;
-        const b = buf[k];
-        if (b === QUOTE) break;
-        if (b < 0x20) return FALLBACK;
-        k += b === BACKSLASH ? 2 : 1;
-      }
-      i = k + 1;
+      i = escapedStringEnd(buf, i, limit);
+      if (i === FALLBACK) return FALLBACK;
     } else if (c === LBRACE || c === LBRACKET) {
       if (depth === NESTED_MAX_DEPTH) return FALLBACK;
       const isObject = c === LBRACE;
@@ -510,15 +514,8 @@ function nestedValueEnd(buf: Uint8Array, i: number, limit: number): number {
  */
 function objectKeyEnd(buf: Uint8Array, i: number, limit: number): number {
   if (i >= limit || buf[i] !== QUOTE) return FALLBACK;
-  let k = i + 1;
-  for (;;) {
-    if (k >= limit) return FALLBACK;
-    const b = buf[k];
-    if (b === QUOTE) break;
-    if (b < 0x20) return FALLBACK;
-    k += b === BACKSLASH ? 2 : 1;
-  }
-  k++;
+  let k = escapedStringEnd(buf, i, limit);
+  if (k === FALLBACK) return FALLBACK;
   let lines = 0;
   let c = 0;
   while (k < limit && (c = buf[k]) <= 0x20 && isWsByte(c)) {
