@@ -6,7 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { capturePairNvtxt } from '../testkit/gen/comparePair.ts';
-import { dropFiles, idle, interceptFileChoosers, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropFiles, idle, interceptFileChoosers, longestFrameGap, openApp, startFrameGapMeter, waitForCaptures, type HookedWindow } from './support.ts';
 
 const side = (count: number, medianNs: number, sigma: number) => ({ count, medianNs, sigma });
 const pair = capturePairNvtxt({
@@ -326,24 +326,10 @@ test('files dropped on the "compare" target open the Compare tab with A = the fi
   await page.getByTestId('compare-row').first().click();
   await expect(page.getByTestId('compare-side-A')).toContainText('150,000 instances', { timeout: 30_000 });
   await page.getByTestId('compare-align-n').fill('10');
-  const gap = await page.evaluate(async () => {
-    let last = performance.now();
-    let longest = 0;
-    let running = true;
-    const tick = (now: number) => {
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    (document.querySelector('[data-testid="compare-align"]') as HTMLButtonElement).click();
-    const deadline = performance.now() + 20_000;
-    const note = () => document.querySelector('[data-testid="compare-align-note"]')?.textContent ?? '';
-    while (!note().startsWith('instance 10') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    running = false;
-    return longest;
-  });
-  await expect(page.getByTestId('compare-align-note')).toHaveText('instance 10 of both starts at one time');
+  await startFrameGapMeter(page);
+  await page.getByTestId('compare-align').click();
+  await expect(page.getByTestId('compare-align-note')).toHaveText('instance 10 of both starts at one time', { timeout: 20_000 });
+  const gap = await longestFrameGap(page);
   expect(gap).toBeLessThan(1000);
 
   // A plain drop on the page (not on the target): the Compare tab's default A and B follow the drop order too.

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateFile } from '../testkit/gen/main.ts';
-import { dropFiles, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropFiles, longestFrameGap, openApp, startFrameGapMeter, waitForCaptures, type HookedWindow } from './support.ts';
 
 /** The store fields this file reads beyond support.ts's typing. */
 interface StatsState {
@@ -176,29 +176,16 @@ test('a large capture is computed in the statistics worker, the page stays respo
   const status = page.getByTestId('stats-panel').locator('.st-status');
   await expect(status).toContainText('in worker', { timeout: 30_000 });
   // A span over both captures: the table is recomputed in the worker while frames keep coming.
-  const gap = await page.evaluate(async () => {
+  const before = await status.textContent();
+  await startFrameGapMeter(page);
+  await page.evaluate(() => {
     const s = (window as unknown as HookedWindow).__nvtxview.store.getState() as unknown as StatsState & { setSpan(x: unknown): void };
     const large = s.captures[1];
-    let last = performance.now();
-    let longest = 0;
-    let running = true;
-    const tick = (now: number) => {
-      longest = Math.max(longest, now - last);
-      last = now;
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const before = document.querySelector('.st-status')?.textContent;
     s.setSpan({ startNs: large.offsetNs + large.model.durationNs * 0.1, endNs: large.offsetNs + large.model.durationNs * 0.9 });
-    const deadline = performance.now() + 20_000;
-    const done = () => {
-      const text = document.querySelector('.st-status')?.textContent ?? '';
-      return text !== before && text.includes('in worker');
-    };
-    while (!done() && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    running = false;
-    return longest;
   });
+  await expect.poll(() => status.textContent(), { timeout: 20_000 }).not.toBe(before);
+  await expect(status).toContainText('in worker', { timeout: 20_000 });
+  const gap = await longestFrameGap(page);
   await expect(page.getByTestId('stats-panel').getByRole('button', { name: 'Span' })).toHaveAttribute('aria-pressed', 'true');
   await expect(status).toContainText('in worker');
   await expect(page.getByTestId('range-table').getByTestId('stats-row').first()).toBeVisible();

@@ -38,6 +38,36 @@ export async function idle(page: Page): Promise<void> {
   await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
 }
 
+/** The in-page state of `startFrameGapMeter`. */
+type GapWindow = Window & { __frameGap?: { longest: number; running: boolean } };
+
+/**
+ * Starts measuring the longest gap between the page's animation frames: how long the page stayed
+ * without a frame while work ran (`longestFrameGap` stops it and reads it).
+ */
+export async function startFrameGapMeter(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const meter = { longest: 0, running: true };
+    (window as GapWindow).__frameGap = meter;
+    let last = performance.now();
+    const tick = (now: number) => {
+      meter.longest = Math.max(meter.longest, now - last);
+      last = now;
+      if (meter.running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+/** Stops the meter of `startFrameGapMeter`; the longest gap between frames, in ms. */
+export function longestFrameGap(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const meter = (window as GapWindow).__frameGap!;
+    meter.running = false;
+    return meter.longest;
+  });
+}
+
 /**
  * Turns on Playwright's file-chooser interception ahead of the first chooser. The client asks for
  * it without waiting for the answer when a `filechooser` listener is first added, so a chooser
