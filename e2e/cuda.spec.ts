@@ -10,7 +10,7 @@ import { rangeCudaStatistics, type RangeCudaStatistics } from '../src/analysis/c
 import { loadModel, memorySource } from '../src/import/pipeline.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
-import { findRange, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { findRange, idle, openApp, rangePoint, waitForCaptures } from './support.ts';
 import { NSYS_FIXTURE } from '../testkit/fixtures.ts';
 
 const FIXTURE = NSYS_FIXTURE;
@@ -107,7 +107,7 @@ test('an API call shows its GPU work in the tooltip and the panel', async ({ pag
   const partners = page.getByTestId('cuda-partners');
   await expect(partners).toContainText(rangeName(model, partner));
 
-  const point = await page.evaluate(([c, r]) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(c, r), [captureId, call] as const);
+  const point = await rangePoint(page, captureId, call);
   expect(point, 'the revealed API call is drawn').not.toBeNull();
   await page.mouse.move(point!.x, point!.y);
   const tooltip = page.getByRole('tooltip');

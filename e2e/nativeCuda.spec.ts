@@ -11,7 +11,7 @@ import { loadModel, memorySource } from '../src/import/pipeline.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
 import { nativeCudaCapture } from '../testkit/gen/nativeCuda.ts';
-import { idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { idle, openApp, rangePoint, waitForCaptures, type HookedWindow } from './support.ts';
 
 const { bytes, expected } = nativeCudaCapture({ threads: 2, steps: 3, kernelsPerStep: 3 });
 let model: Model;
@@ -69,13 +69,7 @@ test('a native CUDA capture shows GPU rows, the range CUDA statistics and the la
   await expect(page.getByTestId('cuda-partners')).toContainText('cudaLaunchKernel');
   await expect(page.getByTestId('range-details').getByTestId('gpu-field-Grid')).toHaveText('(128, 1, 1)');
   await expect(page.getByTestId('range-details').getByTestId('gpu-field-Stream')).toHaveText(expected.computeStreamLabel);
-  const ends = await page.evaluate(
-    ([c, a, b]) => {
-      const t = (window as unknown as HookedWindow).__nvtxview.timeline!;
-      return [t.hitTestRange(c, a), t.hitTestRange(c, b)];
-    },
-    [capture, call, kernel] as const,
-  );
+  const ends = [await rangePoint(page, capture, call), await rangePoint(page, capture, kernel)];
   expect(ends[0], 'the call is drawn').not.toBeNull();
   expect(ends[1], 'the kernel is drawn').not.toBeNull();
   await page.screenshot({ path: 'test-results/native-cuda-kernel.png' });

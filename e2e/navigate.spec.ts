@@ -5,7 +5,7 @@
  * test-results/navigate-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { GOOD_NVTXT, dropFiles, findRange, idle, openApp, waitForCaptures, type HookedWindow, type TextFile } from './support.ts';
+import { GOOD_NVTXT, dropFiles, findRange, idle, openApp, rangePoint, waitForCaptures, type HookedWindow, type TextFile } from './support.ts';
 
 interface StoreView {
   selection: { kind: string; capture: number; index: number } | null;
@@ -74,7 +74,7 @@ test('search: / opens it, matches are counted, Enter and Shift+Enter step throug
   const shaders = await findRange(page, 'read shaders');
   await idle(page);
   await expect
-    .poll(() => page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), shaders))
+    .poll(() => rangePoint(page, shaders.capture, shaders.index))
     .not.toBeNull();
   await input.press('Enter');
   await expect(bar.getByTestId('search-status')).toHaveText('1 of 2');
@@ -158,7 +158,7 @@ test('filters: hiding a category takes its rows and ranges off the timeline and 
   await expect.poll(async () => (await statNames()).some((t) => t.includes('read assets'))).toBe(true);
   const assets = await findRange(page, 'read assets');
   await expect
-    .poll(() => page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), assets))
+    .poll(() => rangePoint(page, assets.capture, assets.index))
     .not.toBeNull();
 
   await page.getByTestId('filter-button').click();
@@ -173,7 +173,7 @@ test('filters: hiding a category takes its rows and ranges off the timeline and 
   await expect(ioRow).toHaveCount(0);
   await expect.poll(async () => (await statNames()).some((t) => t.includes('read'))).toBe(false);
   await expect.poll(async () => (await statNames()).some((t) => t.includes('frame'))).toBe(true);
-  expect(await page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), assets)).toBeNull();
+  expect(await rangePoint(page, assets.capture, assets.index)).toBeNull();
   await expect(page.getByTestId('filter-button')).toContainText('1');
   // The filter is part of the link.
   await expect.poll(() => page.evaluate(() => decodeURIComponent(window.location.hash))).toContain('filter=c::2');
@@ -200,7 +200,7 @@ test('events table: a row selects and reveals its event on the timeline, and a t
   expect(await selectedName(page)).toBe('draw');
   await idle(page);
   const draw = await findRange(page, 'draw');
-  const at = await page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), draw);
+  const at = await rangePoint(page, draw.capture, draw.index);
   expect(at).not.toBeNull();
   await expect(rows.filter({ hasText: 'draw' })).toHaveAttribute('aria-selected', 'true');
   await page.screenshot({ path: 'test-results/navigate-events.png' });
@@ -221,7 +221,7 @@ test('events table: a row selects and reveals its event on the timeline, and a t
   const update = await findRange(page, 'update');
   await page.keyboard.press('f');
   await idle(page);
-  const point = await page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), update);
+  const point = await rangePoint(page, update.capture, update.index);
   expect(point).not.toBeNull();
   await page.mouse.click(point!.x, point!.y);
   await expect(rows.filter({ hasText: 'update' })).toHaveAttribute('aria-selected', 'true');

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { idle, openApp, rangePoint, waitForCaptures, type HookedWindow } from './support.ts';
 
 const collector = resolve('collector');
 
@@ -130,9 +130,9 @@ test('a payload range shows its decoded fields in the panel; a counter row shows
   }, target);
   await idle(page);
   await expect
-    .poll(() => page.evaluate((t) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(t.capture, t.index), target))
+    .poll(() => rangePoint(page, target.capture, target.index))
     .not.toBeNull();
-  const point = await page.evaluate((t) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(t.capture, t.index), target);
+  const point = await rangePoint(page, target.capture, target.index);
   await page.mouse.click(point!.x, point!.y);
 
   const details = page.getByTestId('range-details');

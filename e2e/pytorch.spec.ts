@@ -13,7 +13,7 @@ import { formatDurationShort } from '../src/format/time.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
 import { generateKineto } from '../testkit/gen/kineto.ts';
-import { idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { idle, openApp, rangePoint, waitForCaptures, type HookedWindow } from './support.ts';
 
 const FIXTURE = '../shared/fixtures/pytorch/cnn-h100-torch2.11.json';
 const KERNEL = 'void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>';
@@ -66,13 +66,7 @@ test('a PyTorch trace shows GPU rows, kernel fields and the launch → kernel li
   await expect(page.getByTestId('cuda-call-stack')).toContainText(stack[stack.length - 1]);
   await partners.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/pytorch-kernel-details.png' });
-  const ends = await page.evaluate(
-    ([c, a, b]) => {
-      const t = (window as unknown as HookedWindow).__nvtxview.timeline!;
-      return [t.hitTestRange(c, a), t.hitTestRange(c, b)];
-    },
-    [capture, call, kernel] as const,
-  );
+  const ends = [await rangePoint(page, capture, call), await rangePoint(page, capture, kernel)];
   expect(ends[1], 'the kernel is drawn').not.toBeNull();
   await page.screenshot({ path: 'test-results/pytorch-kernel-selected.png' });
 

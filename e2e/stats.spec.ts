@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { generateFile } from '../testkit/gen/main.ts';
-import { dropFiles, longestFrameGap, openApp, startFrameGapMeter, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropFiles, longestFrameGap, openApp, rangePoint, startFrameGapMeter, waitForCaptures, type HookedWindow } from './support.ts';
 
 /** The store fields this file reads beyond support.ts's typing. */
 interface StatsState {
@@ -124,7 +124,7 @@ test('span table, sorting, histogram band, P99 jump and CSV export', async ({ pa
   expect((endNs - startNs) / (v1 - v0)).toBeGreaterThan(0.2);
   expect((endNs - startNs) / (v1 - v0)).toBeLessThan(0.9);
   await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
-  const onCanvas = await page.evaluate((sel) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(sel!.capture, sel!.index), after.selection);
+  const onCanvas = await rangePoint(page, after.selection!.capture, after.selection!.index);
   expect(onCanvas).not.toBeNull();
   // The list marks it as selected when it is in the band.
   await page.screenshot({ path: 'test-results/stats-p99.png' });

@@ -38,6 +38,11 @@ export async function idle(page: Page): Promise<void> {
   await page.evaluate(() => (window as unknown as HookedWindow).__nvtxview.idle());
 }
 
+/** Where range `index` of capture `capture` is drawn on the timeline (page pixels), or null when it is not. */
+export function rangePoint(page: Page, capture: number, index: number): Promise<{ x: number; y: number } | null> {
+  return page.evaluate(([c, r]) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(c, r), [capture, index] as const);
+}
+
 /** The in-page state of `startFrameGapMeter`. */
 type GapWindow = Window & { __frameGap?: { longest: number; running: boolean } };
 

@@ -1,6 +1,6 @@
 /** The timeline with the panels: rows, clicking a range, zooming with keys, selecting a span on the axis. */
 import { expect, test, type Page } from '@playwright/test';
-import { GOOD_NVTXT, dropFiles, findRange, idle, openApp, viewWidthNs, waitForCaptures, type HookedWindow } from './support.ts';
+import { GOOD_NVTXT, dropFiles, findRange, idle, openApp, rangePoint, viewWidthNs, waitForCaptures, type HookedWindow } from './support.ts';
 
 test.beforeEach(async ({ page }) => {
   await openApp(page);
@@ -27,10 +27,7 @@ test('the track tree shows the process, its threads and the category row', async
 
 test('clicking a range shows its duration in the panel; Escape clears it', async ({ page }) => {
   const draw = await findRange(page, 'draw');
-  const at = await page.evaluate(
-    ({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index),
-    draw,
-  );
+  const at = await rangePoint(page, draw.capture, draw.index);
   expect(at).not.toBeNull();
   await page.mouse.click(at!.x, at!.y);
   const details = page.getByTestId('range-details');

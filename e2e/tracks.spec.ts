@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { dropFiles, idle, openApp, waitForCaptures, type HookedWindow } from './support.ts';
+import { dropFiles, idle, openApp, rangePoint, waitForCaptures, type HookedWindow } from './support.ts';
 import { GOOD_NVTXT } from './support.ts';
 import { deepStack, denseRanges, manyThreads } from './timelineFiles.ts';
 
@@ -158,10 +158,7 @@ test('deep stacks: a row deeper than 24 levels opens to show every level, then f
   // Every level is its own lane now: the deepest range is hit where it is drawn.
   await page.locator('.tl-scroller').evaluate((el) => (el.scrollTop = el.scrollHeight));
   await idle(page);
-  const at = await page.evaluate(
-    ({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index),
-    deepest,
-  );
+  const at = await rangePoint(page, deepest.capture, deepest.index);
   expect(at).not.toBeNull();
   await page.mouse.click(at!.x, at!.y);
   await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('level 70');
@@ -248,7 +245,7 @@ test.describe('several captures', () => {
 test.describe('right-click menu and track list', () => {
   const rangeAt = (page: Page, name: string) =>
     findRangeNamed(page, name).then((r) =>
-      page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), r),
+      rangePoint(page, r.capture, r.index),
     );
   const treeLabels = (page: Page) => page.getByRole('tree', { name: 'Tracks' }).getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
 
@@ -373,7 +370,7 @@ test.describe('right-click menu and track list', () => {
       // The third "work": ranges of a thread's level sit in time order.
       return { capture: a.id, index: 2 };
     });
-    const at = await page.evaluate(({ capture, index }) => (window as unknown as HookedWindow).__nvtxview.timeline!.hitTestRange(capture, index), third);
+    const at = await rangePoint(page, third.capture, third.index);
     await page.mouse.click(at!.x, at!.y, { button: 'right' });
     const align = page.getByRole('menuitem', { name: 'Align other captures on “work” #3' });
     await expect(align).toBeEnabled();
