@@ -17,7 +17,7 @@ import { TapeBuilder } from '../model/tape/tapeBuilder.ts';
 import type { Model } from '../model/types.ts';
 import type { ByteSource } from './importer.ts';
 import { CHUNK_BYTES, loadModel, memorySource } from './pipeline.ts';
-import { loadModelThroughTape, TAPE_FORMATS } from './tapePipeline.ts';
+import { loadModelThroughTape, MAX_BATCHES_IN_FLIGHT, TAPE_FORMATS, TapeBuild, TapeDecode, type TapeMessage } from './tapePipeline.ts';
 
 /** As the CI fuzz run (testkit/fuzz/fuzz.test.ts). */
 const SCALE = { maxDepth: 300 };
@@ -136,6 +136,35 @@ describe('tape replay builds the model the direct load builds', () => {
 });
 
 describe('a two-sided load', () => {
+  it('holds the decode while the build side has batches to replay, and goes on as they come back', async () => {
+    const bytes = await generated('nvtxc', { events: 600_000, seed: 7, threads: 4 });
+    expect(bytes.length).toBeGreaterThan(2 * CHUNK_BYTES);
+    const messages: TapeMessage[] = [];
+    const batches = () => messages.filter((m) => m.type === 'batch').length;
+    const decode = new TapeDecode((m) => messages.push(m), 1000);
+    let finished = false;
+    const run = decode.run(memorySource('held.nvtxc', bytes), {}).then(() => (finished = true));
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Nothing comes back: the decode stops at its next chunk with the batches it has sent.
+    await pause(300);
+    const stalled = batches();
+    await pause(200);
+    expect(finished).toBe(false);
+    expect(batches()).toBe(stalled);
+    expect(stalled).toBeGreaterThan(MAX_BATCHES_IN_FLIGHT);
+    // The replay catches up, giving each batch back: the decode goes on to the end, and the model is the direct one.
+    const build = new TapeBuild(undefined, { recycle: (b) => decode.recycle(b), stopDecode: () => decode.stop() });
+    let next = 0;
+    while (!finished || next < messages.length) {
+      for (; next < messages.length; next++) build.accept(messages[next]);
+      await pause(0);
+    }
+    await run;
+    const result = build.result;
+    expect(result && 'model' in result, 'a model').toBe(true);
+    expect((result as { model: Model }).model).toEqual(await loadModel(memorySource('held.nvtxc', bytes)));
+  }, 120_000);
+
   it('stops where the one-sided load stops when the model goes over its budget', async () => {
     for (const [format, ext, events] of [['chrome-json', 'json', 200_000], ['nvtxc', 'nvtxc', 300_000], ['nvtxt', 'nvtxt', 100_000]] as const) {
       const bytes = await generated(format, { events, seed: 3 });

@@ -16,6 +16,12 @@ import { decodeInto, FormatNotTaped, LoadCancelled, rawChunks, reportOutOfMemory
 /** Formats decoded on two threads (their decoders read the content in order). */
 export const TAPE_FORMATS: ReadonlySet<string> = new Set(['nvtxc', 'chrome-json', 'nvtxt']);
 
+/**
+ * Tape batches the decode side lets the build side hold before it waits (between chunks): bounds
+ * the memory of a load whose replay is slower than its decode, whatever the file's size.
+ */
+export const MAX_BATCHES_IN_FLIGHT = 8;
+
 /** From the decode side to the build side, in order. */
 export type TapeMessage =
   | { type: 'begin'; options: BuilderOptions; gzipped: boolean }
@@ -50,7 +56,11 @@ export class TapeDecode {
   /** Decodes `source` into tape messages; never throws (a failure is a message). */
   async run(source: ByteSource, options: LoadOptions): Promise<void> {
     const onProgress = (done: number, total: number) => (this.tape ? this.tape.progress(done, total) : options.onProgress?.(done, total));
-    const opts: LoadOptions = { ...options, onProgress };
+    const checkpoint = async () => {
+      await options.checkpoint?.();
+      await this.tape?.inFlightAtMost(MAX_BATCHES_IN_FLIGHT);
+    };
+    const opts: LoadOptions = { ...options, onProgress, checkpoint };
     try {
       const tape = (await decodeInto(source.name, source.size, rawChunks(source, opts), opts, source, (builderOptions, gzipped) => {
         if (!TAPE_FORMATS.has(builderOptions.format)) return undefined;

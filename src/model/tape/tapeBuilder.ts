@@ -56,6 +56,7 @@ export class TapeBuilder extends ModelBuilder {
   /** Asks the decode to stop at its next budget check (`checkBudget` then throws `TapeStopped`). */
   requestStop(): void {
     this.stopRequested = true;
+    this.wake();
   }
 
   get stopped(): boolean {
@@ -69,7 +70,31 @@ export class TapeBuilder extends ModelBuilder {
     b.arena = this.arena.slice(0, this.arenaUsed);
     this.arenaUsed = 0;
     this.batch = this.pool.pop() ?? newBatch(this.batchRows);
+    this.sent++;
     this.sink(b);
+  }
+
+  /** Batches handed to the sink, and those the replay side gave back (`recycle`): the difference is in flight. */
+  private sent = 0;
+  private returned = 0;
+  private drained: { limit: number; resolve: () => void } | undefined;
+
+  /**
+   * Resolves once at most `limit` batches are with the replay side (or the decode is asked to stop):
+   * the decode side waits here between chunks, so a replay slower than the decode holds back the
+   * decode instead of queueing the rest of the file's tape in memory.
+   */
+  inFlightAtMost(limit: number): Promise<void> | undefined {
+    if (this.sent - this.returned <= limit || this.stopRequested) return undefined;
+    return new Promise((resolve) => (this.drained = { limit, resolve }));
+  }
+
+  private wake(): void {
+    const d = this.drained;
+    if (d && (this.sent - this.returned <= d.limit || this.stopRequested)) {
+      this.drained = undefined;
+      d.resolve();
+    }
   }
 
   /** Batches the replay side is done with, for reuse: a fresh one costs its allocation and zeroing (about 3 MB). */
@@ -77,6 +102,8 @@ export class TapeBuilder extends ModelBuilder {
 
   /** Takes back a batch the replay side has replayed. */
   recycle(batch: TapeBatch): void {
+    this.returned++;
+    this.wake();
     if (batch.op.length !== this.batchRows || this.pool.length >= 4) return;
     batch.count = 0;
     batch.side = [];
