@@ -13,10 +13,12 @@
  *     time, peak memory, the ratio, and nvtxview's decode speed as a fresh load worker has it.
  *  2. Range statistics (`rangeStats`, per-name table with percentiles) on models of 1M and 10M
  *     ranges built directly with ModelBuilder from the same event generator: whole capture and
- *     the middle 10% of it, median of several runs after a warm-up.
+ *     the middle 10% of it, median of several runs after a warm-up. Then the same table on 1M
+ *     ranges spread over more and more distinct names (`statsByNames`): its cost per name must stay
+ *     flat (a table of 300k names once took 17 s for the object spreads of its rows).
  * Options: --events N, --formats a,b (importer ids), --decode-runs N (median of N loads),
  * --peer-runs N (alternated runs against trace_engine, 0: none),
- * --ranges N,N (stats model sizes), --runs N, --seed N, --keep (keep the generated files),
+ * --ranges N,N (stats model sizes), --stats-names N,N (distinct names of the 1M-range models), --runs N, --seed N, --keep (keep the generated files),
  * --json (one JSON object instead of the table).
  */
 import { execFileSync } from 'node:child_process';
@@ -27,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { rangeStats } from '../../src/analysis/rangeStats.ts';
 import { fileSource } from '../../src/import/nodeSource.ts';
 import { loadModel } from '../../src/import/pipeline.ts';
+import { ModelBuilder } from '../../src/model/builder.ts';
 import { modelTransferables } from '../../src/model/transfer.ts';
 import type { Model } from '../../src/model/types.ts';
 import { EXTENSIONS, FORMATS, generateFile } from '../../testkit/gen/main.ts';
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     'decode-runs': { type: 'string', default: '1' },
     'peer-runs': { type: 'string', default: '3' },
     ranges: { type: 'string', default: '1000000,10000000' },
+    'stats-names': { type: 'string', default: '100,10000,100000,300000' },
     runs: { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
     keep: { type: 'boolean', default: false },
@@ -48,6 +52,7 @@ const { values } = parseArgs({
 });
 const events = Number(values.events);
 const rangeSizes = values.ranges!.split(',').map(Number).filter((n) => n > 0);
+const statsNames = values['stats-names']!.split(',').map(Number).filter((n) => n > 0);
 const runs = Math.max(1, Number(values.runs));
 const decodeRuns = Math.max(1, Number(values['decode-runs']));
 const peerRuns = Math.max(0, Number(values['peer-runs']));
@@ -76,6 +81,22 @@ function cpuMs(): number {
  * Median and min wall time (ms) of `runs` runs after one warm-up run, and the median CPU time of
  * this process (which on a busy machine shows how much of the wall time was waiting for a core).
  */
+/** `ranges` push/pop ranges on one thread, one after another, cycling through `names` distinct names. */
+function manyNamesModel(ranges: number, names: number): Model {
+  const b = new ModelBuilder({ fileName: `stats-${names}-names`, format: 'nvtxt', byteSize: 0 });
+  b.process(1, 'bench');
+  const thread = b.thread(1, 1, 'main');
+  const ids = Array.from({ length: names }, (_, k) => b.intern(`range ${k}`));
+  let t = 0;
+  for (let i = 0; i < ranges; i++) {
+    b.push(thread, t, { nameId: ids[i % names] });
+    t += 10 + (i % 7);
+    b.pop(thread, t);
+    t += 1;
+  }
+  return b.finish();
+}
+
 function timeRuns(f: () => void): { medianMs: number; minMs: number; cpuMs: number } {
   f();
   const times: number[] = [];
@@ -302,6 +323,15 @@ try {
     big = undefined;
   }
   result.stats = statsResults;
+  const byNames: Record<string, unknown>[] = [];
+  for (const names of statsNames) {
+    const m = manyNamesModel(1_000_000, names);
+    const whole = timeRuns(() => rangeStats(m));
+    const entry = { ranges: m.ranges.startNs.length, names, wholeCaptureMs: Number(whole.medianMs.toFixed(1)), wholeCaptureCpuMs: Number(whole.cpuMs.toFixed(1)), microsecondsPerName: Number(((whole.medianMs * 1000) / names).toFixed(2)) };
+    byNames.push(entry);
+    log(`stats, ${fmt(entry.ranges)} ranges over ${fmt(names)} names: ${fmt(entry.wholeCaptureMs, 1)} ms median, ${fmt(entry.wholeCaptureCpuMs, 1)} ms CPU`);
+  }
+  result.statsByNames = byNames;
   result.runs = runs;
 } finally {
   if (!values.keep) rmSync(dir, { recursive: true, force: true });

@@ -120,7 +120,9 @@ export class Grouper {
     let id = this.ids.get(key);
     if (id === undefined) {
       id = this.groups.length;
-      this.groups.push({ key, ...make() });
+      const made = make();
+      // Fields named one by one, one shape for every group: V8 builds spread objects far slower.
+      this.groups.push({ key, label: made.label, name: made.name, domain: made.domain });
       this.ids.set(key, id);
     }
     return id;

@@ -43,7 +43,9 @@ export function markStats(model: Model, options: MarkStatsOptions = {}): MarkSta
     if (!scope.containsInstant(t)) return;
     const g = grouper.markGroup(i);
     while (rows.length < grouper.size) {
-      rows.push({ ...grouper.groups[rows.length], count: 0, firstNs: Infinity, lastNs: -Infinity, firstMark: -1 });
+      const info = grouper.groups[rows.length];
+      // Fields named one by one: V8 builds spread objects far slower (tables of 100k names).
+      rows.push({ key: info.key, label: info.label, name: info.name, domain: info.domain, count: 0, firstNs: Infinity, lastNs: -Infinity, firstMark: -1 });
     }
     const row = rows[g];
     row.count++;

@@ -254,8 +254,13 @@ export function rangeStats(model: Model, options: RangeStatsOptions = {}, sample
     }
     const [median, p90, p99] = n > 0 ? quantilesInPlace(values, lo, hi, [0.5, 0.9, 0.99]) : [NaN, NaN, NaN];
     totalNs += total[g];
+    const info = grouper.groups[g];
+    // Fields named one by one: a spread into an object this size is ~100x slower in V8 per row.
     rows.push({
-      ...grouper.groups[g],
+      key: info.key,
+      label: info.label,
+      name: info.name,
+      domain: info.domain,
       style: styleText(kinds[g]),
       count: n,
       unended: unended[g],

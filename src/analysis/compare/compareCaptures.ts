@@ -187,11 +187,12 @@ export function compareSides(baseSide: CompareSide, candidateSide: CompareSide):
     const info = (ra ?? rb)!;
     const change = {} as Record<CompareColumn, Change>;
     for (const column of COMPARE_COLUMNS) change[column] = changeOf(baseFig, candFig, column);
+    // Fields named one by one: V8 builds objects with spreads far slower (tables of 100k names).
     rows.push({
       key,
       label: info.label,
-      ...(info.name !== undefined ? { name: info.name } : {}),
-      ...(info.domain !== undefined ? { domain: info.domain } : {}),
+      name: info.name,
+      domain: info.domain,
       style: info.style,
       status: statusOf(baseFig, candFig, test),
       base: baseFig,
