@@ -33,7 +33,11 @@ export function MarkTable({ service, scope, scopeKey }: { service: StatsService;
   const rows = useMemo(() => {
     const out: MarkRow[] = [];
     for (const c of captures) {
-      for (const r of query.results?.get(c.id)?.rows ?? []) out.push({ ...r, capture: c.id, file: c.model.capture.displayName });
+      const file = c.model.capture.displayName;
+      // Fields named one by one: a spread per row is slow in V8 for tables of 100k names.
+      for (const r of query.results?.get(c.id)?.rows ?? []) {
+        out.push({ key: r.key, label: r.label, name: r.name, domain: r.domain, count: r.count, firstNs: r.firstNs, lastNs: r.lastNs, firstMark: r.firstMark, capture: c.id, file });
+      }
     }
     return out;
   }, [captures, query.results]);
