@@ -11,7 +11,7 @@ import { HeldKeys } from './keyboard.ts';
 import type { MenuTarget } from './menu/menuItems.ts';
 import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
-import { drawOverlay } from './renderers/overlay.ts';
+import { drawOverlay, overlayIsBlank, type OverlayState } from './renderers/overlay.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
 import type { Hit } from './renderers/trackRenderer.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
@@ -57,6 +57,8 @@ export class TimelineController {
   /** The layout of the last static frame drawn to the end; a different one is drawn in slices. */
   private layoutDrawn: TrackLayout | null = null;
   private highlight: HighlightIndex | null = null;
+  /** The overlay canvas holds nothing (cleared, nothing drawn since): a blank overlay is not redrawn. */
+  private overlayBlank = false;
   /** A revealed event whose row is not on screen yet (waiting for the expanded layout). */
   private pendingReveal: { captureId: number; track: number } | null = null;
   private readonly scheduler: FrameScheduler;
@@ -299,6 +301,8 @@ export class TimelineController {
       if (canvas.width !== w) canvas.width = w;
       if (canvas.height !== h) canvas.height = h;
     }
+    // A resized canvas is cleared and its context state reset: the overlay is drawn again.
+    this.overlayBlank = false;
     this.sizeDirty = false;
   }
 
@@ -349,7 +353,10 @@ export class TimelineController {
       const hit = hitTestFrame(frame, this.pointer.xCss, this.pointer.yCss);
       hover = hit === 'ruler' ? null : hit;
     }
-    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags });
+    const overlay: OverlayState = { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags };
+    const blank = overlayIsBlank(overlay);
+    if (!blank || !this.overlayBlank) drawOverlay(this.overlayCtx, frame, overlay);
+    this.overlayBlank = blank;
     this.updateTooltip(hover);
     this.el.overlayCanvas.style.cursor = this.cursor(frame, hover);
   }
