@@ -12,6 +12,7 @@ import type { MenuTarget } from './menu/menuItems.ts';
 import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay, overlayIsBlank, type OverlayState } from './renderers/overlay.ts';
+import { RectStrips, type StripCanvas } from './renderers/rectStrips.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
 import type { Hit } from './renderers/trackRenderer.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
@@ -37,6 +38,12 @@ export interface TimelineElements {
 const TOOLTIP_OFFSET_CSS: CssPx = 14;
 /** Time a frame may spend on a sliced static draw, with the style and layout work it forced. */
 const STATIC_SLICE_MS = 16;
+
+/** A canvas for the rows' box strips (`RectStrips`): offscreen where the browser has OffscreenCanvas. */
+function stripCanvas(width: number, height: number): StripCanvas | null {
+  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(width, height) : Object.assign(document.createElement('canvas'), { width, height });
+  return canvas as unknown as StripCanvas;
+}
 
 export class TimelineController {
   readonly keys = new HeldKeys();
@@ -65,6 +72,7 @@ export class TimelineController {
   private readonly text: TextMeasurer;
   private readonly staticCtx: CanvasRenderingContext2D;
   private readonly overlayCtx: CanvasRenderingContext2D;
+  private readonly strips: RectStrips;
   private readonly cleanups: (() => void)[] = [];
   /** Called on a right-click on the canvas (the React shell shows the menu). */
   onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
@@ -80,6 +88,7 @@ export class TimelineController {
     this.staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
     this.overlayCtx = el.overlayCanvas.getContext('2d')!;
     this.text = new TextMeasurer((s) => this.staticCtx.measureText(s).width);
+    this.strips = new RectStrips(this.staticCtx, stripCanvas);
     // No theme read here: computed styles read while React mounts the page force a style pass over
     // everything it just added (~55 ms, traced, when a 10M capture's page appears). The first
     // frame reads it, once style is due anyway.
@@ -253,6 +262,7 @@ export class TimelineController {
       heightCss: this.heightCss,
       theme: this.currentTheme(),
       dpr: this.dpr,
+      strips: this.strips,
     };
   }
 

@@ -4,6 +4,7 @@
  * names would otherwise pay once per box.
  */
 import type { Canvas2D } from '../canvas2d.ts';
+import type { StripPlacement } from './rectStrips.ts';
 
 /** Diamonds at most this far apart merge into one shape (the notch between them is at most half of it). */
 const MERGE_DIAMONDS_CSS = 1;
@@ -41,8 +42,12 @@ export class ShapeBatch {
     this.tears.push(x1, y, h);
   }
 
-  /** Draws everything collected (rectangles, then diamonds, then tears) and empties the batch. */
-  flush(ctx: Canvas2D, backgroundColor: string, tearDepthCss: number): void {
+  /**
+   * Draws everything collected (rectangles, then diamonds, then tears) and empties the batch. With
+   * `strips` for this context, the rectangles go as image strips where that draws the same pixels.
+   */
+  flush(ctx: Canvas2D, backgroundColor: string, tearDepthCss: number, strips: StripPlacement | null = null): void {
+    if (strips !== null && strips.strips.target === ctx) strips.strips.draw(this.rects, strips);
     for (const [color, r] of this.rects) {
       if (r.length === 0) continue;
       ctx.fillStyle = color;
