@@ -13,13 +13,15 @@
  *         messages) are counted apart ("other tasks").
  *  draw   of cpu, the animation-frame callbacks alone (the timeline's JavaScript); commit, the commit.
  *
+ * and per run the longest main-thread task during the script (wall and CPU ms).
+ *
  * With --sampling, V8's sampling profiler runs too and the functions with the most self time in the
  * steps are listed (slower: use it to look, not for figures). With --pixels, the static canvas is
  * hashed at a spread of the script's views in every build, and the views where builds differ are
  * named. With --screens DIR, PNG screenshots of the timeline at five zoom levels per build.
  *
  *   node scripts/run-ts.mjs bench/run.ts frame-profile --dist A[,B...] --file CAPTURE [--rounds 3]
- *     [--query Q1,Q2...] [--sampling] [--top 15] [--pixels] [--screens DIR] [--dpr 1] [--json]
+ *     [--query Q1,Q2...] [--sampling] [--categories A,B] [--top 15] [--pixels] [--screens DIR] [--dpr 1] [--json]
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     dpr: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     query: { type: 'string' },
+    categories: { type: 'string' },
   },
 });
 if (!values.dist || !values.file) {
@@ -108,6 +111,9 @@ interface StepFigures {
 
 interface RunResult {
   steps: StepFigures[];
+  /** The longest main-thread task from the first step to the last (wall and thread ms). */
+  longestTaskMs: number;
+  longestTaskCpuMs: number;
   /** Self time per function (sampling only), ms over all steps. */
   self: Map<string, number>;
   /** Trace events inside the steps' tasks by name, thread ms over all steps. */
@@ -148,6 +154,8 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
   const list = await views(page);
   const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute'];
   if (values.sampling) categories.push('disabled-by-default-v8.cpu_profiler');
+  // More trace categories (e.g. 'cc,blink,skia') split the steps' phases finer in the listing.
+  if (values.categories) categories.push(...values.categories.split(','));
   await browser.startTracing(page, { categories });
   const wall = (await page.evaluate(`(${RUN_VIEWS})(${JSON.stringify(list)})`)) as number[];
   const buffer = await browser.stopTracing();
@@ -196,6 +204,12 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
     steps.push({ wallMs: wall[i], cpuMs: thread(task), drawCpuMs, commitCpuMs, betweenCpuMs });
   }
 
+  let longestTaskMs = 0;
+  let longestTaskCpuMs = 0;
+  for (let k = markTask[0]; k <= markTask[list.length]; k++) {
+    longestTaskMs = Math.max(longestTaskMs, (tasks[k].dur ?? 0) / 1000);
+    longestTaskCpuMs = Math.max(longestTaskCpuMs, thread(tasks[k]));
+  }
   const self = new Map<string, number>();
   if (values.sampling) {
     const profile = events.find((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid);
@@ -227,7 +241,7 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       }
     }
   }
-  return { steps, self, phases };
+  return { steps, longestTaskMs, longestTaskCpuMs, self, phases };
 }
 
 /** Hash of the static canvas's pixels (FNV-1a over the RGBA bytes), read in the page. */
@@ -283,12 +297,14 @@ async function main(): Promise<void> {
           drawCpuP95: percentile(run.steps.map((s) => s.drawCpuMs), 0.95),
           commitCpuP95: percentile(run.steps.map((s) => s.commitCpuMs), 0.95),
           betweenCpuP95: percentile(run.steps.map((s) => s.betweenCpuMs), 0.95),
+          longestTaskMs: run.longestTaskMs,
+          longestTaskCpuMs: run.longestTaskCpuMs,
           perStep: values.json ? run.steps : undefined,
         };
         (out.rounds as unknown[]).push(line);
         log(
           `round ${line.round} ${labels[d]} (load ${line.load1m}): wall P50/P95/P99 ${line.wallP50.toFixed(1)}/${line.wallP95.toFixed(1)}/${line.wallP99.toFixed(1)} ms; ` +
-            `CPU P50/P95/P99 ${line.cpuP50.toFixed(1)}/${line.cpuP95.toFixed(1)}/${line.cpuP99.toFixed(1)} ms, mean ${line.cpuMean.toFixed(2)}; P95 of draw ${line.drawCpuP95.toFixed(1)}, commit ${line.commitCpuP95.toFixed(1)}, other tasks ${line.betweenCpuP95.toFixed(1)} ms`,
+            `CPU P50/P95/P99 ${line.cpuP50.toFixed(1)}/${line.cpuP95.toFixed(1)}/${line.cpuP99.toFixed(1)} ms, mean ${line.cpuMean.toFixed(2)}; P95 of draw ${line.drawCpuP95.toFixed(1)}, commit ${line.commitCpuP95.toFixed(1)}, other tasks ${line.betweenCpuP95.toFixed(1)} ms; longest task ${line.longestTaskMs.toFixed(1)} ms (CPU ${line.longestTaskCpuMs.toFixed(1)})`,
         );
       }
     }

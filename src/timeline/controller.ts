@@ -58,6 +58,7 @@ export class TimelineController {
   private pointer: { xCss: CssPx; yCss: CssPx } | null = null;
   private dragging: DragMode | null = null;
   private tooltipKey = '';
+  private cursorShown = '';
   private frameCount = 0;
   /** Next row of a static frame drawn in slices, or -1 when none is under way. */
   private resumeRow = -1;
@@ -368,7 +369,12 @@ export class TimelineController {
     if (!blank || !this.overlayBlank) drawOverlay(this.overlayCtx, frame, overlay);
     this.overlayBlank = blank;
     this.updateTooltip(hover);
-    this.el.overlayCanvas.style.cursor = this.cursor(frame, hover);
+    // Written only when it changes: an inline style write, even of the same value, is style work in the next frame.
+    const cursor = this.cursor(frame, hover);
+    if (cursor !== this.cursorShown) {
+      this.el.overlayCanvas.style.cursor = cursor;
+      this.cursorShown = cursor;
+    }
   }
 
   private cursor(frame: Frame, hover: Hit | null): string {
