@@ -34,6 +34,11 @@ const ON_PIXEL = 1e-6;
 /** Colors the strips can hold: '#rrggbb' (opaque). */
 const HEX = /^#[0-9a-f]{6}$/i;
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+/**
+ * Fewer boxes than this are drawn one by one: a strip's putImageData and drawImage have a fixed cost
+ * (tens of µs) that a handful of fillRects does not reach (a sparse row, a zoomed-in frame).
+ */
+export const MIN_STRIP_RECTS = 48;
 
 function onPixel(v: number): boolean {
   return Math.abs(v - Math.round(v)) < ON_PIXEL;
@@ -43,6 +48,9 @@ export class RectStrips {
   /** Per color, its pixel as a little-endian Uint32 (RGBA bytes), or -1 when the strips cannot hold it. */
   private readonly pixelOf = new Map<string, number>();
   private pixels = new Uint32Array(0);
+  /** ImageData over `pixels` for a number of bands, at `imageWidth` (made once, not per row). */
+  private readonly images = new Map<number, ImageData>();
+  private imageWidth = 0;
   private canvas: StripCanvas | null = null;
   private readonly bandY: number[] = [];
   private readonly bandH: number[] = [];
@@ -70,6 +78,7 @@ export class RectStrips {
     bandH.length = 0;
     let count = 0;
     for (const r of rects.values()) count += r.length >> 2;
+    if (count < MIN_STRIP_RECTS) return false;
     if (this.rectBand.length < count) this.rectBand = new Int32Array(Math.max(count, 2 * this.rectBand.length));
     const rectBand = this.rectBand;
     // First pass: colors, pixel alignment and bands.
@@ -104,7 +113,10 @@ export class RectStrips {
     for (let i = 1; i < bands; i++) if (bandY[order[i - 1]] + bandH[order[i - 1]] > bandY[order[i]]) return false;
 
     const size = widthDev * bands;
-    if (this.pixels.length < size) this.pixels = new Uint32Array(Math.max(size, 2 * this.pixels.length));
+    if (this.pixels.length < size) {
+      this.pixels = new Uint32Array(Math.max(size, 2 * this.pixels.length));
+      this.images.clear();
+    }
     const pixels = this.pixels;
     pixels.fill(0, 0, size);
     k = 0;
@@ -123,7 +135,7 @@ export class RectStrips {
     const canvas = this.stripCanvas(widthDev, bands);
     const context = canvas?.getContext('2d');
     if (!canvas || !context) return false;
-    context.putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, 0, size * 4), widthDev, bands), 0, 0);
+    context.putImageData(this.image(widthDev, bands), 0, 0);
     const ctx = this.target;
     const smoothing = ctx.imageSmoothingEnabled;
     ctx.imageSmoothingEnabled = false;
@@ -131,6 +143,16 @@ export class RectStrips {
     ctx.imageSmoothingEnabled = smoothing;
     for (const r of rects.values()) r.length = 0;
     return true;
+  }
+
+  private image(width: number, bands: number): ImageData {
+    if (width !== this.imageWidth) {
+      this.images.clear();
+      this.imageWidth = width;
+    }
+    let image = this.images.get(bands);
+    if (!image) this.images.set(bands, (image = new ImageData(new Uint8ClampedArray(this.pixels.buffer, 0, width * bands * 4), width, bands)));
+    return image;
   }
 
   private pixel(color: string): number {
