@@ -18,7 +18,7 @@ export type StripTarget = Canvas2D & Pick<CanvasRenderingContext2D, 'drawImage' 
 export interface StripCanvas {
   width: number;
   height: number;
-  getContext(kind: '2d'): { putImageData(image: ImageData, dx: number, dy: number): void } | null;
+  getContext(kind: '2d'): { putImageData(image: ImageData, dx: number, dy: number): void; isContextLost?(): boolean } | null;
 }
 
 /** Where a row's boxes go: its top on the canvas (CSS px), the frame's pixel ratio and width. */
@@ -134,7 +134,8 @@ export class RectStrips {
     }
     const canvas = this.stripCanvas(widthDev, bands);
     const context = canvas?.getContext('2d');
-    if (!canvas || !context) return false;
+    // A lost context would draw nothing: the boxes go one by one then.
+    if (!canvas || !context || context.isContextLost?.()) return false;
     context.putImageData(this.image(widthDev, bands), 0, 0);
     const ctx = this.target;
     const smoothing = ctx.imageSmoothingEnabled;
