@@ -18,10 +18,11 @@
  * With --sampling, V8's sampling profiler runs too and the functions with the most self time in the
  * steps are listed (slower: use it to look, not for figures). With --pixels, the static canvas is
  * hashed at a spread of the script's views in every build, and the views where builds differ are
- * named. With --screens DIR, PNG screenshots of the timeline at five zoom levels per build.
+ * named. With --pointer, the mouse rests over the rows during the script (the overlay draws in every
+ * frame, as when zooming with the wheel). With --screens DIR, PNG screenshots of the timeline at five zoom levels per build.
  *
  *   node scripts/run-ts.mjs bench/run.ts frame-profile --dist A[,B...] --file CAPTURE [--rounds 3]
- *     [--query Q1,Q2...] [--sampling] [--categories A,B] [--top 15] [--pixels] [--screens DIR] [--dpr 1] [--json]
+ *     [--query Q1,Q2...] [--pointer] [--sampling] [--categories A,B] [--top 15] [--pixels] [--screens DIR] [--dpr 1] [--json]
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     query: { type: 'string' },
     categories: { type: 'string' },
+    pointer: { type: 'boolean', default: false },
   },
 });
 if (!values.dist || !values.file) {
@@ -152,6 +154,12 @@ async function views(page: Page): Promise<[number, number][]> {
 
 async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
   const list = await views(page);
+  if (values.pointer) {
+    // The pointer rests over the middle of the rows, as when zooming with the wheel: the overlay
+    // then draws the cursor line, its time and the hovered box's outline in every frame.
+    const box = (await page.locator('canvas.tl-overlay').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  }
   const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute'];
   if (values.sampling) categories.push('disabled-by-default-v8.cpu_profiler');
   // More trace categories (e.g. 'cc,blink,skia') split the steps' phases finer in the listing.
