@@ -11,7 +11,8 @@ import { HeldKeys } from './keyboard.ts';
 import type { MenuTarget } from './menu/menuItems.ts';
 import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
-import { drawOverlay } from './renderers/overlay.ts';
+import { drawOverlay, overlayIsBlank, type OverlayState } from './renderers/overlay.ts';
+import { RectStrips, type StripCanvas } from './renderers/rectStrips.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
 import type { Hit } from './renderers/trackRenderer.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
@@ -38,6 +39,12 @@ const TOOLTIP_OFFSET_CSS: CssPx = 14;
 /** Time a frame may spend on a sliced static draw, with the style and layout work it forced. */
 const STATIC_SLICE_MS = 16;
 
+/** A canvas for the rows' box strips (`RectStrips`): offscreen where the browser has OffscreenCanvas. */
+function stripCanvas(width: number, height: number): StripCanvas | null {
+  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(width, height) : Object.assign(document.createElement('canvas'), { width, height });
+  return canvas as unknown as StripCanvas;
+}
+
 export class TimelineController {
   readonly keys = new HeldKeys();
   private layout: TrackLayout;
@@ -51,18 +58,22 @@ export class TimelineController {
   private pointer: { xCss: CssPx; yCss: CssPx } | null = null;
   private dragging: DragMode | null = null;
   private tooltipKey = '';
+  private cursorShown = '';
   private frameCount = 0;
   /** Next row of a static frame drawn in slices, or -1 when none is under way. */
   private resumeRow = -1;
   /** The layout of the last static frame drawn to the end; a different one is drawn in slices. */
   private layoutDrawn: TrackLayout | null = null;
   private highlight: HighlightIndex | null = null;
+  /** The overlay canvas holds nothing (cleared, nothing drawn since): a blank overlay is not redrawn. */
+  private overlayBlank = false;
   /** A revealed event whose row is not on screen yet (waiting for the expanded layout). */
   private pendingReveal: { captureId: number; track: number } | null = null;
   private readonly scheduler: FrameScheduler;
   private readonly text: TextMeasurer;
   private readonly staticCtx: CanvasRenderingContext2D;
   private readonly overlayCtx: CanvasRenderingContext2D;
+  private readonly strips: RectStrips;
   private readonly cleanups: (() => void)[] = [];
   /** Called on a right-click on the canvas (the React shell shows the menu). */
   onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
@@ -78,6 +89,7 @@ export class TimelineController {
     this.staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
     this.overlayCtx = el.overlayCanvas.getContext('2d')!;
     this.text = new TextMeasurer((s) => this.staticCtx.measureText(s).width);
+    this.strips = new RectStrips(this.staticCtx, stripCanvas);
     // No theme read here: computed styles read while React mounts the page force a style pass over
     // everything it just added (~55 ms, traced, when a 10M capture's page appears). The first
     // frame reads it, once style is due anyway.
@@ -251,6 +263,7 @@ export class TimelineController {
       heightCss: this.heightCss,
       theme: this.currentTheme(),
       dpr: this.dpr,
+      strips: this.strips,
     };
   }
 
@@ -299,6 +312,8 @@ export class TimelineController {
       if (canvas.width !== w) canvas.width = w;
       if (canvas.height !== h) canvas.height = h;
     }
+    // A resized canvas is cleared and its context state reset: the overlay is drawn again.
+    this.overlayBlank = false;
     this.sizeDirty = false;
   }
 
@@ -349,9 +364,17 @@ export class TimelineController {
       const hit = hitTestFrame(frame, this.pointer.xCss, this.pointer.yCss);
       hover = hit === 'ruler' ? null : hit;
     }
-    drawOverlay(this.overlayCtx, frame, { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags });
+    const overlay: OverlayState = { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags };
+    const blank = overlayIsBlank(overlay);
+    if (!blank || !this.overlayBlank) drawOverlay(this.overlayCtx, frame, overlay);
+    this.overlayBlank = blank;
     this.updateTooltip(hover);
-    this.el.overlayCanvas.style.cursor = this.cursor(frame, hover);
+    // Written only when it changes: an inline style write, even of the same value, is style work in the next frame.
+    const cursor = this.cursor(frame, hover);
+    if (cursor !== this.cursorShown) {
+      this.el.overlayCanvas.style.cursor = cursor;
+      this.cursorShown = cursor;
+    }
   }
 
   private cursor(frame: Frame, hover: Hit | null): string {

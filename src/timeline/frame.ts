@@ -10,6 +10,7 @@ import { searchPaint } from './searchPaint.ts';
 import { rendererFor } from './renderers/index.ts';
 import { MARK_HALF_CSS } from './renderers/marksRow.ts';
 import { rangeBoxInRow, STRIP_MARK_HALF_CSS } from './renderers/rangeRow.ts';
+import type { RectStrips } from './renderers/rectStrips.ts';
 import type { BoxCss, Hit } from './renderers/trackRenderer.ts';
 import { drawRuler, RULER_HEIGHT_CSS } from './renderers/ruler.ts';
 import { MARKS_ROW_CSS } from './rowGeometry.ts';
@@ -33,6 +34,8 @@ export interface Frame {
   heightCss: CssPx;
   theme: Theme;
   dpr: number;
+  /** Draws the rows' opaque boxes as image strips on the static canvas (the page); absent: one fillRect per box. */
+  strips?: RectStrips | null;
 }
 
 /** Canvas y of the top of a row: pinned rows sit in the band under the ruler, the others scroll. */
@@ -127,7 +130,8 @@ export function drawStaticSlice(
     if (row.pinned) ctx.rect(0, RULER_HEIGHT_CSS, widthCss, bandBottom - RULER_HEIGHT_CSS);
     else ctx.rect(0, bandBottom, widthCss, heightCss - bandBottom);
     ctx.clip();
-    ctx.translate(0, rowTopCss(frame, row));
+    const originYCss = rowTopCss(frame, row);
+    ctx.translate(0, originYCss);
     rendererFor(row).draw({
       ctx,
       row,
@@ -138,6 +142,7 @@ export function drawStaticSlice(
       dpr,
       visibleTopCss: Math.max(0, top - row.yCss),
       visibleBottomCss: Math.min(row.heightCss, bottom - row.yCss),
+      strips: frame.strips ? { strips: frame.strips, originYCss, dpr, widthCss } : null,
     });
     ctx.fillStyle = row.track < 0 || (row.pinned && r === pinnedCount - 1) ? theme.border : theme.grid;
     ctx.fillRect(0, row.heightCss - 1 / dpr, widthCss, 1 / dpr);

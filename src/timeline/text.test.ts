@@ -55,4 +55,36 @@ describe('TextMeasurer', () => {
     m.width('kernel');
     expect(calls).toBe(2);
   });
+
+  it('elides as before the prefix widths were kept, measuring each prefix of a text once (random texts and widths)', () => {
+    /** The elide of before: prefixes measured every time. */
+    const elideUncached = (text: string, maxWidth: number): string => {
+      if (fakeWidth(text) <= maxWidth) return text;
+      const ellipsis = fakeWidth('…');
+      if (text.length < 3 || maxWidth < ellipsis) return '';
+      const room = maxWidth - ellipsis;
+      let n = Math.min(text.length - 1, Math.floor(room / (fakeWidth(text) / text.length)));
+      while (n > 0 && fakeWidth(text.slice(0, n)) > room) n--;
+      while (n + 1 < text.length && fakeWidth(text.slice(0, n + 1)) <= room) n++;
+      return n < 2 ? '' : `${text.slice(0, n).trimEnd()}…`;
+    };
+    let calls = 0;
+    const m = new TextMeasurer((s) => {
+      calls++;
+      return fakeWidth(s);
+    });
+    const random = seededRandom(9);
+    const names = Array.from({ length: 30 }, () => {
+      let text = '';
+      const length = 1 + Math.floor(random() * 30);
+      for (let i = 0; i < length; i++) text += 'ilmwabcdefgh _'[Math.floor(random() * 14)];
+      return text;
+    });
+    const cases = Array.from({ length: 5000 }, () => [names[Math.floor(random() * names.length)], random() * 250] as const);
+    for (const [text, max] of cases) expect(m.elide(text, max)).toBe(elideUncached(text, max));
+    // The same elisions again (a frame like the last): nothing is measured twice.
+    calls = 0;
+    for (const [text, max] of cases) m.elide(text, max);
+    expect(calls).toBe(0);
+  });
 });

@@ -49,7 +49,7 @@ export const groupRowRenderer: TrackRenderer = {
       const lanes = Math.min(levelCount(track), track.kind === 'category' || track.kind === 'gpu' ? SUMMARY_LANES : 1);
       for (let level = 0; level < lanes; level++) drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], y, h);
     }
-    shapes.flush(ctx, theme.groupBg, TEAR_CSS);
+    shapes.flush(ctx, theme.groupBg, TEAR_CSS, env.strips ?? null);
     // A group of counters only (a counter group, a scope's counters) as one track: their lines on one scale.
     if (row.summaryTracks.every((t) => model.tracks[t].kind === 'counter')) drawCounterGroup(env, row.summaryTracks, y, h);
   },

@@ -30,6 +30,15 @@ export interface OverlayState {
   flags?: readonly TimeFlag[];
 }
 
+/**
+ * True when the overlay would draw nothing: no pointer, hover, selection, span, highlight or flag.
+ * A blank overlay that stays blank need not be cleared again, which spares the canvas its raster and
+ * its hand-over to the compositor in every frame of a pan or zoom without the pointer on the canvas.
+ */
+export function overlayIsBlank(state: OverlayState): boolean {
+  return state.pointer === null && state.hover === null && !state.selection && !state.span && !state.highlight && !(state.flags && state.flags.length > 0);
+}
+
 export function drawOverlay(ctx: Canvas2D, frame: Frame, state: OverlayState): void {
   const { dpr, widthCss, heightCss, theme, scale } = frame;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);

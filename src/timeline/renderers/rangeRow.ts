@@ -58,7 +58,7 @@ export const rangeRowRenderer: TrackRenderer = {
       painter.labels = level >= foldedLane && foldedLane >= 0 ? null : labels;
       drawLevel(painter, track.levelBegin[level], track.levelBegin[level + 1], top, BOX_HEIGHT_CSS);
     }
-    shapes.flush(ctx, env.theme.bg, TEAR_CSS);
+    shapes.flush(ctx, env.theme.bg, TEAR_CSS, env.strips ?? null);
     labels.flush(ctx);
   },
 

@@ -4,6 +4,7 @@
  * names would otherwise pay once per box.
  */
 import type { Canvas2D } from '../canvas2d.ts';
+import type { StripPlacement } from './rectStrips.ts';
 
 /** Diamonds at most this far apart merge into one shape (the notch between them is at most half of it). */
 const MERGE_DIAMONDS_CSS = 1;
@@ -41,8 +42,12 @@ export class ShapeBatch {
     this.tears.push(x1, y, h);
   }
 
-  /** Draws everything collected (rectangles, then diamonds, then tears) and empties the batch. */
-  flush(ctx: Canvas2D, backgroundColor: string, tearDepthCss: number): void {
+  /**
+   * Draws everything collected (rectangles, then diamonds, then tears) and empties the batch. With
+   * `strips` for this context, the rectangles go as image strips where that draws the same pixels.
+   */
+  flush(ctx: Canvas2D, backgroundColor: string, tearDepthCss: number, strips: StripPlacement | null = null): void {
+    if (strips !== null && strips.strips.target === ctx) strips.strips.draw(this.rects, strips);
     for (const [color, r] of this.rects) {
       if (r.length === 0) continue;
       ctx.fillStyle = color;
@@ -64,7 +69,7 @@ export class ShapeBatch {
         ctx.lineTo(x1, y + half);
         if (x1 > x0) ctx.lineTo(x0, y + half);
         ctx.lineTo(x0 - half, y);
-        ctx.closePath();
+        // No closePath: fill() closes every subpath itself, and a dense marks row has a thousand.
       }
       ctx.fill();
       d.length = 0;

@@ -4,6 +4,7 @@
  * what a click hits.
  */
 import type { Canvas2D } from '../canvas2d.ts';
+import type { StripPlacement } from './rectStrips.ts';
 import type { StylePaint } from '../styleColors.ts';
 import type { TextMeasurer } from '../text.ts';
 import type { Theme } from '../theme.ts';
@@ -25,6 +26,8 @@ export interface RowDrawEnv {
   /** Row-local y range on screen: parts outside it are skipped. */
   visibleTopCss: CssPx;
   visibleBottomCss: CssPx;
+  /** Where opaque boxes may be drawn as image strips (the page's static canvas); absent: one fillRect each. */
+  strips?: StripPlacement | null;
 }
 
 export interface RowHitEnv {
