@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { chromeWarmUpSample } from '../import/chrome/warmUpSample.ts';
+import { loadModel, memorySource } from '../import/pipeline.ts';
+import { warmUp } from './warmUp.ts';
+
+describe('warmUp', () => {
+  it('loads the built-in trace: every common event shape, no warnings, the same bytes each time', async () => {
+    const sample = chromeWarmUpSample(2000);
+    expect(chromeWarmUpSample(2000)).toEqual(sample);
+    const model = await loadModel(memorySource('warm-up.json', sample));
+    expect(model.capture.format).toBe('chrome-json');
+    expect(model.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+    const text = new TextDecoder().decode(sample);
+    for (const ph of ['X', 'B', 'E', 'i', 'C', 'b', 'e', 'M']) expect(text).toContain(`"ph":"${ph}"`);
+    // Nested args (as PyTorch writes them) and flat ones.
+    expect(text).toContain('"Input Dims":[[');
+    expect(model.ranges.startNs.length).toBeGreaterThan(1500);
+    expect(model.marks.timeNs.length).toBeGreaterThan(100);
+    expect(model.counters.timeNs.length).toBeGreaterThan(100);
+    expect(Math.max(...model.ranges.depth)).toBeGreaterThan(0);
+  });
+
+  it('runs the loads asked for, and stops before the next one once a real load came', async () => {
+    expect(await warmUp(() => false, 3, 50)).toBe(3);
+    expect(await warmUp(() => true, 3, 50)).toBe(0);
+    let loads = 0;
+    const stopAfterTwo = () => loads++ >= 2;
+    expect(await warmUp(stopAfterTwo, 10, 50)).toBe(2);
+  });
+
+  it('lets a message queued during a warm-up load run before the next one', async () => {
+    let came = false;
+    setTimeout(() => (came = true), 0);
+    // The timer's task runs between two loads; the warm-up sees it and stops.
+    expect(await warmUp(() => came, 100, 50)).toBeLessThan(100);
+  });
+});
