@@ -14,6 +14,11 @@ import { loadModel, memorySource } from '../import/pipeline.ts';
 export const WARM_UP_EVENTS = 1000;
 /** Warm-up loads at most: enough for V8 to optimise the decoder's and builder's hot functions (docs/performance.md). */
 export const WARM_UP_LOADS = 30;
+/**
+ * Events of the first loads: the first runs everything unoptimised (and compiles it), so it is kept
+ * short: a file that comes then waits for a few ms, not for a thousand cold events.
+ */
+const FIRST_LOADS_EVENTS = [100, 300, 500];
 
 /** Lets queued messages (a file to load) run before the next warm-up load. */
 function nextTask(): Promise<void> {
@@ -25,11 +30,13 @@ function nextTask(): Promise<void> {
  * returns how many loads ran. Failures end the warm-up silently: it is only ever a head start.
  */
 export async function warmUp(stop: () => boolean, loads = WARM_UP_LOADS, events = WARM_UP_EVENTS): Promise<number> {
-  let sample: Uint8Array | undefined;
+  const samples = new Map<number, Uint8Array>();
   let done = 0;
   try {
     while (done < loads && !stop()) {
-      sample ??= chromeWarmUpSample(events);
+      const n = Math.min(events, FIRST_LOADS_EVENTS[done] ?? events);
+      let sample = samples.get(n);
+      if (!sample) samples.set(n, (sample = chromeWarmUpSample(n)));
       await loadModel(memorySource('warm-up.json', sample));
       done++;
       await nextTask();
