@@ -132,11 +132,13 @@ export class LoadClient {
       };
       this.spares.push(spare);
     }
-    // The next load takes the first spare: it warms up its JIT meanwhile (warmUp.ts), and stops
-    // at the load's message. The others (partial model, build side) start cold: a warm-up each
-    // would take both cores while the page is idle, for loads that are short or rare.
-    const next = this.spares[0];
-    if (next && !next.warming) {
+    // The next load takes the first spare (and the second for its decode side where files load on
+    // two workers): it warms up its JIT meanwhile (warmUp.ts) and stops at the load's message. The
+    // partial model's worker starts cold: its slice is short, and a second warm-up would take the
+    // other core of a 2-core machine while the page is idle.
+    const warmed = spares > SPARES ? 2 : 1;
+    for (const next of this.spares.slice(0, warmed)) {
+      if (next.warming) continue;
       next.warming = true;
       next.worker.postMessage({ type: 'warm' } satisfies ToWorker);
     }
