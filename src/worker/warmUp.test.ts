@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chromeWarmUpSample } from '../import/chrome/warmUpSample.ts';
 import { loadModel, memorySource } from '../import/pipeline.ts';
-import { warmUp } from './warmUp.ts';
+import { nativeWarmUpSample } from './nativeWarmUpSample.ts';
+import { warmUp, warmUpLoad } from './warmUp.ts';
 
 describe('warmUp', () => {
   it('loads the built-in trace: every common event shape, no warnings, the same bytes each time', async () => {
@@ -20,8 +21,38 @@ describe('warmUp', () => {
     expect(Math.max(...model.ranges.depth)).toBeGreaterThan(0);
   });
 
+  it('loads the built-in native captures cleanly: ranges and marks on several threads', async () => {
+    const small = await loadModel(memorySource('warm-up.nvtxc', nativeWarmUpSample(true)));
+    expect(small.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+    expect(small.ranges.startNs.length).toBeGreaterThan(50);
+    const model = await loadModel(memorySource('warm-up.nvtxc', nativeWarmUpSample()));
+    expect(model.capture.format).toBe('nvtxc');
+    expect(model.issues.filter((i) => i.severity !== 'info')).toEqual([]);
+    expect(model.ranges.startNs.length).toBeGreaterThan(500);
+    expect(model.marks.timeNs.length).toBeGreaterThan(50);
+    expect(model.threads.length).toBeGreaterThan(4);
+  });
+
+  it('takes the two formats in turn, the first Chrome loads short', () => {
+    const plan = Array.from({ length: 10 }, (_, k) => warmUpLoad(k, 1000));
+    expect(plan).toEqual([
+      { format: 'chrome', events: 100 },
+      { format: 'native', small: true },
+      { format: 'chrome', events: 300 },
+      { format: 'native', small: false },
+      { format: 'chrome', events: 500 },
+      { format: 'native', small: false },
+      { format: 'chrome', events: 1000 },
+      { format: 'native', small: false },
+      { format: 'chrome', events: 1000 },
+      { format: 'native', small: false },
+    ]);
+    expect(warmUpLoad(0, 50)).toEqual({ format: 'chrome', events: 50 });
+  });
+
   it('runs the loads asked for, and stops before the next one once a real load came', async () => {
     expect(await warmUp(() => false, 3, 50)).toBe(3);
+
     expect(await warmUp(() => true, 3, 50)).toBe(0);
     let loads = 0;
     const stopAfterTwo = () => loads++ >= 2;
