@@ -5,7 +5,7 @@
  * load nothing (docs/performance.md). Spare workers are started while the page is idle
  * (`warmWhenIdle`), so a dropped file does not wait for a worker's script to load: about 55 ms of
  * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode. The spare that the next
- * load takes also warms up its JIT on a small built-in trace until that load comes (warmUp.ts).
+ * load takes also warms up its JIT on small built-in captures until that load comes (warmUp.ts).
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
