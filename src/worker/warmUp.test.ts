@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chromeWarmUpSample } from '../import/chrome/warmUpSample.ts';
 import { loadModel, memorySource } from '../import/pipeline.ts';
 import { nativeWarmUpSample } from './nativeWarmUpSample.ts';
-import { warmUp, warmUpLoad } from './warmUp.ts';
+import { WARM_UP_LOADS, warmUp, warmUpLoad } from './warmUp.ts';
 
 describe('warmUp', () => {
   it('loads the built-in trace: every common event shape, no warnings, the same bytes each time', async () => {
@@ -33,20 +33,21 @@ describe('warmUp', () => {
     expect(model.threads.length).toBeGreaterThan(4);
   });
 
-  it('takes the two formats in turn, the first Chrome loads short', () => {
-    const plan = Array.from({ length: 10 }, (_, k) => warmUpLoad(k, 1000));
-    expect(plan).toEqual([
+  it('takes Chrome JSON first, then native, the first loads of each short', () => {
+    const plan = Array.from({ length: WARM_UP_LOADS }, (_, k) => warmUpLoad(k, 1000));
+    expect(plan.slice(0, 5)).toEqual([
       { format: 'chrome', events: 100 },
-      { format: 'native', small: true },
       { format: 'chrome', events: 300 },
-      { format: 'native', small: false },
       { format: 'chrome', events: 500 },
-      { format: 'native', small: false },
       { format: 'chrome', events: 1000 },
-      { format: 'native', small: false },
       { format: 'chrome', events: 1000 },
+    ]);
+    expect(plan.filter((l) => l.format === 'chrome')).toHaveLength(WARM_UP_LOADS / 2);
+    expect(plan.slice(WARM_UP_LOADS / 2, WARM_UP_LOADS / 2 + 2)).toEqual([
+      { format: 'native', small: true },
       { format: 'native', small: false },
     ]);
+    expect(plan.slice(WARM_UP_LOADS / 2).every((l) => l.format === 'native')).toBe(true);
     expect(warmUpLoad(0, 50)).toEqual({ format: 'chrome', events: 50 });
   });
 

@@ -3,8 +3,8 @@
  * hot loops unoptimised for a good part of the file (a 1M-event Chrome trace cost about a quarter
  * more CPU as a worker's first load than as a later one, a 1M-event native capture about 40%:
  * docs/performance.md). Loading small built-in captures a few dozen times through the ordinary
- * path lets V8 optimise that code first: a Chrome trace and a native capture in turn (the two
- * formats of big files; the builder and `finish()` they share are warmed by both).
+ * path lets V8 optimise that code first: a Chrome trace, then a native capture (the two formats
+ * of big files; the builder and `finish()` they share are warmed by both).
  *
  * The drop wins: each warm-up load is short, and between two the worker returns to its message
  * loop, so a file that arrives stops the warm-up after at most one of them.
@@ -15,7 +15,7 @@ import { nativeWarmUpSample } from './nativeWarmUpSample.ts';
 
 /** Events of the Chrome warm-up trace (about 150 kB): one load takes a few ms once optimised, tens of ms cold. */
 export const WARM_UP_EVENTS = 1000;
-/** Warm-up loads at most, the two formats in turn: 30 of each cut a cold load's CPU most (docs/performance.md). */
+/** Warm-up loads at most, half of each format: 30 of each cut a cold load's CPU most (docs/performance.md). */
 export const WARM_UP_LOADS = 60;
 /**
  * Events of the first Chrome loads: the first runs everything unoptimised (and compiles it), so it
@@ -24,10 +24,17 @@ export const WARM_UP_LOADS = 60;
  */
 const FIRST_LOADS_EVENTS = [100, 300, 500];
 
-/** The `k`-th warm-up load: Chrome JSON (of how many events) and native captures (the first one small) in turn. */
+/** Chrome JSON loads of the warm-up, before the native ones. */
+const CHROME_LOADS = WARM_UP_LOADS / 2;
+
+/**
+ * The `k`-th warm-up load: Chrome JSON first (of how many events), then native captures (the first
+ * one small). Chrome first: in the page, a Chrome load after a half-done warm-up that took both
+ * formats in turn was no faster than a cold one, after 30 Chrome loads it was (docs/performance.md).
+ */
 export function warmUpLoad(k: number, events: number): { format: 'chrome'; events: number } | { format: 'native'; small: boolean } {
-  if (k % 2 === 1) return { format: 'native', small: k === 1 };
-  return { format: 'chrome', events: Math.min(events, FIRST_LOADS_EVENTS[k / 2] ?? events) };
+  if (k >= CHROME_LOADS) return { format: 'native', small: k === CHROME_LOADS };
+  return { format: 'chrome', events: Math.min(events, FIRST_LOADS_EVENTS[k] ?? events) };
 }
 
 /** Lets queued messages (a file to load) run before the next warm-up load. */
@@ -36,7 +43,7 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Loads the warm-up captures up to `loads` times (Chrome JSON first, then native, in turn),
+ * Loads the warm-up captures up to `loads` times (Chrome JSON, then native: `warmUpLoad`),
  * stopping as soon as `stop()` says a real load came; returns how many loads ran. Failures end the
  * warm-up silently: it is only ever a head start.
  */
