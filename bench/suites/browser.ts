@@ -30,6 +30,8 @@
  *   --dist DIR          use this build instead of building one  --cache DIR (keep/reuse generated files)
  *   --json              one JSON object instead of the table
  *   --query Q           appended to the app's URL for nvtxview's loads, e.g. '?tape=never' (one build, A/B)
+ *   --pick-after-ms N   wait N ms after the app is ready before picking the file (default 0: at once),
+ *                       as a user who opens the page and then a file: spare workers warm up meanwhile
  *   --only LIST         cases to run, comma-separated: native,chrome,nsys,largest (default: all)
  *   --nsys-ranges N     NVTX ranges of the nsysLarge export (default 1000000; + N/4 calls, N/4 kernels)
  *   --nsys-bytes B      its size: a table nvtxview never reads is written first (default 512000000; 4.3e9: past 4 GiB)
@@ -61,6 +63,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     json: { type: 'boolean', default: false },
     query: { type: 'string', default: '' },
+    'pick-after-ms': { type: 'string', default: '0' },
     'nsys-ranges': { type: 'string', default: '1000000' },
     'nsys-bytes': { type: 'string', default: '512000000' },
     'largest-events': { type: 'string', default: '1000000' },
@@ -120,6 +123,8 @@ async function nvtxviewLoad(
   const sampler = sampleWorker ? await WorkerMemorySampler.start(cdp) : undefined;
   await page.goto(app.url + values.query);
   await page.waitForFunction(() => (window as unknown as { __nvtxview?: { idle?: unknown } }).__nvtxview?.idle !== undefined);
+  const pickAfterMs = Number(values['pick-after-ms']);
+  if (pickAfterMs > 0) await page.waitForTimeout(pickAfterMs);
   await page.getByTestId('open-input').setInputFiles(path);
   await page.waitForFunction(
     () => {
@@ -289,7 +294,7 @@ async function main(): Promise<void> {
   const app = await serve(dist, '/nvtxview/');
   const speedscope = await serve(SPEEDSCOPE_DIR, '/speedscope/');
   const browser = await launchChromium();
-  const result: Record<string, unknown> = { machine, runs };
+  const result: Record<string, unknown> = { machine, runs, pickAfterMs: Number(values['pick-after-ms']) };
   try {
     if (cases.has('native')) {
       const path = await capture(genDir, 'nvtxc', nativeEvents, 'nvtxc');

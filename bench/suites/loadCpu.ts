@@ -4,7 +4,11 @@
  * the page), alternating this checkout and `--against DIR` (another checkout's root, e.g. a
  * `git archive` of main with node_modules linked), so that both see the same machine load.
  *
- *   node scripts/run-ts.mjs bench/run.ts load-cpu --file capture.nvtxc [--against DIR] [--runs N] [--json]
+ *   node scripts/run-ts.mjs bench/run.ts load-cpu --file capture.nvtxc [--against DIR] [--runs N] [--warm-up] [--json]
+ *
+ * `--warm-up` adds a third side, this checkout after the load worker's JIT warm-up
+ * (src/worker/warmUp.ts, as a spare worker runs it while the page is idle): the first load of a
+ * fresh worker with and without it.
  *
  * Per load: wall and CPU ms of the whole load, and of `ModelBuilder.finish()` (timed by wrapping
  * it); the medians per checkout, and the load average before and after. The file is read into a
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     json: { type: 'boolean', default: false },
     child: { type: 'string' },
+    'warm-up': { type: 'boolean', default: false },
   },
 });
 if (!values.file) {
@@ -44,7 +49,11 @@ const cpuMs = (): number => {
 };
 
 /** One load with the modules of checkout `root`, in this process. */
-async function loadOnce(root: string, file: string): Promise<LoadFigures> {
+async function loadOnce(root: string, file: string, warm: boolean): Promise<LoadFigures> {
+  if (warm) {
+    const { warmUp } = (await import(join(root, 'src/worker/warmUp.ts'))) as typeof import('../../src/worker/warmUp.ts');
+    await warmUp(() => false);
+  }
   const { loadModel, memorySource } = (await import(join(root, 'src/import/pipeline.ts'))) as typeof import('../../src/import/pipeline.ts');
   const { ModelBuilder } = (await import(join(root, 'src/model/builder.ts'))) as typeof import('../../src/model/builder.ts');
   let finishWallMs = 0;
@@ -67,15 +76,19 @@ async function loadOnce(root: string, file: string): Promise<LoadFigures> {
 }
 
 if (values.child !== undefined) {
-  process.stdout.write(JSON.stringify(await loadOnce(values.child, resolve(values.file))) + '\n');
+  process.stdout.write(JSON.stringify(await loadOnce(values.child, resolve(values.file), values['warm-up'])) + '\n');
 } else {
   const here = resolve(import.meta.dirname, '../..');
-  const sides = values.against ? [here, resolve(values.against)] : [here];
+  /** A checkout's root, with ' (warmed up)' for the side that runs the warm-up first. */
+  const WARMED = ' (warmed up)';
+  const sides = [here, ...(values['warm-up'] ? [here + WARMED] : []), ...(values.against ? [resolve(values.against)] : [])];
   const perSide = sides.map(() => [] as LoadFigures[]);
   const loadBefore = loadavg()[0];
   for (let run = 0; run < Number(values.runs); run++) {
     sides.forEach((root, s) => {
-      const out = execFileSync(process.execPath, [join(here, 'scripts/run-ts.mjs'), join(here, 'bench/run.ts'), 'load-cpu', '--file', resolve(values.file!), '--child', root], {
+      const warm = root.endsWith(WARMED);
+      const args = ['load-cpu', '--file', resolve(values.file!), '--child', warm ? root.slice(0, -WARMED.length) : root, ...(warm ? ['--warm-up'] : [])];
+      const out = execFileSync(process.execPath, [join(here, 'scripts/run-ts.mjs'), join(here, 'bench/run.ts'), ...args], {
         encoding: 'utf8',
         maxBuffer: 1 << 20,
       });

@@ -145,16 +145,34 @@ describe('LoadClient', () => {
     expect(made).toHaveLength(2);
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
     expect(made).toHaveLength(2);
-    expect(made.map((w) => w.posted.length)).toEqual([1, 1]);
+    // The worker for the file warmed up its JIT until the file came; the partial model's did not.
+    expect(made.map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm', 'load'], ['preview']]);
     made[1].send({ type: 'no-partial' });
     made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
     expect(made).toHaveLength(4);
+    expect(made.slice(2).map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm'], []]);
     // Where files load on two workers, a third for the build side.
     const two = clientMakingWorkers(1, 'auto', TAPE_MIN_CORES);
     two.client.warm();
     expect(two.made).toHaveLength(3);
+    // Both workers of the next load warm up (build side first, as load() takes them).
+    expect(two.made.map((w) => w.posted.length)).toEqual([1, 1, 0]);
+  });
+
+  it('warms up the spare left over from a load once it is the next one', async () => {
+    const { made, client } = clientMakingWorkers();
+    client.warm();
+    const handle = client.load({ file: new Blob(['small']), name: 'small.test', options: {}, onProgress: () => {} });
+    made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
+    await handle.promise;
+    await new Promise((r) => setTimeout(r, 0));
+    // made[1] waited cold behind made[0]; now the next load takes it, so it warms up, once.
+    expect(made[1].posted.map((m) => (m as { type: string }).type)).toEqual(['warm']);
+    client.warm();
+    expect(made[1].posted).toHaveLength(1);
+    expect(made.slice(2).map((w) => w.posted.length)).toEqual([0]);
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {

@@ -4,7 +4,8 @@
  * by a second worker while the first decodes the whole file, so on two cores it costs the whole
  * load nothing (docs/performance.md). Spare workers are started while the page is idle
  * (`warmWhenIdle`), so a dropped file does not wait for a worker's script to load: about 55 ms of
- * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode.
+ * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode. The spare that the next
+ * load takes also warms up its JIT on small built-in captures until that load comes (warmUp.ts).
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
@@ -85,10 +86,11 @@ function whenPageIdle(then: () => void): void {
 const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-load' });
 
-/** A worker started before a file came; `failed` once its script could not load or run. */
+/** A worker started before a file came; `failed` once its script could not load or run; `warming` once asked to warm up its JIT. */
 interface Spare {
   worker: Worker;
   failed: boolean;
+  warming: boolean;
 }
 
 export class LoadClient {
@@ -122,13 +124,23 @@ export class LoadClient {
   warm(): void {
     const spares = SPARES + (this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES) ? 1 : 0);
     while (this.spares.length < spares) {
-      const spare: Spare = { worker: this.createWorker(), failed: false };
+      const spare: Spare = { worker: this.createWorker(), failed: false, warming: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
       // a fresh one with its own error handling instead of waiting on a dead one.
       spare.worker.onerror = () => {
         spare.failed = true;
       };
       this.spares.push(spare);
+    }
+    // The next load takes the first spare (and the second for its decode side where files load on
+    // two workers): it warms up its JIT meanwhile (warmUp.ts) and stops at the load's message. The
+    // partial model's worker starts cold: its slice is short, and a second warm-up would take the
+    // other core of a 2-core machine while the page is idle.
+    const warmed = spares > SPARES ? 2 : 1;
+    for (const next of this.spares.slice(0, warmed)) {
+      if (next.warming) continue;
+      next.warming = true;
+      next.worker.postMessage({ type: 'warm' } satisfies ToWorker);
     }
   }
 

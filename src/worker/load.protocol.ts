@@ -37,6 +37,12 @@ export type ToWorker = {
   type: 'resume';
 } | {
   /**
+   * To a spare worker while the page is idle: load a small built-in trace a few times so that the
+   * first real load runs optimised code (warmUp.ts). Any other message stops it.
+   */
+  type: 'warm';
+} | {
+  /**
    * Two-thread load, decode side: read and decode the file into tape batches posted on `port`
    * (src/worker/tapeRoles.ts). Posts nothing to the page.
    */

@@ -12,6 +12,7 @@ import { channelTask, HoldGate } from './holdGate.ts';
 import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
 import { runTapeBuild, runTapeDecode } from './tapeRoles.ts';
+import { warmUp } from './warmUp.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
@@ -62,8 +63,13 @@ function failureMessage(name: string, e: unknown): string {
 /** The build side of a two-thread load, when this worker is one: 'hold'/'resume' go to both sides. */
 let tapeBuild: { hold(): void; resume(): void } | undefined;
 
+/** Set by the first message that is not 'warm': the warm-up stops before its next load. */
+let busy = false;
+
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
+  if (msg.type === 'warm') return void warmUp(() => busy);
+  busy = true;
   if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
   if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
   if (msg.type === 'resume') return tapeBuild ? tapeBuild.resume() : gate.release();

@@ -266,6 +266,7 @@ function knownKey(buf: Uint8Array, s: number, limit: number): number {
   if (s + 5 >= limit) return -1;
   const b0 = buf[s];
   const b1 = buf[s + 1];
+  if (b1 === QUOTE) return b0 === 0x73 ? (1 << 4) | K_S : -1; // s (instants' scope)
   const b2 = buf[s + 2];
   if (b2 === QUOTE) {
     if (b0 === 0x70 && b1 === 0x68) return (2 << 4) | K_PH; // ph
