@@ -117,6 +117,8 @@ export class NativeDecoder {
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
   private readonly attrs: EventAttrs = {};
+  /** The location of the record being read: the builder copies what it keeps of a location, so one object serves every call. */
+  private readonly place = { offset: 0 };
   /** Reinterprets payload bits as floats. */
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
@@ -713,6 +715,11 @@ export class NativeDecoder {
     return true;
   }
 
+  private at(offset: number): { offset: number } {
+    this.place.offset = offset;
+    return this.place;
+  }
+
   private resetAttrs(nameId: number, domain: number): EventAttrs {
     const a = this.attrs;
     a.nameId = nameId;
@@ -740,8 +747,8 @@ export class NativeDecoder {
       switch (op) {
         case Op.String: {
           const flags = r.varint();
-          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', { offset: at }));
-          else st.strings.push(b.intern(r.str(), 'name', { offset: at }));
+          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', this.at(at)));
+          else st.strings.push(b.intern(r.str(), 'name', this.at(at)));
           if (flags & StringFlag.Truncated) this.truncatedStrings++;
           break;
         }
@@ -761,7 +768,7 @@ export class NativeDecoder {
           const attrs = this.plainAttrs(st, r.varint(), r);
           const thread = this.threadOf(st, r);
           if (this.nesting.push(thread, 0, at)) {
-            b.push(thread, t, attrs, { offset: at });
+            b.push(thread, t, attrs, this.at(at));
             this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
           }
           this.eventsDecoded++;
@@ -771,7 +778,7 @@ export class NativeDecoder {
           const t = this.time(st, r.svarint(), at);
           const thread = this.threadOf(st, r);
           if (this.nesting.pop(thread, 0)) {
-            b.pop(thread, t, 0, { offset: at });
+            b.pop(thread, t, 0, this.at(at));
             this.launching?.pop(thread, 0, t);
           }
           this.eventsDecoded++;
@@ -818,7 +825,7 @@ export class NativeDecoder {
           const attrs = this.readAttrs(r, st, domain);
           const thread = this.threadOf(st, r);
           if (this.nesting.push(thread, domain, at)) {
-            b.push(thread, t, attrs, { offset: at });
+            b.push(thread, t, attrs, this.at(at));
             this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
           }
           this.eventsDecoded++;
@@ -829,7 +836,7 @@ export class NativeDecoder {
           const domain = this.domains.indexOf(r.varint(), at);
           const thread = this.threadOf(st, r);
           if (this.nesting.pop(thread, domain)) {
-            b.pop(thread, t, domain, { offset: at });
+            b.pop(thread, t, domain, this.at(at));
             this.launching?.pop(thread, domain, t);
           }
           this.eventsDecoded++;
