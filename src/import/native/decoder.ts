@@ -739,145 +739,180 @@ export class NativeDecoder {
     return a;
   }
 
+  /**
+   * The records of one stream slice. The record kinds that fill a capture each have a method of
+   * their own: small enough for V8 to inline the reader's varints and the time conversion into it,
+   * which it does not do inside one switch over every kind.
+   */
   private records(r: ByteReader, st: StreamState): void {
-    const b = this.b;
     while (r.pos < r.end) {
       const at = r.offset;
       const op = r.u8();
       switch (op) {
-        case Op.String: {
-          const flags = r.varint();
-          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', this.at(at)));
-          else st.strings.push(b.intern(r.str(), 'name', this.at(at)));
-          if (flags & StringFlag.Truncated) this.truncatedStrings++;
+        case Op.Push:
+          this.pushRecord(r, st, at);
           break;
-        }
-        case Op.Thread: {
-          st.tid = r.varint();
-          const osName = r.str();
-          st.thread = this.nvtxNamedThreads.has(st.tid) ? b.thread(this.pid, st.tid) : b.thread(this.pid, st.tid, osName);
+        case Op.Pop:
+          this.popRecord(r, st, at);
           break;
-        }
-        case Op.ThreadOsName: {
-          const osName = r.str();
-          if (st.thread >= 0 && !this.nvtxNamedThreads.has(st.tid)) b.thread(this.pid, st.tid, osName);
+        case Op.Mark:
+          this.markRecord(r, st, at);
           break;
-        }
-        case Op.Push: {
-          const t = this.time(st, r.svarint(), at);
-          const attrs = this.plainAttrs(st, r.varint(), r);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.push(thread, 0, at)) {
-            b.push(thread, t, attrs, this.at(at));
-            this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
-          }
-          this.eventsDecoded++;
+        case Op.Start:
+          this.startRecord(r, st, at);
           break;
-        }
-        case Op.Pop: {
-          const t = this.time(st, r.svarint(), at);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.pop(thread, 0)) {
-            b.pop(thread, t, 0, this.at(at));
-            this.launching?.pop(thread, 0, t);
-          }
-          this.eventsDecoded++;
+        case Op.End:
+          this.endRecord(r, st, at, false);
           break;
-        }
-        case Op.Mark: {
-          const t = this.time(st, r.svarint(), at);
-          b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
-          this.eventsDecoded++;
+        case Op.EndDomain:
+          this.endRecord(r, st, at, true);
           break;
-        }
-        case Op.Start: {
-          const t = this.time(st, r.svarint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          const attrs = this.plainAttrs(st, r.varint(), r);
-          this.launching?.start(id, thread, t, attrs.nameId!, undefined, 0);
-          this.pairing.start(id, thread, t, attrs, at);
-          this.eventsDecoded++;
+        case Op.PushEx:
+          this.pushExRecord(r, st, at);
           break;
-        }
-        case Op.End: {
-          const t = this.time(st, r.svarint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          this.launching?.end(id, thread, t);
-          this.pairing.end(id, thread, t, at);
-          this.eventsDecoded++;
+        case Op.PopDomain:
+          this.popDomainRecord(r, st, at);
           break;
-        }
-        case Op.EndDomain: {
-          const t = this.time(st, r.svarint(), at);
-          this.domains.indexOf(r.varint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          this.launching?.end(id, thread, t);
-          this.pairing.end(id, thread, t, at);
-          this.eventsDecoded++;
+        case Op.MarkEx:
+          this.markExRecord(r, st, at);
           break;
-        }
-        case Op.PushEx: {
-          const t = this.time(st, r.svarint(), at);
-          const domain = this.domains.indexOf(r.varint(), at);
-          const attrs = this.readAttrs(r, st, domain);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.push(thread, domain, at)) {
-            b.push(thread, t, attrs, this.at(at));
-            this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
-          }
-          this.eventsDecoded++;
+        case Op.StartEx:
+          this.startExRecord(r, st, at);
           break;
-        }
-        case Op.PopDomain: {
-          const t = this.time(st, r.svarint(), at);
-          const domain = this.domains.indexOf(r.varint(), at);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.pop(thread, domain)) {
-            b.pop(thread, t, domain, this.at(at));
-            this.launching?.pop(thread, domain, t);
-          }
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.MarkEx: {
-          const t = this.time(st, r.svarint(), at);
-          const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
-          b.mark(this.threadOf(st, r), t, attrs);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.StartEx: {
-          const t = this.time(st, r.svarint(), at);
-          const domain = this.domains.indexOf(r.varint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          const attrs = this.readAttrs(r, st, domain);
-          this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
-          this.pairing.start(id, thread, t, attrs, at);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.Sync: {
-          const t = this.time(st, r.svarint(), at);
-          const syncOp = r.u8();
-          const s = this.syncObject(r.varint());
-          s.t.push(t);
-          s.op.push(syncOp);
-          s.thread.push(this.threadOf(st, r));
-          this.eventsDecoded++;
-          break;
-        }
-        default: {
-          if (op < Op.FirstLengthPrefixed) r.fail(`unknown record kind 0x${op.toString(16)} in thread stream ${st.id}`, r.pos - 1);
-          const n = r.varint();
-          const bodyOffset = r.offset;
-          const body = r.bytesOf(n);
-          if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
-          this.notes.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
-        }
+        default:
+          this.otherRecord(op, r, st, at);
+      }
+    }
+  }
+
+  private pushRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const attrs = this.plainAttrs(st, r.varint(), r);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.push(thread, 0, at)) {
+      this.b.push(thread, t, attrs, this.at(at));
+      this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
+    }
+    this.eventsDecoded++;
+  }
+
+  private popRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.pop(thread, 0)) {
+      this.b.pop(thread, t, 0, this.at(at));
+      this.launching?.pop(thread, 0, t);
+    }
+    this.eventsDecoded++;
+  }
+
+  private markRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    this.b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
+    this.eventsDecoded++;
+  }
+
+  private startRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const id = r.varint();
+    const thread = this.threadOf(st, r);
+    const attrs = this.plainAttrs(st, r.varint(), r);
+    this.launching?.start(id, thread, t, attrs.nameId!, undefined, 0);
+    this.pairing.start(id, thread, t, attrs, at);
+    this.eventsDecoded++;
+  }
+
+  /** END, or END_DOMAIN (`withDomain`), whose domain only needs to be known. */
+  private endRecord(r: ByteReader, st: StreamState, at: number, withDomain: boolean): void {
+    const t = this.time(st, r.svarint(), at);
+    if (withDomain) this.domains.indexOf(r.varint(), at);
+    const id = r.varint();
+    const thread = this.threadOf(st, r);
+    this.launching?.end(id, thread, t);
+    this.pairing.end(id, thread, t, at);
+    this.eventsDecoded++;
+  }
+
+  private pushExRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const domain = this.domains.indexOf(r.varint(), at);
+    const attrs = this.readAttrs(r, st, domain);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.push(thread, domain, at)) {
+      this.b.push(thread, t, attrs, this.at(at));
+      this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
+    }
+    this.eventsDecoded++;
+  }
+
+  private popDomainRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const domain = this.domains.indexOf(r.varint(), at);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.pop(thread, domain)) {
+      this.b.pop(thread, t, domain, this.at(at));
+      this.launching?.pop(thread, domain, t);
+    }
+    this.eventsDecoded++;
+  }
+
+  private markExRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
+    this.b.mark(this.threadOf(st, r), t, attrs);
+    this.eventsDecoded++;
+  }
+
+  private startExRecord(r: ByteReader, st: StreamState, at: number): void {
+    const t = this.time(st, r.svarint(), at);
+    const domain = this.domains.indexOf(r.varint(), at);
+    const id = r.varint();
+    const thread = this.threadOf(st, r);
+    const attrs = this.readAttrs(r, st, domain);
+    this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
+    this.pairing.start(id, thread, t, attrs, at);
+    this.eventsDecoded++;
+  }
+
+  /** The record kinds that are rare in a capture: strings, thread names, sync objects, extensions. */
+  private otherRecord(op: number, r: ByteReader, st: StreamState, at: number): void {
+    const b = this.b;
+    switch (op) {
+      case Op.String: {
+        const flags = r.varint();
+        if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', this.at(at)));
+        else st.strings.push(b.intern(r.str(), 'name', this.at(at)));
+        if (flags & StringFlag.Truncated) this.truncatedStrings++;
+        break;
+      }
+      case Op.Thread: {
+        st.tid = r.varint();
+        const osName = r.str();
+        st.thread = this.nvtxNamedThreads.has(st.tid) ? b.thread(this.pid, st.tid) : b.thread(this.pid, st.tid, osName);
+        break;
+      }
+      case Op.ThreadOsName: {
+        const osName = r.str();
+        if (st.thread >= 0 && !this.nvtxNamedThreads.has(st.tid)) b.thread(this.pid, st.tid, osName);
+        break;
+      }
+      case Op.Sync: {
+        const t = this.time(st, r.svarint(), at);
+        const syncOp = r.u8();
+        const s = this.syncObject(r.varint());
+        s.t.push(t);
+        s.op.push(syncOp);
+        s.thread.push(this.threadOf(st, r));
+        this.eventsDecoded++;
+        break;
+      }
+      default: {
+        if (op < Op.FirstLengthPrefixed) r.fail(`unknown record kind 0x${op.toString(16)} in thread stream ${st.id}`, r.pos - 1);
+        const n = r.varint();
+        const bodyOffset = r.offset;
+        const body = r.bytesOf(n);
+        if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
+        this.notes.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
       }
     }
   }

@@ -93,6 +93,21 @@ export class ByteReader {
 
   private longVarint(): number {
     const start = this.pos;
+    const bytes = this.bytes;
+    if (start + 4 <= this.end) {
+      // Three and four bytes (deltas of tick clocks): 28 bits, still small integers.
+      const low = (bytes[start] & 0x7f) | ((bytes[start + 1] & 0x7f) << 7);
+      const b2 = bytes[start + 2];
+      if (b2 < 0x80) {
+        this.pos = start + 3;
+        return low | (b2 << 14);
+      }
+      const b3 = bytes[start + 3];
+      if (b3 < 0x80) {
+        this.pos = start + 4;
+        return low | ((b2 & 0x7f) << 14) | (b3 << 21);
+      }
+    }
     let result = 0;
     let scale = 1;
     for (let i = 0; i < 10; i++) {
