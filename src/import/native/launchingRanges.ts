@@ -34,7 +34,7 @@ const SLOT = { start: 0, name: 1, color: 2, domain: 3, thread: 4, calls: 5, size
 export class LaunchingRanges {
   /** [builder thread][builder domain] */
   private readonly open: (OpenStack | undefined)[][] = [];
-  /** CUDA calls made so far per builder thread. */
+  /** CUDA calls made so far per builder thread (read through callsOn: most threads never make one). */
   private readonly calls: number[] = [];
   /** Open start/end ranges: range id -> slot. */
   private readonly startEnd = new Map<number, number>();
@@ -90,7 +90,7 @@ export class LaunchingRanges {
     d[at + SLOT.color] = color ?? NaN;
     d[at + SLOT.domain] = domain;
     d[at + SLOT.thread] = thread;
-    d[at + SLOT.calls] = this.calls[thread] ?? 0;
+    d[at + SLOT.calls] = this.callsOn(thread);
     this.startEnd.set(id, slot);
   }
 
@@ -102,14 +102,19 @@ export class LaunchingRanges {
     this.freeSlots.push(slot);
     const at = SLOT.size * slot;
     const d = this.slots;
-    if (d[at + SLOT.thread] !== thread || (this.calls[thread] ?? 0) === d[at + SLOT.calls]) return;
+    if (d[at + SLOT.thread] !== thread || this.callsOn(thread) === d[at + SLOT.calls]) return;
     const color = d[at + SLOT.color];
     this.onClosed({ thread, domain: d[at + SLOT.domain], startNs: d[at + SLOT.start], endNs, nameId: d[at + SLOT.name], color: Number.isNaN(color) ? undefined : color });
   }
 
+  /** Reading past the end of an array is a slow path in V8 (a capture without CUDA has no counts at all). */
+  private callsOn(thread: number): number {
+    return thread < this.calls.length ? (this.calls[thread] ?? 0) : 0;
+  }
+
   /** A CUDA API call was made on `thread`: every range open there contains it. */
   call(thread: number): void {
-    this.calls[thread] = (this.calls[thread] ?? 0) + 1;
+    this.calls[thread] = this.callsOn(thread) + 1;
     const byDomain = this.open[thread];
     if (byDomain === undefined) return;
     for (const s of byDomain) {
