@@ -65,6 +65,12 @@ interface StreamState {
   unnumberedStrings: number[] | undefined;
 }
 
+/** A payload whose value is a number (see payloadValue). */
+interface NumberPayload {
+  type: typeof PayloadType.U64 | typeof PayloadType.I64 | typeof PayloadType.F64 | typeof PayloadType.U32 | typeof PayloadType.I32 | typeof PayloadType.F32;
+  value: number;
+}
+
 interface SyncObject {
   name: string;
   domain: number;
@@ -119,6 +125,7 @@ export class NativeDecoder {
   private readonly attrs: EventAttrs = {};
   /** The location of the record being read: the builder copies what it keeps of a location, so one object serves every call. */
   private readonly place = { offset: 0 };
+  private readonly reusedPayload: NumberPayload = { type: PayloadType.U64, value: 0 };
   /** Reinterprets payload bits as floats. */
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
@@ -720,6 +727,13 @@ export class NativeDecoder {
     return this.place;
   }
 
+  private numberPayload(type: NumberPayload['type'], value: number): PayloadValue {
+    const p = this.reusedPayload;
+    p.type = type;
+    p.value = value;
+    return p;
+  }
+
   private resetAttrs(nameId: number, domain: number): EventAttrs {
     const a = this.attrs;
     a.nameId = nameId;
@@ -957,25 +971,28 @@ export class NativeDecoder {
       const id = r.varint();
       a.nameId = type === MessageType.Registered ? this.registeredString(id, r) : this.stringOf(st, id, r);
     }
-    if (mask & Attr.ExtPayloads) {
-      const count = r.varint();
-      const blobs = [];
-      for (let i = 0; i < count; i++) {
-        const schemaId = r.varint();
-        const flags = r.varint();
-        const address = r.varintBig();
-        const bytes = r.bytesOf(r.varint());
-        if (flags & (ExtFlag.SizeUnknown | ExtFlag.Cut)) this.incompleteExtBlobs++;
-        blobs.push({ schemaId, bytes, address });
-      }
-      // Format 1.1: memory the payloads point to.
-      const memory: ExtMemoryInput[] = mask & Attr.Memory ? ExtensionRecords.readMemory(r) : [];
-      a.payload = this.b.extPayload(domain, blobs, memory);
-      this.ext?.coreAttributes(a, domain, blobs, memory);
-    }
+    if (mask & Attr.ExtPayloads) this.readExtPayloads(r, a, mask, domain);
     if (r.pos > end) r.fail('event attributes are longer than their stated length');
     r.pos = end; // fields added by later versions
     return a;
+  }
+
+  /** Extended payloads (format 1.1), kept out of readAttrs so that its common path stays small enough to inline into. */
+  private readExtPayloads(r: ByteReader, a: EventAttrs, mask: number, domain: number): void {
+    const count = r.varint();
+    const blobs = [];
+    for (let i = 0; i < count; i++) {
+      const schemaId = r.varint();
+      const flags = r.varint();
+      const address = r.varintBig();
+      const bytes = r.bytesOf(r.varint());
+      if (flags & (ExtFlag.SizeUnknown | ExtFlag.Cut)) this.incompleteExtBlobs++;
+      blobs.push({ schemaId, bytes, address });
+    }
+    // Format 1.1: memory the payloads point to.
+    const memory: ExtMemoryInput[] = mask & Attr.Memory ? ExtensionRecords.readMemory(r) : [];
+    a.payload = this.b.extPayload(domain, blobs, memory);
+    this.ext?.coreAttributes(a, domain, blobs, memory);
   }
 
   private registeredString(id: number, r: ByteReader): number {
@@ -986,27 +1003,31 @@ export class NativeDecoder {
     return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
   }
 
-  /** The payload from the low and high 32 bits of its 8 raw bytes (64-bit integers below 2^53 stay numbers). */
+  /**
+   * The payload from the low and high 32 bits of its 8 raw bytes (64-bit integers below 2^53 stay
+   * numbers). A number payload is the one reused object `numberPayload`: the builder and the tape
+   * copy a number payload into their columns (a bigint one may be kept, so it gets its own object).
+   */
   private payloadValue(type: number, lo: number, hi: number, r: ByteReader): PayloadValue | undefined {
     switch (type) {
       case NvtxPayload.U64:
-        return { type: PayloadType.U64, value: hi < 0x200000 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo) };
+        return hi < 0x200000 ? this.numberPayload(PayloadType.U64, hi * 4294967296 + lo) : { type: PayloadType.U64, value: (BigInt(hi) << 32n) | BigInt(lo) };
       case NvtxPayload.I64: {
         const high = hi | 0;
         const safe = high >= -0x200000 && high < 0x200000;
-        return { type: PayloadType.I64, value: safe ? high * 4294967296 + lo : (BigInt(high) << 32n) | BigInt(lo) };
+        return safe ? this.numberPayload(PayloadType.I64, high * 4294967296 + lo) : { type: PayloadType.I64, value: (BigInt(high) << 32n) | BigInt(lo) };
       }
       case NvtxPayload.F64:
         this.scratch.setUint32(0, lo, true);
         this.scratch.setUint32(4, hi, true);
-        return { type: PayloadType.F64, value: this.scratch.getFloat64(0, true) };
+        return this.numberPayload(PayloadType.F64, this.scratch.getFloat64(0, true));
       case NvtxPayload.U32:
-        return { type: PayloadType.U32, value: lo };
+        return this.numberPayload(PayloadType.U32, lo);
       case NvtxPayload.I32:
-        return { type: PayloadType.I32, value: lo | 0 };
+        return this.numberPayload(PayloadType.I32, lo | 0);
       case NvtxPayload.F32:
         this.scratch.setUint32(0, lo, true);
-        return { type: PayloadType.F32, value: this.scratch.getFloat32(0, true) };
+        return this.numberPayload(PayloadType.F32, this.scratch.getFloat32(0, true));
       default:
         this.notes.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;

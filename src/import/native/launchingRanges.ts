@@ -10,6 +10,8 @@
  * count moved by its end. Only open ones are kept (slots are reused).
  */
 
+import { RangeIdTable } from './rangeIdTable.ts';
+
 /**
  * One thread's open ranges of one domain, innermost last: start, name, color (NaN: none) and
  * "a call was made inside" per range, in one typed array (this is on the path of every push and pop).
@@ -37,7 +39,7 @@ export class LaunchingRanges {
   /** CUDA calls made so far per builder thread (read through callsOn: most threads never make one). */
   private readonly calls: number[] = [];
   /** Open start/end ranges: range id -> slot. */
-  private readonly startEnd = new Map<number, number>();
+  private readonly startEnd = new RangeIdTable();
   private slots = new Float64Array(SLOT.size * 64);
   private readonly freeSlots: number[] = [];
   private usedSlots = 0;
@@ -96,9 +98,8 @@ export class LaunchingRanges {
 
   /** Start/end range `id` ended on `thread` (an end whose start was not seen yet is left to the pairing). */
   end(id: number, thread: number, endNs: number): void {
-    const slot = this.startEnd.get(id);
-    if (slot === undefined) return;
-    this.startEnd.delete(id);
+    const slot = this.startEnd.delete(id);
+    if (slot < 0) return;
     this.freeSlots.push(slot);
     const at = SLOT.size * slot;
     const d = this.slots;

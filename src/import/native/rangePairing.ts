@@ -4,6 +4,7 @@
  */
 import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
 import type { OnceNotes } from './onceNotes.ts';
+import { RangeIdTable } from './rangeIdTable.ts';
 
 interface EarlyEnd {
   thread: number;
@@ -14,7 +15,8 @@ interface EarlyEnd {
 }
 
 export class StartEndPairing {
-  private readonly open = new Set<number>();
+  /** Ids of open start/end ranges (the value is unused). */
+  private readonly open = new RangeIdTable();
   private readonly earlyEnds = new Map<number, EarlyEnd>();
   /** The builder copies what it keeps of a location, so one object serves every call. */
   private readonly place = { offset: 0 };
@@ -25,7 +27,7 @@ export class StartEndPairing {
   ) {}
 
   start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
-    const early = this.earlyEnds.get(id);
+    const early = this.earlyEnds.size === 0 ? undefined : this.earlyEnds.get(id);
     if (early) {
       this.earlyEnds.delete(id);
       if (early.payload || early.rename) {
@@ -36,12 +38,12 @@ export class StartEndPairing {
       }
       return;
     }
-    this.open.add(id);
+    this.open.set(id, 0);
     this.b.rangeStart(id, thread, t, attrs, this.at(offset));
   }
 
   end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void {
-    if (this.open.delete(id)) {
+    if (this.open.delete(id) >= 0) {
       this.b.rangeEnd(id, thread, t, this.at(offset), payload, rename);
       return;
     }

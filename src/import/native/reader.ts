@@ -107,6 +107,21 @@ export class ByteReader {
         this.pos = start + 4;
         return low | ((b2 & 0x7f) << 14) | (b3 << 21);
       }
+      if (start + 10 <= this.end) {
+        // Five to ten bytes (range ids hold a thread in their high 32 bits): no bounds check per byte.
+        let result = low | ((b2 & 0x7f) << 14) | ((b3 & 0x7f) << 21);
+        let scale = 0x10000000;
+        for (let i = 4; i < 10; i++) {
+          const b = bytes[start + i];
+          result += (b & 0x7f) * scale;
+          if (b < 0x80) {
+            this.pos = start + i + 1;
+            return result;
+          }
+          scale *= 128;
+        }
+        return this.fail('varint longer than 10 bytes', start);
+      }
     }
     let result = 0;
     let scale = 1;
