@@ -754,50 +754,35 @@ export class NativeDecoder {
   }
 
   /**
-   * The records of one stream slice. The record kinds that fill a capture each have a method of
-   * their own: small enough for V8 to inline the reader's varints and the time conversion into it,
-   * which it does not do inside one switch over every kind.
+   * The records of one stream slice. Each record kind that fills a capture has a method of its own,
+   * called through a table by kind: V8 then optimizes each on its own, inlining the reader's varints
+   * and the time conversion into it, where one switch over them all ran out of its inlining budget
+   * and called them (docs/performance.md, "The native decoder's CPU").
    */
   private records(r: ByteReader, st: StreamState): void {
+    const readers = this.recordReaders;
     while (r.pos < r.end) {
       const at = r.offset;
       const op = r.u8();
-      switch (op) {
-        case Op.Push:
-          this.pushRecord(r, st, at);
-          break;
-        case Op.Pop:
-          this.popRecord(r, st, at);
-          break;
-        case Op.Mark:
-          this.markRecord(r, st, at);
-          break;
-        case Op.Start:
-          this.startRecord(r, st, at);
-          break;
-        case Op.End:
-          this.endRecord(r, st, at, false);
-          break;
-        case Op.EndDomain:
-          this.endRecord(r, st, at, true);
-          break;
-        case Op.PushEx:
-          this.pushExRecord(r, st, at);
-          break;
-        case Op.PopDomain:
-          this.popDomainRecord(r, st, at);
-          break;
-        case Op.MarkEx:
-          this.markExRecord(r, st, at);
-          break;
-        case Op.StartEx:
-          this.startExRecord(r, st, at);
-          break;
-        default:
-          this.otherRecord(op, r, st, at);
-      }
+      readers[op](r, st, at, op);
     }
   }
+
+  /** Record kind (one byte) -> its reader. */
+  private readonly recordReaders: ((r: ByteReader, st: StreamState, at: number, op: number) => void)[] = (() => {
+    const readers = Array.from({ length: 256 }, () => (r: ByteReader, st: StreamState, at: number, op: number) => this.otherRecord(op, r, st, at));
+    readers[Op.Push] = (r, st, at) => this.pushRecord(r, st, at);
+    readers[Op.Pop] = (r, st, at) => this.popRecord(r, st, at);
+    readers[Op.Mark] = (r, st, at) => this.markRecord(r, st, at);
+    readers[Op.Start] = (r, st, at) => this.startRecord(r, st, at);
+    readers[Op.End] = (r, st, at) => this.endRecord(r, st, at, false);
+    readers[Op.EndDomain] = (r, st, at) => this.endRecord(r, st, at, true);
+    readers[Op.PushEx] = (r, st, at) => this.pushExRecord(r, st, at);
+    readers[Op.PopDomain] = (r, st, at) => this.popDomainRecord(r, st, at);
+    readers[Op.MarkEx] = (r, st, at) => this.markExRecord(r, st, at);
+    readers[Op.StartEx] = (r, st, at) => this.startExRecord(r, st, at);
+    return readers;
+  })();
 
   private pushRecord(r: ByteReader, st: StreamState, at: number): void {
     const t = this.time(st, r.svarint(), at);
@@ -953,6 +938,78 @@ export class NativeDecoder {
     const length = r.varint();
     const end = r.pos + length;
     if (end > r.end) r.fail('event attributes run past the end of their chunk');
+    return this.commonAttrs(r, st, domain, end) ?? this.allAttrs(r, st, domain, end);
+  }
+
+  /**
+   * The attributes of nearly every record, read straight from the bytes: category, color, payload
+   * and message, with one-byte kinds and category and a string id of one or two bytes, all inside
+   * the stated length. Anything else returns undefined with nothing read, for allAttrs. The reader
+   * is placed where allAttrs would have it when a payload or string lookup reports a problem.
+   */
+  private commonAttrs(r: ByteReader, st: StreamState, domain: number, end: number): EventAttrs | undefined {
+    const b = r.bytes;
+    let p = r.pos;
+    if (p >= end) return undefined;
+    const mask = b[p++];
+    if ((mask & ~(Attr.Category | Attr.Color | Attr.Payload | Attr.Message)) !== 0) return undefined;
+    let category = 0;
+    if (mask & Attr.Category) {
+      if (p >= end || b[p] >= 0x80) return undefined;
+      category = b[p++];
+    }
+    let colorType = 0;
+    let color = 0;
+    if (mask & Attr.Color) {
+      if (p + 5 > end || b[p] >= 0x80) return undefined;
+      colorType = b[p];
+      color = (b[p + 1] | (b[p + 2] << 8) | (b[p + 3] << 16) | (b[p + 4] << 24)) >>> 0;
+      p += 5;
+    }
+    let payloadType = 0;
+    let lo = 0;
+    let hi = 0;
+    let payloadEnd = 0;
+    if (mask & Attr.Payload) {
+      if (p + 9 > end || b[p] >= 0x80) return undefined;
+      payloadType = b[p];
+      lo = (b[p + 1] | (b[p + 2] << 8) | (b[p + 3] << 16) | (b[p + 4] << 24)) >>> 0;
+      hi = (b[p + 5] | (b[p + 6] << 8) | (b[p + 7] << 16) | (b[p + 8] << 24)) >>> 0;
+      p += 9;
+      payloadEnd = p;
+    }
+    let messageType = 0;
+    let id = 0;
+    if (mask & Attr.Message) {
+      if (p + 2 > end || b[p] >= 0x80) return undefined;
+      messageType = b[p];
+      const id0 = b[p + 1];
+      if (id0 < 0x80) {
+        id = id0;
+        p += 2;
+      } else {
+        if (p + 3 > end || b[p + 2] >= 0x80) return undefined;
+        id = (id0 & 0x7f) | (b[p + 2] << 7);
+        p += 3;
+      }
+    }
+    const a = this.resetAttrs(this.emptyName, domain);
+    if (mask & Attr.Category) a.category = category;
+    if (mask & Attr.Color && colorType === NVTX_COLOR_ARGB) a.color = color;
+    if (mask & Attr.Payload) {
+      r.pos = payloadEnd;
+      a.payload = this.payloadValue(payloadType, lo, hi, r);
+    }
+    if (mask & Attr.Message) {
+      r.pos = p;
+      a.nameId = messageType === MessageType.Registered ? this.registeredString(id, r) : this.stringOf(st, id, r);
+    }
+    r.pos = end; // fields added by later versions
+    return a;
+  }
+
+  /** Any attributes (commonAttrs first tries the usual ones), from their mask on. */
+  private allAttrs(r: ByteReader, st: StreamState, domain: number, end: number): EventAttrs {
     const mask = r.varint();
     const a = this.resetAttrs(this.emptyName, domain);
     if (mask & Attr.Category) a.category = r.varint();
