@@ -65,6 +65,13 @@ interface StreamState {
   unnumberedStrings: number[] | undefined;
 }
 
+/** The record kinds whose first field is the tick delta: records() reads their time before their reader runs. */
+const TIMED_RECORDS = (() => {
+  const timed = new Uint8Array(256);
+  for (const op of [Op.Push, Op.Pop, Op.Mark, Op.Start, Op.End, Op.EndDomain, Op.PushEx, Op.PopDomain, Op.MarkEx, Op.StartEx]) timed[op] = 1;
+  return timed;
+})();
+
 /** A payload whose value is a number (see payloadValue). */
 interface NumberPayload {
   type: typeof PayloadType.U64 | typeof PayloadType.I64 | typeof PayloadType.F64 | typeof PayloadType.U32 | typeof PayloadType.I32 | typeof PayloadType.F32;
@@ -755,37 +762,40 @@ export class NativeDecoder {
 
   /**
    * The records of one stream slice. Each record kind that fills a capture has a method of its own,
-   * called through a table by kind: V8 then optimizes each on its own, inlining the reader's varints
-   * and the time conversion into it, where one switch over them all ran out of its inlining budget
-   * and called them (docs/performance.md, "The native decoder's CPU").
+   * called through a table by kind (a call that V8 does not inline), so that each is optimized on
+   * its own; their common first field, the time, is read here. V8 inlines the calls of a method
+   * last to first while its budget lasts: in one switch over every kind, or with the time read in
+   * each method before the builder's calls, the reader's varints and the time conversion were left
+   * as calls (docs/performance.md, "The native decoder's CPU").
    */
   private records(r: ByteReader, st: StreamState): void {
     const readers = this.recordReaders;
+    const timed = TIMED_RECORDS;
     while (r.pos < r.end) {
       const at = r.offset;
       const op = r.u8();
-      readers[op](r, st, at, op);
+      const t = timed[op] === 1 ? this.time(st, r.svarint(), at) : 0;
+      readers[op](r, st, at, t, op);
     }
   }
 
-  /** Record kind (one byte) -> its reader. */
-  private readonly recordReaders: ((r: ByteReader, st: StreamState, at: number, op: number) => void)[] = (() => {
-    const readers = Array.from({ length: 256 }, () => (r: ByteReader, st: StreamState, at: number, op: number) => this.otherRecord(op, r, st, at));
-    readers[Op.Push] = (r, st, at) => this.pushRecord(r, st, at);
-    readers[Op.Pop] = (r, st, at) => this.popRecord(r, st, at);
-    readers[Op.Mark] = (r, st, at) => this.markRecord(r, st, at);
-    readers[Op.Start] = (r, st, at) => this.startRecord(r, st, at);
-    readers[Op.End] = (r, st, at) => this.endRecord(r, st, at, false);
-    readers[Op.EndDomain] = (r, st, at) => this.endRecord(r, st, at, true);
-    readers[Op.PushEx] = (r, st, at) => this.pushExRecord(r, st, at);
-    readers[Op.PopDomain] = (r, st, at) => this.popDomainRecord(r, st, at);
-    readers[Op.MarkEx] = (r, st, at) => this.markExRecord(r, st, at);
-    readers[Op.StartEx] = (r, st, at) => this.startExRecord(r, st, at);
+  /** Record kind (one byte) -> its reader; `t` is the record's time for TIMED_RECORDS. */
+  private readonly recordReaders: ((r: ByteReader, st: StreamState, at: number, t: number, op: number) => void)[] = (() => {
+    const readers = Array.from({ length: 256 }, () => (r: ByteReader, st: StreamState, at: number, _t: number, op: number) => this.otherRecord(op, r, st, at));
+    readers[Op.Push] = (r, st, at, t) => this.pushRecord(r, st, at, t);
+    readers[Op.Pop] = (r, st, at, t) => this.popRecord(r, st, at, t);
+    readers[Op.Mark] = (r, st, _at, t) => this.markRecord(r, st, t);
+    readers[Op.Start] = (r, st, at, t) => this.startRecord(r, st, at, t);
+    readers[Op.End] = (r, st, at, t) => this.endRecord(r, st, at, t, false);
+    readers[Op.EndDomain] = (r, st, at, t) => this.endRecord(r, st, at, t, true);
+    readers[Op.PushEx] = (r, st, at, t) => this.pushExRecord(r, st, at, t);
+    readers[Op.PopDomain] = (r, st, at, t) => this.popDomainRecord(r, st, at, t);
+    readers[Op.MarkEx] = (r, st, at, t) => this.markExRecord(r, st, at, t);
+    readers[Op.StartEx] = (r, st, at, t) => this.startExRecord(r, st, at, t);
     return readers;
   })();
 
-  private pushRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private pushRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const attrs = this.plainAttrs(st, r.varint(), r);
     const thread = this.threadOf(st, r);
     if (this.nesting.push(thread, 0, at)) {
@@ -795,8 +805,7 @@ export class NativeDecoder {
     this.eventsDecoded++;
   }
 
-  private popRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private popRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const thread = this.threadOf(st, r);
     if (this.nesting.pop(thread, 0)) {
       this.b.pop(thread, t, 0, this.at(at));
@@ -805,14 +814,12 @@ export class NativeDecoder {
     this.eventsDecoded++;
   }
 
-  private markRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private markRecord(r: ByteReader, st: StreamState, t: number): void {
     this.b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
     this.eventsDecoded++;
   }
 
-  private startRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private startRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const id = r.varint();
     const thread = this.threadOf(st, r);
     const attrs = this.plainAttrs(st, r.varint(), r);
@@ -822,8 +829,7 @@ export class NativeDecoder {
   }
 
   /** END, or END_DOMAIN (`withDomain`), whose domain only needs to be known. */
-  private endRecord(r: ByteReader, st: StreamState, at: number, withDomain: boolean): void {
-    const t = this.time(st, r.svarint(), at);
+  private endRecord(r: ByteReader, st: StreamState, at: number, t: number, withDomain: boolean): void {
     if (withDomain) this.domains.indexOf(r.varint(), at);
     const id = r.varint();
     const thread = this.threadOf(st, r);
@@ -832,8 +838,7 @@ export class NativeDecoder {
     this.eventsDecoded++;
   }
 
-  private pushExRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private pushExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const domain = this.domains.indexOf(r.varint(), at);
     const attrs = this.readAttrs(r, st, domain);
     const thread = this.threadOf(st, r);
@@ -844,8 +849,7 @@ export class NativeDecoder {
     this.eventsDecoded++;
   }
 
-  private popDomainRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private popDomainRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const domain = this.domains.indexOf(r.varint(), at);
     const thread = this.threadOf(st, r);
     if (this.nesting.pop(thread, domain)) {
@@ -855,15 +859,13 @@ export class NativeDecoder {
     this.eventsDecoded++;
   }
 
-  private markExRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private markExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
     this.b.mark(this.threadOf(st, r), t, attrs);
     this.eventsDecoded++;
   }
 
-  private startExRecord(r: ByteReader, st: StreamState, at: number): void {
-    const t = this.time(st, r.svarint(), at);
+  private startExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const domain = this.domains.indexOf(r.varint(), at);
     const id = r.varint();
     const thread = this.threadOf(st, r);
