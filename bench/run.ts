@@ -17,7 +17,7 @@ export const SUITES: Record<string, { file: string; about: string }> = {
   'native-decode': { file: 'nativeDecode.ts', about: 'native .nvtxc decode of a written capture [events]' },
   'nsys-decode': { file: 'nsysDecode.ts', about: 'Nsight Systems SQLite import [nvtxRanges]' },
   'nvtxt-decode': { file: 'nvtxtDecode.ts', about: 'NVTXT decode [lines]' },
-  'load-cpu': { file: 'loadCpu.ts', about: 'CPU of one load and of its finish() in Node, this checkout against another, alternated (--file F [--against DIR] [--runs N])' },
+  'load-cpu': { file: 'loadCpu.ts', about: 'CPU of one load and of its finish() in Node, this checkout against another, alternated (--file F [--against DIR] [--runs N] [--decoder-only])' },
   'chrome-throughput': { file: 'chromeThroughput.ts', about: 'Chrome JSON: read, parse and build separately [--events N] [--seed N]' },
   'event-table': { file: 'eventTable.ts', about: 'events table: sort and filter of large models [ranges ...]' },
   'timeline-draw': { file: 'timelineDraw.ts', about: 'timeline draw calls per view in Node [ranges] [threads]' },

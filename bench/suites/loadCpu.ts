@@ -4,7 +4,7 @@
  * the page), alternating this checkout and `--against DIR` (another checkout's root, e.g. a
  * `git archive` of main with node_modules linked), so that both see the same machine load.
  *
- *   node scripts/run-ts.mjs bench/run.ts load-cpu --file capture.nvtxc [--against DIR] [--runs N] [--json]
+ *   node scripts/run-ts.mjs bench/run.ts load-cpu --file capture.nvtxc [--against DIR] [--runs N] [--decoder-only] [--json]
  *
  * Per load: wall and CPU ms of the whole load, and of `ModelBuilder.finish()` (timed by wrapping
  * it); the medians per checkout, and the load average before and after. The file is read into a
@@ -23,6 +23,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     json: { type: 'boolean', default: false },
     child: { type: 'string' },
+    /** The builder's per-event calls do nothing: the CPU left is the decoder's (with names, threads, styles and finish() of an empty model). */
+    'decoder-only': { type: 'boolean', default: false },
   },
 });
 if (!values.file) {
@@ -58,6 +60,10 @@ async function loadOnce(root: string, file: string): Promise<LoadFigures> {
     finishCpuMs += cpuMs() - c;
     return model;
   };
+  if (values['decoder-only']) {
+    const perEvent = ModelBuilder.prototype as unknown as Record<string, () => void>;
+    for (const m of ['push', 'pop', 'mark', 'rangeStart', 'rangeEnd', 'startEnd']) perEvent[m] = () => {};
+  }
   const buffer = readFileSync(file);
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   const c = cpuMs();
@@ -75,7 +81,7 @@ if (values.child !== undefined) {
   const loadBefore = loadavg()[0];
   for (let run = 0; run < Number(values.runs); run++) {
     sides.forEach((root, s) => {
-      const out = execFileSync(process.execPath, [join(here, 'scripts/run-ts.mjs'), join(here, 'bench/run.ts'), 'load-cpu', '--file', resolve(values.file!), '--child', root], {
+      const out = execFileSync(process.execPath, [join(here, 'scripts/run-ts.mjs'), join(here, 'bench/run.ts'), 'load-cpu', '--file', resolve(values.file!), '--child', root, ...(values['decoder-only'] ? ['--decoder-only'] : [])], {
         encoding: 'utf8',
         maxBuffer: 1 << 20,
       });
