@@ -4,11 +4,13 @@
  * the page), alternating this checkout and `--against DIR` (another checkout's root, e.g. a
  * `git archive` of main with node_modules linked), so that both see the same machine load.
  *
- *   node scripts/run-ts.mjs bench/run.ts load-cpu --file capture.nvtxc [--against DIR] [--runs N] [--warm-up] [--json]
+ *   node scripts/run-ts.mjs bench/run.ts load-cpu --file capture.nvtxc [--against DIR] [--runs N] [--warm-up] [--decoder-only] [--json]
  *
  * `--warm-up` adds a third side, this checkout after the load worker's JIT warm-up
  * (src/worker/warmUp.ts, as a spare worker runs it while the page is idle): the first load of a
  * fresh worker with and without it.
+ *
+ * `--decoder-only` turns the builder's per-event calls into no-ops: the CPU left is the decoder's.
  *
  * Per load: wall and CPU ms of the whole load, and of `ModelBuilder.finish()` (timed by wrapping
  * it); the medians per checkout, and the load average before and after. The file is read into a
@@ -28,6 +30,8 @@ const { values } = parseArgs({
     json: { type: 'boolean', default: false },
     child: { type: 'string' },
     'warm-up': { type: 'boolean', default: false },
+    /** The builder's per-event calls do nothing: the CPU left is the decoder's (with names, threads, styles and finish() of an empty model). */
+    'decoder-only': { type: 'boolean', default: false },
   },
 });
 if (!values.file) {
@@ -67,6 +71,10 @@ async function loadOnce(root: string, file: string, warm: boolean): Promise<Load
     finishCpuMs += cpuMs() - c;
     return model;
   };
+  if (values['decoder-only']) {
+    const perEvent = ModelBuilder.prototype as unknown as Record<string, () => void>;
+    for (const m of ['push', 'pop', 'mark', 'rangeStart', 'rangeEnd', 'startEnd']) perEvent[m] = () => {};
+  }
   const buffer = readFileSync(file);
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
   const c = cpuMs();
@@ -87,7 +95,7 @@ if (values.child !== undefined) {
   for (let run = 0; run < Number(values.runs); run++) {
     sides.forEach((root, s) => {
       const warm = root.endsWith(WARMED);
-      const args = ['load-cpu', '--file', resolve(values.file!), '--child', warm ? root.slice(0, -WARMED.length) : root, ...(warm ? ['--warm-up'] : [])];
+      const args = ['load-cpu', '--file', resolve(values.file!), '--child', warm ? root.slice(0, -WARMED.length) : root, ...(warm ? ['--warm-up'] : []), ...(values['decoder-only'] ? ['--decoder-only'] : [])];
       const out = execFileSync(process.execPath, [join(here, 'scripts/run-ts.mjs'), join(here, 'bench/run.ts'), ...args], {
         encoding: 'utf8',
         maxBuffer: 1 << 20,

@@ -1,36 +1,55 @@
-/** CRC-32C (Castagnoli), as used by `.nvtxc` chunk headers. Slicing-by-8 over a precomputed table. */
+/**
+ * CRC-32C (Castagnoli), as used by `.nvtxc` chunk headers. Slicing-by-16: four little-endian
+ * 32-bit words per step through sixteen 256-entry tables. The tables are Int32Array so that every
+ * entry is a small integer to V8 (a Uint32Array entry above 2^31 is a double), and the words come
+ * from a DataView (one load each instead of four byte loads and shifts): together about 1.7x the
+ * byte-assembled slicing-by-8 (docs/performance.md, "The native decoder's CPU").
+ */
 
 const TABLE = (() => {
-  const t = new Uint32Array(8 * 256);
+  const t = new Int32Array(16 * 256);
   for (let i = 0; i < 256; i++) {
     let c = i;
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
-    t[i] = c >>> 0;
+    t[i] = c;
   }
   for (let i = 0; i < 256; i++) {
-    for (let s = 1; s < 8; s++) t[s * 256 + i] = (t[(s - 1) * 256 + i] >>> 8) ^ t[t[(s - 1) * 256 + i] & 0xff];
+    for (let s = 1; s < 16; s++) t[s * 256 + i] = (t[(s - 1) * 256 + i] >>> 8) ^ t[t[(s - 1) * 256 + i] & 0xff];
   }
   return t;
 })();
 
 /** Continues a CRC over `bytes` (start with 0). */
 export function crc32c(bytes: Uint8Array, crc = 0): number {
-  let c = ~crc >>> 0;
+  let c = ~crc;
   let i = 0;
   const n = bytes.length;
   const t = TABLE;
-  for (; i + 8 <= n; i += 8) {
-    const lo = (bytes[i] | (bytes[i + 1] << 8) | (bytes[i + 2] << 16) | (bytes[i + 3] << 24)) ^ c;
-    const hi = bytes[i + 4] | (bytes[i + 5] << 8) | (bytes[i + 6] << 16) | (bytes[i + 7] << 24);
-    c =
-      t[1792 + (lo & 0xff)] ^
-      t[1536 + ((lo >>> 8) & 0xff)] ^
-      t[1280 + ((lo >>> 16) & 0xff)] ^
-      t[1024 + (lo >>> 24)] ^
-      t[768 + (hi & 0xff)] ^
-      t[512 + ((hi >>> 8) & 0xff)] ^
-      t[256 + ((hi >>> 16) & 0xff)] ^
-      t[hi >>> 24];
+  if (n >= 16) {
+    const v = new DataView(bytes.buffer, bytes.byteOffset, n);
+    for (; i + 16 <= n; i += 16) {
+      const a = v.getInt32(i, true) ^ c;
+      const b = v.getInt32(i + 4, true);
+      const d = v.getInt32(i + 8, true);
+      const e = v.getInt32(i + 12, true);
+      c =
+        t[3840 + (a & 0xff)] ^
+        t[3584 + ((a >>> 8) & 0xff)] ^
+        t[3328 + ((a >>> 16) & 0xff)] ^
+        t[3072 + (a >>> 24)] ^
+        t[2816 + (b & 0xff)] ^
+        t[2560 + ((b >>> 8) & 0xff)] ^
+        t[2304 + ((b >>> 16) & 0xff)] ^
+        t[2048 + (b >>> 24)] ^
+        t[1792 + (d & 0xff)] ^
+        t[1536 + ((d >>> 8) & 0xff)] ^
+        t[1280 + ((d >>> 16) & 0xff)] ^
+        t[1024 + (d >>> 24)] ^
+        t[768 + (e & 0xff)] ^
+        t[512 + ((e >>> 8) & 0xff)] ^
+        t[256 + ((e >>> 16) & 0xff)] ^
+        t[e >>> 24];
+    }
   }
   for (; i < n; i++) c = t[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
   return ~c >>> 0;

@@ -65,6 +65,19 @@ interface StreamState {
   unnumberedStrings: number[] | undefined;
 }
 
+/** The record kinds whose first field is the tick delta: records() reads their time before their reader runs. */
+const TIMED_RECORDS = (() => {
+  const timed = new Uint8Array(256);
+  for (const op of [Op.Push, Op.Pop, Op.Mark, Op.Start, Op.End, Op.EndDomain, Op.PushEx, Op.PopDomain, Op.MarkEx, Op.StartEx]) timed[op] = 1;
+  return timed;
+})();
+
+/** A payload whose value is a number (see payloadValue). */
+interface NumberPayload {
+  type: typeof PayloadType.U64 | typeof PayloadType.I64 | typeof PayloadType.F64 | typeof PayloadType.U32 | typeof PayloadType.I32 | typeof PayloadType.F32;
+  value: number;
+}
+
 interface SyncObject {
   name: string;
   domain: number;
@@ -117,6 +130,9 @@ export class NativeDecoder {
   private readonly skippedChunkKinds = new Map<number, { count: number; first: number }>();
   private readonly emptyName: number;
   private readonly attrs: EventAttrs = {};
+  /** The location of the record being read: the builder copies what it keeps of a location, so one object serves every call. */
+  private readonly place = { offset: 0 };
+  private readonly reusedPayload: NumberPayload = { type: PayloadType.U64, value: 0 };
   /** Reinterprets payload bits as floats. */
   private readonly scratch = new DataView(new ArrayBuffer(8));
   private units = 0;
@@ -713,6 +729,18 @@ export class NativeDecoder {
     return true;
   }
 
+  private at(offset: number): { offset: number } {
+    this.place.offset = offset;
+    return this.place;
+  }
+
+  private numberPayload(type: NumberPayload['type'], value: number): PayloadValue {
+    const p = this.reusedPayload;
+    p.type = type;
+    p.value = value;
+    return p;
+  }
+
   private resetAttrs(nameId: number, domain: number): EventAttrs {
     const a = this.attrs;
     a.nameId = nameId;
@@ -732,145 +760,167 @@ export class NativeDecoder {
     return a;
   }
 
+  /**
+   * The records of one stream slice. Each record kind that fills a capture has a method of its own,
+   * called through a table by kind (a call that V8 does not inline), so that each is optimized on
+   * its own; their common first field, the time, is read here. V8 inlines the calls of a method
+   * last to first while its budget lasts: in one switch over every kind, or with the time read in
+   * each method before the builder's calls, the reader's varints and the time conversion were left
+   * as calls (docs/performance.md, "The native decoder's CPU").
+   */
   private records(r: ByteReader, st: StreamState): void {
-    const b = this.b;
+    const readers = this.recordReaders;
+    const timed = TIMED_RECORDS;
     while (r.pos < r.end) {
       const at = r.offset;
       const op = r.u8();
-      switch (op) {
-        case Op.String: {
-          const flags = r.varint();
-          if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', { offset: at }));
-          else st.strings.push(b.intern(r.str(), 'name', { offset: at }));
-          if (flags & StringFlag.Truncated) this.truncatedStrings++;
-          break;
-        }
-        case Op.Thread: {
-          st.tid = r.varint();
-          const osName = r.str();
-          st.thread = this.nvtxNamedThreads.has(st.tid) ? b.thread(this.pid, st.tid) : b.thread(this.pid, st.tid, osName);
-          break;
-        }
-        case Op.ThreadOsName: {
-          const osName = r.str();
-          if (st.thread >= 0 && !this.nvtxNamedThreads.has(st.tid)) b.thread(this.pid, st.tid, osName);
-          break;
-        }
-        case Op.Push: {
-          const t = this.time(st, r.svarint(), at);
-          const attrs = this.plainAttrs(st, r.varint(), r);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.push(thread, 0, at)) {
-            b.push(thread, t, attrs, { offset: at });
-            this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
-          }
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.Pop: {
-          const t = this.time(st, r.svarint(), at);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.pop(thread, 0)) {
-            b.pop(thread, t, 0, { offset: at });
-            this.launching?.pop(thread, 0, t);
-          }
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.Mark: {
-          const t = this.time(st, r.svarint(), at);
-          b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.Start: {
-          const t = this.time(st, r.svarint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          const attrs = this.plainAttrs(st, r.varint(), r);
-          this.launching?.start(id, thread, t, attrs.nameId!, undefined, 0);
-          this.pairing.start(id, thread, t, attrs, at);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.End: {
-          const t = this.time(st, r.svarint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          this.launching?.end(id, thread, t);
-          this.pairing.end(id, thread, t, at);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.EndDomain: {
-          const t = this.time(st, r.svarint(), at);
-          this.domains.indexOf(r.varint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          this.launching?.end(id, thread, t);
-          this.pairing.end(id, thread, t, at);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.PushEx: {
-          const t = this.time(st, r.svarint(), at);
-          const domain = this.domains.indexOf(r.varint(), at);
-          const attrs = this.readAttrs(r, st, domain);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.push(thread, domain, at)) {
-            b.push(thread, t, attrs, { offset: at });
-            this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
-          }
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.PopDomain: {
-          const t = this.time(st, r.svarint(), at);
-          const domain = this.domains.indexOf(r.varint(), at);
-          const thread = this.threadOf(st, r);
-          if (this.nesting.pop(thread, domain)) {
-            b.pop(thread, t, domain, { offset: at });
-            this.launching?.pop(thread, domain, t);
-          }
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.MarkEx: {
-          const t = this.time(st, r.svarint(), at);
-          const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
-          b.mark(this.threadOf(st, r), t, attrs);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.StartEx: {
-          const t = this.time(st, r.svarint(), at);
-          const domain = this.domains.indexOf(r.varint(), at);
-          const id = r.varint();
-          const thread = this.threadOf(st, r);
-          const attrs = this.readAttrs(r, st, domain);
-          this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
-          this.pairing.start(id, thread, t, attrs, at);
-          this.eventsDecoded++;
-          break;
-        }
-        case Op.Sync: {
-          const t = this.time(st, r.svarint(), at);
-          const syncOp = r.u8();
-          const s = this.syncObject(r.varint());
-          s.t.push(t);
-          s.op.push(syncOp);
-          s.thread.push(this.threadOf(st, r));
-          this.eventsDecoded++;
-          break;
-        }
-        default: {
-          if (op < Op.FirstLengthPrefixed) r.fail(`unknown record kind 0x${op.toString(16)} in thread stream ${st.id}`, r.pos - 1);
-          const n = r.varint();
-          const bodyOffset = r.offset;
-          const body = r.bytesOf(n);
-          if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
-          this.notes.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
-        }
+      if (timed[op] === 1) this.recordTime = this.time(st, r.svarint(), at);
+      readers[op](r, st, at, op);
+    }
+  }
+
+  /**
+   * The time of the record being read, for TIMED_RECORDS. A field, not an argument: a double passed
+   * to a call that is not inlined is boxed, a heap allocation per record (0.5: a double from the
+   * start, so that V8 keeps the field as one).
+   */
+  private recordTime = 0.5;
+
+  /** Record kind (one byte) -> its reader. */
+  private readonly recordReaders: ((r: ByteReader, st: StreamState, at: number, op: number) => void)[] = (() => {
+    const readers = Array.from({ length: 256 }, () => (r: ByteReader, st: StreamState, at: number, op: number) => this.otherRecord(op, r, st, at));
+    readers[Op.Push] = (r, st, at) => this.pushRecord(r, st, at, this.recordTime);
+    readers[Op.Pop] = (r, st, at) => this.popRecord(r, st, at, this.recordTime);
+    readers[Op.Mark] = (r, st) => this.markRecord(r, st, this.recordTime);
+    readers[Op.Start] = (r, st, at) => this.startRecord(r, st, at, this.recordTime);
+    readers[Op.End] = (r, st, at) => this.endRecord(r, st, at, this.recordTime, false);
+    readers[Op.EndDomain] = (r, st, at) => this.endRecord(r, st, at, this.recordTime, true);
+    readers[Op.PushEx] = (r, st, at) => this.pushExRecord(r, st, at, this.recordTime);
+    readers[Op.PopDomain] = (r, st, at) => this.popDomainRecord(r, st, at, this.recordTime);
+    readers[Op.MarkEx] = (r, st, at) => this.markExRecord(r, st, at, this.recordTime);
+    readers[Op.StartEx] = (r, st, at) => this.startExRecord(r, st, at, this.recordTime);
+    return readers;
+  })();
+
+  private pushRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const attrs = this.plainAttrs(st, r.varint(), r);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.push(thread, 0, at)) {
+      this.b.push(thread, t, attrs, this.at(at));
+      this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
+    }
+    this.eventsDecoded++;
+  }
+
+  private popRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const thread = this.threadOf(st, r);
+    if (this.nesting.pop(thread, 0)) {
+      this.b.pop(thread, t, 0, this.at(at));
+      this.launching?.pop(thread, 0, t);
+    }
+    this.eventsDecoded++;
+  }
+
+  private markRecord(r: ByteReader, st: StreamState, t: number): void {
+    this.b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
+    this.eventsDecoded++;
+  }
+
+  private startRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const id = r.varint();
+    const thread = this.threadOf(st, r);
+    const attrs = this.plainAttrs(st, r.varint(), r);
+    this.launching?.start(id, thread, t, attrs.nameId!, undefined, 0);
+    this.pairing.start(id, thread, t, attrs, at);
+    this.eventsDecoded++;
+  }
+
+  /** END, or END_DOMAIN (`withDomain`), whose domain only needs to be known. */
+  private endRecord(r: ByteReader, st: StreamState, at: number, t: number, withDomain: boolean): void {
+    if (withDomain) this.domains.indexOf(r.varint(), at);
+    const id = r.varint();
+    const thread = this.threadOf(st, r);
+    this.launching?.end(id, thread, t);
+    this.pairing.end(id, thread, t, at);
+    this.eventsDecoded++;
+  }
+
+  private pushExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const domain = this.domains.indexOf(r.varint(), at);
+    const attrs = this.readAttrs(r, st, domain);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.push(thread, domain, at)) {
+      this.b.push(thread, t, attrs, this.at(at));
+      this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
+    }
+    this.eventsDecoded++;
+  }
+
+  private popDomainRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const domain = this.domains.indexOf(r.varint(), at);
+    const thread = this.threadOf(st, r);
+    if (this.nesting.pop(thread, domain)) {
+      this.b.pop(thread, t, domain, this.at(at));
+      this.launching?.pop(thread, domain, t);
+    }
+    this.eventsDecoded++;
+  }
+
+  private markExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
+    this.b.mark(this.threadOf(st, r), t, attrs);
+    this.eventsDecoded++;
+  }
+
+  private startExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
+    const domain = this.domains.indexOf(r.varint(), at);
+    const id = r.varint();
+    const thread = this.threadOf(st, r);
+    const attrs = this.readAttrs(r, st, domain);
+    this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
+    this.pairing.start(id, thread, t, attrs, at);
+    this.eventsDecoded++;
+  }
+
+  /** The record kinds that are rare in a capture: strings, thread names, sync objects, extensions. */
+  private otherRecord(op: number, r: ByteReader, st: StreamState, at: number): void {
+    const b = this.b;
+    switch (op) {
+      case Op.String: {
+        const flags = r.varint();
+        if (st.unnumberedStrings !== undefined) st.unnumberedStrings.push(b.intern(r.str(), 'name', this.at(at)));
+        else st.strings.push(b.intern(r.str(), 'name', this.at(at)));
+        if (flags & StringFlag.Truncated) this.truncatedStrings++;
+        break;
+      }
+      case Op.Thread: {
+        st.tid = r.varint();
+        const osName = r.str();
+        st.thread = this.nvtxNamedThreads.has(st.tid) ? b.thread(this.pid, st.tid) : b.thread(this.pid, st.tid, osName);
+        break;
+      }
+      case Op.ThreadOsName: {
+        const osName = r.str();
+        if (st.thread >= 0 && !this.nvtxNamedThreads.has(st.tid)) b.thread(this.pid, st.tid, osName);
+        break;
+      }
+      case Op.Sync: {
+        const t = this.time(st, r.svarint(), at);
+        const syncOp = r.u8();
+        const s = this.syncObject(r.varint());
+        s.t.push(t);
+        s.op.push(syncOp);
+        s.thread.push(this.threadOf(st, r));
+        this.eventsDecoded++;
+        break;
+      }
+      default: {
+        if (op < Op.FirstLengthPrefixed) r.fail(`unknown record kind 0x${op.toString(16)} in thread stream ${st.id}`, r.pos - 1);
+        const n = r.varint();
+        const bodyOffset = r.offset;
+        const body = r.bytesOf(n);
+        if (this.extensionRecord(op, new ByteReader(body, 0, body.length, bodyOffset), st, at)) break;
+        this.notes.warnOnce(`op:${op}`, `skipped thread records of unknown kind 0x${op.toString(16)} (written by a newer collector?)`, at);
       }
     }
   }
@@ -897,6 +947,78 @@ export class NativeDecoder {
     const length = r.varint();
     const end = r.pos + length;
     if (end > r.end) r.fail('event attributes run past the end of their chunk');
+    return this.commonAttrs(r, st, domain, end) ?? this.allAttrs(r, st, domain, end);
+  }
+
+  /**
+   * The attributes of nearly every record, read straight from the bytes: category, color, payload
+   * and message, with one-byte kinds and category and a string id of one or two bytes, all inside
+   * the stated length. Anything else returns undefined with nothing read, for allAttrs. The reader
+   * is placed where allAttrs would have it when a payload or string lookup reports a problem.
+   */
+  private commonAttrs(r: ByteReader, st: StreamState, domain: number, end: number): EventAttrs | undefined {
+    const b = r.bytes;
+    let p = r.pos;
+    if (p >= end) return undefined;
+    const mask = b[p++];
+    if ((mask & ~(Attr.Category | Attr.Color | Attr.Payload | Attr.Message)) !== 0) return undefined;
+    let category = 0;
+    if (mask & Attr.Category) {
+      if (p >= end || b[p] >= 0x80) return undefined;
+      category = b[p++];
+    }
+    let colorType = 0;
+    let color = 0;
+    if (mask & Attr.Color) {
+      if (p + 5 > end || b[p] >= 0x80) return undefined;
+      colorType = b[p];
+      color = (b[p + 1] | (b[p + 2] << 8) | (b[p + 3] << 16) | (b[p + 4] << 24)) >>> 0;
+      p += 5;
+    }
+    let payloadType = 0;
+    let lo = 0;
+    let hi = 0;
+    let payloadEnd = 0;
+    if (mask & Attr.Payload) {
+      if (p + 9 > end || b[p] >= 0x80) return undefined;
+      payloadType = b[p];
+      lo = (b[p + 1] | (b[p + 2] << 8) | (b[p + 3] << 16) | (b[p + 4] << 24)) >>> 0;
+      hi = (b[p + 5] | (b[p + 6] << 8) | (b[p + 7] << 16) | (b[p + 8] << 24)) >>> 0;
+      p += 9;
+      payloadEnd = p;
+    }
+    let messageType = 0;
+    let id = 0;
+    if (mask & Attr.Message) {
+      if (p + 2 > end || b[p] >= 0x80) return undefined;
+      messageType = b[p];
+      const id0 = b[p + 1];
+      if (id0 < 0x80) {
+        id = id0;
+        p += 2;
+      } else {
+        if (p + 3 > end || b[p + 2] >= 0x80) return undefined;
+        id = (id0 & 0x7f) | (b[p + 2] << 7);
+        p += 3;
+      }
+    }
+    const a = this.resetAttrs(this.emptyName, domain);
+    if (mask & Attr.Category) a.category = category;
+    if (mask & Attr.Color && colorType === NVTX_COLOR_ARGB) a.color = color;
+    if (mask & Attr.Payload) {
+      r.pos = payloadEnd;
+      a.payload = this.payloadValue(payloadType, lo, hi, r);
+    }
+    if (mask & Attr.Message) {
+      r.pos = p;
+      a.nameId = messageType === MessageType.Registered ? this.registeredString(id, r) : this.stringOf(st, id, r);
+    }
+    r.pos = end; // fields added by later versions
+    return a;
+  }
+
+  /** Any attributes (commonAttrs first tries the usual ones), from their mask on. */
+  private allAttrs(r: ByteReader, st: StreamState, domain: number, end: number): EventAttrs {
     const mask = r.varint();
     const a = this.resetAttrs(this.emptyName, domain);
     if (mask & Attr.Category) a.category = r.varint();
@@ -915,25 +1037,28 @@ export class NativeDecoder {
       const id = r.varint();
       a.nameId = type === MessageType.Registered ? this.registeredString(id, r) : this.stringOf(st, id, r);
     }
-    if (mask & Attr.ExtPayloads) {
-      const count = r.varint();
-      const blobs = [];
-      for (let i = 0; i < count; i++) {
-        const schemaId = r.varint();
-        const flags = r.varint();
-        const address = r.varintBig();
-        const bytes = r.bytesOf(r.varint());
-        if (flags & (ExtFlag.SizeUnknown | ExtFlag.Cut)) this.incompleteExtBlobs++;
-        blobs.push({ schemaId, bytes, address });
-      }
-      // Format 1.1: memory the payloads point to.
-      const memory: ExtMemoryInput[] = mask & Attr.Memory ? ExtensionRecords.readMemory(r) : [];
-      a.payload = this.b.extPayload(domain, blobs, memory);
-      this.ext?.coreAttributes(a, domain, blobs, memory);
-    }
+    if (mask & Attr.ExtPayloads) this.readExtPayloads(r, a, mask, domain);
     if (r.pos > end) r.fail('event attributes are longer than their stated length');
     r.pos = end; // fields added by later versions
     return a;
+  }
+
+  /** Extended payloads (format 1.1), kept out of readAttrs so that its common path stays small enough to inline into. */
+  private readExtPayloads(r: ByteReader, a: EventAttrs, mask: number, domain: number): void {
+    const count = r.varint();
+    const blobs = [];
+    for (let i = 0; i < count; i++) {
+      const schemaId = r.varint();
+      const flags = r.varint();
+      const address = r.varintBig();
+      const bytes = r.bytesOf(r.varint());
+      if (flags & (ExtFlag.SizeUnknown | ExtFlag.Cut)) this.incompleteExtBlobs++;
+      blobs.push({ schemaId, bytes, address });
+    }
+    // Format 1.1: memory the payloads point to.
+    const memory: ExtMemoryInput[] = mask & Attr.Memory ? ExtensionRecords.readMemory(r) : [];
+    a.payload = this.b.extPayload(domain, blobs, memory);
+    this.ext?.coreAttributes(a, domain, blobs, memory);
   }
 
   private registeredString(id: number, r: ByteReader): number {
@@ -944,27 +1069,31 @@ export class NativeDecoder {
     return this.b.intern(id === 0 ? '<unregistered string handle>' : `<registered string ${id}>`);
   }
 
-  /** The payload from the low and high 32 bits of its 8 raw bytes (64-bit integers below 2^53 stay numbers). */
+  /**
+   * The payload from the low and high 32 bits of its 8 raw bytes (64-bit integers below 2^53 stay
+   * numbers). A number payload is the one reused object `numberPayload`: the builder and the tape
+   * copy a number payload into their columns (a bigint one may be kept, so it gets its own object).
+   */
   private payloadValue(type: number, lo: number, hi: number, r: ByteReader): PayloadValue | undefined {
     switch (type) {
       case NvtxPayload.U64:
-        return { type: PayloadType.U64, value: hi < 0x200000 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo) };
+        return hi < 0x200000 ? this.numberPayload(PayloadType.U64, hi * 4294967296 + lo) : { type: PayloadType.U64, value: (BigInt(hi) << 32n) | BigInt(lo) };
       case NvtxPayload.I64: {
         const high = hi | 0;
         const safe = high >= -0x200000 && high < 0x200000;
-        return { type: PayloadType.I64, value: safe ? high * 4294967296 + lo : (BigInt(high) << 32n) | BigInt(lo) };
+        return safe ? this.numberPayload(PayloadType.I64, high * 4294967296 + lo) : { type: PayloadType.I64, value: (BigInt(high) << 32n) | BigInt(lo) };
       }
       case NvtxPayload.F64:
         this.scratch.setUint32(0, lo, true);
         this.scratch.setUint32(4, hi, true);
-        return { type: PayloadType.F64, value: this.scratch.getFloat64(0, true) };
+        return this.numberPayload(PayloadType.F64, this.scratch.getFloat64(0, true));
       case NvtxPayload.U32:
-        return { type: PayloadType.U32, value: lo };
+        return this.numberPayload(PayloadType.U32, lo);
       case NvtxPayload.I32:
-        return { type: PayloadType.I32, value: lo | 0 };
+        return this.numberPayload(PayloadType.I32, lo | 0);
       case NvtxPayload.F32:
         this.scratch.setUint32(0, lo, true);
-        return { type: PayloadType.F32, value: this.scratch.getFloat32(0, true) };
+        return this.numberPayload(PayloadType.F32, this.scratch.getFloat32(0, true));
       default:
         this.notes.warnOnce(`payload:${type}`, `payload type ${type} is unknown; such payloads are not shown`, r.offset);
         return undefined;

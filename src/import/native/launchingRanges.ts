@@ -10,6 +10,8 @@
  * count moved by its end. Only open ones are kept (slots are reused).
  */
 
+import { RangeIdTable } from './rangeIdTable.ts';
+
 /**
  * One thread's open ranges of one domain, innermost last: start, name, color (NaN: none) and
  * "a call was made inside" per range, in one typed array (this is on the path of every push and pop).
@@ -34,10 +36,10 @@ const SLOT = { start: 0, name: 1, color: 2, domain: 3, thread: 4, calls: 5, size
 export class LaunchingRanges {
   /** [builder thread][builder domain] */
   private readonly open: (OpenStack | undefined)[][] = [];
-  /** CUDA calls made so far per builder thread. */
+  /** CUDA calls made so far per builder thread (read through callsOn: most threads never make one). */
   private readonly calls: number[] = [];
   /** Open start/end ranges: range id -> slot. */
-  private readonly startEnd = new Map<number, number>();
+  private readonly startEnd = new RangeIdTable();
   private slots = new Float64Array(SLOT.size * 64);
   private readonly freeSlots: number[] = [];
   private usedSlots = 0;
@@ -90,26 +92,30 @@ export class LaunchingRanges {
     d[at + SLOT.color] = color ?? NaN;
     d[at + SLOT.domain] = domain;
     d[at + SLOT.thread] = thread;
-    d[at + SLOT.calls] = this.calls[thread] ?? 0;
+    d[at + SLOT.calls] = this.callsOn(thread);
     this.startEnd.set(id, slot);
   }
 
   /** Start/end range `id` ended on `thread` (an end whose start was not seen yet is left to the pairing). */
   end(id: number, thread: number, endNs: number): void {
-    const slot = this.startEnd.get(id);
-    if (slot === undefined) return;
-    this.startEnd.delete(id);
+    const slot = this.startEnd.delete(id);
+    if (slot < 0) return;
     this.freeSlots.push(slot);
     const at = SLOT.size * slot;
     const d = this.slots;
-    if (d[at + SLOT.thread] !== thread || (this.calls[thread] ?? 0) === d[at + SLOT.calls]) return;
+    if (d[at + SLOT.thread] !== thread || this.callsOn(thread) === d[at + SLOT.calls]) return;
     const color = d[at + SLOT.color];
     this.onClosed({ thread, domain: d[at + SLOT.domain], startNs: d[at + SLOT.start], endNs, nameId: d[at + SLOT.name], color: Number.isNaN(color) ? undefined : color });
   }
 
+  /** Reading past the end of an array is a slow path in V8 (a capture without CUDA has no counts at all). */
+  private callsOn(thread: number): number {
+    return thread < this.calls.length ? (this.calls[thread] ?? 0) : 0;
+  }
+
   /** A CUDA API call was made on `thread`: every range open there contains it. */
   call(thread: number): void {
-    this.calls[thread] = (this.calls[thread] ?? 0) + 1;
+    this.calls[thread] = this.callsOn(thread) + 1;
     const byDomain = this.open[thread];
     if (byDomain === undefined) return;
     for (const s of byDomain) {

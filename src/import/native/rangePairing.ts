@@ -4,6 +4,7 @@
  */
 import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
 import type { OnceNotes } from './onceNotes.ts';
+import { RangeIdTable } from './rangeIdTable.ts';
 
 interface EarlyEnd {
   thread: number;
@@ -14,8 +15,11 @@ interface EarlyEnd {
 }
 
 export class StartEndPairing {
-  private readonly open = new Set<number>();
+  /** Ids of open start/end ranges (the value is unused). */
+  private readonly open = new RangeIdTable();
   private readonly earlyEnds = new Map<number, EarlyEnd>();
+  /** The builder copies what it keeps of a location, so one object serves every call. */
+  private readonly place = { offset: 0 };
 
   constructor(
     private readonly b: ModelBuilder,
@@ -23,24 +27,24 @@ export class StartEndPairing {
   ) {}
 
   start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
-    const early = this.earlyEnds.get(id);
+    const early = this.earlyEnds.size === 0 ? undefined : this.earlyEnds.get(id);
     if (early) {
       this.earlyEnds.delete(id);
       if (early.payload || early.rename) {
-        this.b.rangeStart(id, thread, t, attrs, { offset });
-        this.b.rangeEnd(id, early.thread, early.t, { offset: early.offset }, early.payload, early.rename);
+        this.b.rangeStart(id, thread, t, attrs, this.at(offset));
+        this.b.rangeEnd(id, early.thread, early.t, this.at(early.offset), early.payload, early.rename);
       } else {
-        this.b.startEnd(thread, t, early.t, attrs, early.thread, { offset });
+        this.b.startEnd(thread, t, early.t, attrs, early.thread, this.at(offset));
       }
       return;
     }
-    this.open.add(id);
-    this.b.rangeStart(id, thread, t, attrs, { offset });
+    this.open.set(id, 0);
+    this.b.rangeStart(id, thread, t, attrs, this.at(offset));
   }
 
   end(id: number, thread: number, t: number, offset: number, payload?: PayloadValue, rename?: RangeRename): void {
-    if (this.open.delete(id)) {
-      this.b.rangeEnd(id, thread, t, { offset }, payload, rename);
+    if (this.open.delete(id) >= 0) {
+      this.b.rangeEnd(id, thread, t, this.at(offset), payload, rename);
       return;
     }
     if (this.earlyEnds.has(id)) {
@@ -48,6 +52,11 @@ export class StartEndPairing {
       return;
     }
     this.earlyEnds.set(id, { thread, t, offset, payload, rename });
+  }
+
+  private at(offset: number): { offset: number } {
+    this.place.offset = offset;
+    return this.place;
   }
 
   /** Reports ends whose start never came (still-open starts are closed by the builder). */

@@ -15,8 +15,6 @@ const utf8 = new TextDecoder('utf-8');
 
 export class ByteReader {
   pos: number;
-  /** Made on first use: most readers (one per extension record) never need it. */
-  private dataView: DataView | undefined;
 
   /**
    * Reads `bytes[start, end)`; `fileOffset` is the file offset of `bytes[0]`, for messages.
@@ -28,10 +26,6 @@ export class ByteReader {
     readonly fileOffset: number,
   ) {
     this.pos = start;
-  }
-
-  private get view(): DataView {
-    return (this.dataView ??= new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength));
   }
 
   get done(): boolean {
@@ -51,16 +45,22 @@ export class ByteReader {
     if (this.pos + n > this.end) this.fail(`record runs past the end of its chunk (needs ${n} more bytes)`);
   }
 
+  // The readers below are on the path of every record: each is a short common case that V8 inlines
+  // into the record loop, with the rare case (and the error) in a separate method.
+
   u8(): number {
-    this.need(1);
-    return this.bytes[this.pos++];
+    const pos = this.pos;
+    if (pos >= this.end) this.need(1);
+    this.pos = pos + 1;
+    return this.bytes[pos];
   }
 
   u32(): number {
-    this.need(4);
-    const v = this.view.getUint32(this.pos, true);
-    this.pos += 4;
-    return v;
+    const pos = this.pos;
+    if (pos + 4 > this.end) this.need(4);
+    const b = this.bytes;
+    this.pos = pos + 4;
+    return (b[pos] | (b[pos + 1] << 8) | (b[pos + 2] << 16) | (b[pos + 3] << 24)) >>> 0;
   }
 
   /** 8 raw bytes (little-endian) as a view of the underlying bytes. */
@@ -73,12 +73,56 @@ export class ByteReader {
 
   /** An unsigned varint as a number (exact below 2^53). */
   varint(): number {
-    const b0 = this.pos < this.end ? this.bytes[this.pos] : 0x80;
-    if (b0 < 0x80) {
-      this.pos++;
-      return b0;
+    const pos = this.pos;
+    if (pos < this.end) {
+      const b0 = this.bytes[pos];
+      if (b0 < 0x80) {
+        this.pos = pos + 1;
+        return b0;
+      }
+      if (pos + 1 < this.end) {
+        const b1 = this.bytes[pos + 1];
+        if (b1 < 0x80) {
+          this.pos = pos + 2;
+          return (b0 & 0x7f) | (b1 << 7);
+        }
+      }
     }
+    return this.longVarint();
+  }
+
+  private longVarint(): number {
     const start = this.pos;
+    const bytes = this.bytes;
+    if (start + 4 <= this.end) {
+      // Three and four bytes (deltas of tick clocks): 28 bits, still small integers.
+      const low = (bytes[start] & 0x7f) | ((bytes[start + 1] & 0x7f) << 7);
+      const b2 = bytes[start + 2];
+      if (b2 < 0x80) {
+        this.pos = start + 3;
+        return low | (b2 << 14);
+      }
+      const b3 = bytes[start + 3];
+      if (b3 < 0x80) {
+        this.pos = start + 4;
+        return low | ((b2 & 0x7f) << 14) | (b3 << 21);
+      }
+      if (start + 10 <= this.end) {
+        // Five to ten bytes (range ids hold a thread in their high 32 bits): no bounds check per byte.
+        let result = low | ((b2 & 0x7f) << 14) | ((b3 & 0x7f) << 21);
+        let scale = 0x10000000;
+        for (let i = 4; i < 10; i++) {
+          const b = bytes[start + i];
+          result += (b & 0x7f) * scale;
+          if (b < 0x80) {
+            this.pos = start + i + 1;
+            return result;
+          }
+          scale *= 128;
+        }
+        return this.fail('varint longer than 10 bytes', start);
+      }
+    }
     let result = 0;
     let scale = 1;
     for (let i = 0; i < 10; i++) {
@@ -109,6 +153,8 @@ export class ByteReader {
   /** A zigzag varint as a number (exact below 2^52 in magnitude). */
   svarint(): number {
     const z = this.varint();
+    // Below 2^31 integer shifts are exact; above, the division keeps 53 bits.
+    if (z < 0x80000000) return (z >>> 1) ^ -(z & 1);
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
   }
 
