@@ -6,7 +6,7 @@
 import { f64, i32, type Growable } from '../growable.ts';
 import { RangeFlag } from '../types.ts';
 import type { EventAttrs, PayloadValue, RangeRename, SourceLocation } from './inputs.ts';
-import { locCode, locOf, NO_LOC, type IssueLog } from './issues.ts';
+import { locCode, locOf, type IssueLog } from './issues.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
 import { replayOnline, type RowMeta, type RowTable } from './rows.ts';
@@ -43,19 +43,7 @@ export class EventRecorder {
     if (on !== undefined) {
       if (tNs >= on.lastT) {
         on.lastT = tNs;
-        const open = on.open;
-        const i = ev.start.length;
-        ev.start.push(tNs);
-        ev.end.push(NaN);
-        ev.style.push(this.styles.styleOf(attrs));
-        ev.payload.push(this.payloads.rowOf(attrs.payload));
-        ev.thread.push(thread);
-        ev.flags.push(0);
-        ev.loc.push(locCode(where));
-        on.depth.push(open.length);
-        on.parent.push(open.length > 0 ? open[open.length - 1] : -1);
-        on.endLoc.push(NO_LOC);
-        open.push(i);
+        on.push(tNs, this.styles.styleOf(attrs), this.payloads.rowOf(attrs.payload), locCode(where));
         this.seeTime(tNs);
         return;
       }
@@ -78,12 +66,12 @@ export class EventRecorder {
         on.lastT = tNs;
         if (on.open.length > 0) {
           const i = on.open.pop()!;
-          ev.end.set(i, tNs);
-          on.endLoc.set(i, locCode(where));
+          on.end[i] = tNs;
+          on.endLoc[i] = locCode(where);
         } else {
           // Nothing to close (e.g. the capture began inside a range): reported at finish, as the
           // general path reports it, instead of leaving the fast path for the rest of the row.
-          (on.strayPops ??= []).push(ev.start.length, tNs, locCode(where));
+          (on.strayPops ??= []).push(on.count, tNs, locCode(where));
         }
         this.seeTime(tNs);
         return;

@@ -113,8 +113,8 @@ function layoutPushPop(row: RowMeta): Layout {
 
 /** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
 function layoutOnline(on: OnlineStack): Layout {
-  const pushDepth = on.depth.view();
-  const n = pushDepth.length;
+  const n = on.count;
+  const pushDepth = on.depth.subarray(0, n);
   const depth = new Uint16Array(n);
   let dropped: Uint8Array | undefined;
   const levelCounts: number[] = [];
@@ -135,7 +135,7 @@ function layoutOnline(on: OnlineStack): Layout {
   }
   const order = new Uint32Array(acc);
   for (let i = 0; i < n; i++) if (!dropped?.[i]) order[offset[depth[i]]++] = i;
-  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts, dropped };
+  return { order, depth, parent: on.parent.subarray(0, n), extraFlags: new Uint8Array(n), levelCounts, dropped };
 }
 
 /** Fewest lanes for overlapping ranges (optimal interval partitioning). */
