@@ -8,14 +8,14 @@ import { f64, i32 } from '../growable.ts';
 import { buildRangeLod } from '../lod.ts';
 import { orderByStart } from '../orderByStart.ts';
 import { buildTrackTree, categoryLabel } from '../trackTree.ts';
-import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
+import { RangeFlag, type CaptureInfo, type Model, type ResourceInfo, type Track } from '../types.ts';
 import type { EventRecorder } from './eventRecorder.ts';
 import { locOf, type IssueLog } from './issues.ts';
-import { layoutRow, MAX_DEPTH, sortedOrder, type Layout } from './rowLayout.ts';
+import { layoutOnline, layoutRow, MAX_DEPTH, sortedOrder, type Layout, type OnlineLayout } from './rowLayout.ts';
 import type { NameTable } from './names.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
-import type { RowEvents, RowMeta, RowTable } from './rows.ts';
+import type { OnlineStack, RowEvents, RowMeta, RowTable } from './rows.ts';
 import { resolveStack } from './stacks.ts';
 import type { StyleTable } from './styles.ts';
 
@@ -118,7 +118,14 @@ export function assembleModel(p: BuildParts): Model {
     };
     if (row.counter) track.counter = row.counter;
     if (row.objects) track.objects = row.objects;
-    if (row.events.start.length > 0) {
+    if (row.online && row.online.count > 0) {
+      const laid = layoutOnline(row.online);
+      if (laid.dropped) reportTooDeep(p, row, laid.dropped);
+      placeOnlineRow(laid, row.online, row.thread, r, zero, ranges);
+      track.levelBegin = levelBegins(laid.levelCounts, r);
+      r += laid.placed;
+      track.rangeEnd = r;
+    } else if (row.events.start.length > 0) {
       const laid = layoutRow(row, onBadNesting);
       const ev = row.events;
       const n = laid.order.length;
@@ -142,13 +149,7 @@ export function assembleModel(p: BuildParts): Model {
           crossThread.push(row.cross[k + 1]);
         }
       }
-      track.levelBegin = laid.levelCounts.reduce<number[]>(
-        (acc, count) => {
-          acc.push(acc[acc.length - 1] + count);
-          return acc;
-        },
-        [r],
-      );
+      track.levelBegin = levelBegins(laid.levelCounts, r);
       r += n;
       track.rangeEnd = r;
     }
@@ -288,6 +289,42 @@ function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number
     depthOut[out] = depth[i];
     flagsOut[out] = flags[i] | extraFlags[i];
   }
+}
+
+/**
+ * Writes the ranges of a row resolved on arrival into the model's columns at `at`, in push order
+ * to their places (sequential reads; one write stream per level), times rebased by `zero`. A parent
+ * is pushed before its children, so its model index is known when they are written; `place`
+ * becomes the model index of each range (-1: dropped).
+ */
+function placeOnlineRow(laid: OnlineLayout, on: OnlineStack, thread: number, at: number, zero: number, ranges: Model['ranges']): void {
+  const { start, end, style, payload, depth, parent } = on;
+  const n = on.count;
+  const index = laid.place;
+  const { startNs: startOut, endNs: endOut, style: styleOut, payload: payloadOut, parent: parentOut, depth: depthOut, flags: flagsOut } = ranges;
+  for (let i = 0; i < n; i++) {
+    const place = index[i];
+    if (place < 0) continue;
+    const out = at + place;
+    index[i] = out;
+    startOut[out] = start[i] - zero;
+    endOut[out] = end[i] - zero;
+    styleOut[out] = style[i];
+    payloadOut[out] = payload[i];
+    const p = parent[i];
+    parentOut[out] = p === -1 ? -1 : index[p];
+    depthOut[out] = depth[i];
+  }
+  ranges.thread.fill(thread, at, at + laid.placed);
+  // Fresh columns: every other flag is already 0.
+  for (const i of on.unterminated ?? []) if (index[i] >= 0) flagsOut[index[i]] = RangeFlag.Unterminated;
+}
+
+/** `Track.levelBegin` from the ranges per level of a row placed at `at`. */
+function levelBegins(levelCounts: number[], at: number): number[] {
+  const begins = [at];
+  levelCounts.forEach((count) => begins.push(begins[begins.length - 1] + count));
+  return begins;
 }
 
 /**

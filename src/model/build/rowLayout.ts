@@ -1,8 +1,8 @@
 /**
- * The three nesting layouts of a row, at finish: by time nesting (complete ranges), by push/pop
- * event order (push/pop rows, and rows resolved on arrival), and packed lanes (start/end and GPU
- * rows). Each gives the row's ranges in final order (by level, then by start), their depth or
- * lane, parent and extra flags.
+ * The nesting layouts of a row, at finish: by time nesting (complete ranges), by push/pop event
+ * order (push/pop rows), packed lanes (start/end and GPU rows), each giving the row's ranges in
+ * final order (by level, then by start), their depth or lane, parent and extra flags; and rows
+ * resolved on arrival, whose depth and parent are known, as each range's place (`layoutOnline`).
  */
 import { packLanes } from '../lanes.ts';
 import { orderByStart } from '../orderByStart.ts';
@@ -28,6 +28,7 @@ export type BadNestingReport = (row: RowMeta, index: number) => void;
 
 /** The layout of a row by its kind: stack rows nest, lane rows pack. */
 export function layoutRow(row: RowMeta, onBadNesting: BadNestingReport): Layout {
+  // Rows resolved on arrival are laid out by `layoutOnline`.
   return row.layout === 'stack' ? layoutStack(row, onBadNesting) : layoutLanes(row);
 }
 
@@ -36,7 +37,6 @@ export function layoutRow(row: RowMeta, onBadNesting: BadNestingReport): Layout 
  * made only of push/pop events nest exactly as their stack did (`layoutPushPop`).
  */
 function layoutStack(row: RowMeta, onBadNesting: BadNestingReport): Layout {
-  if (row.online) return layoutOnline(row.online);
   const ev = row.events;
   const n = ev.start.length;
   if (ev.rankOpen.length === n) return layoutPushPop(row);
@@ -111,31 +111,57 @@ function layoutPushPop(row: RowMeta): Layout {
   return { order: byLevel(order, depth, levelCounts, dropped), depth, parent, extraFlags: new Uint8Array(n), levelCounts, dropped };
 }
 
-/** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
-function layoutOnline(on: OnlineStack): Layout {
+/**
+ * Layout of a row resolved on arrival, as places instead of an order: depth and parent are known
+ * and levels keep push order, so each range's place follows from its depth in one pass in push
+ * order, and the ranges can be written to the model in that order (sequential reads, a write
+ * stream per level) instead of gathered level by level.
+ */
+export interface OnlineLayout {
+  /** Per range (push order): its place among the row's placed ranges (by level, then push order); -1 when dropped. */
+  place: Int32Array;
+  /** Ranges placed (all but the dropped ones). */
+  placed: number;
+  levelCounts: number[];
+  /** Ranges nested deeper than MAX_DEPTH (1 = dropped), when there are any. */
+  dropped?: Uint8Array;
+}
+
+export function layoutOnline(on: OnlineStack): OnlineLayout {
   const n = on.count;
-  const pushDepth = on.depth.subarray(0, n);
-  const depth = new Uint16Array(n);
+  const pushDepth = on.depth;
+  let counts = new Uint32Array(64);
   let dropped: Uint8Array | undefined;
-  const levelCounts: number[] = [];
+  let levels = 0;
   for (let i = 0; i < n; i++) {
     const d = pushDepth[i];
     if (d > MAX_DEPTH) {
       (dropped ??= new Uint8Array(n))[i] = 1;
       continue;
     }
-    depth[i] = d;
-    levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+    if (d >= counts.length) {
+      const more = new Uint32Array(Math.min(MAX_DEPTH + 1, Math.max(counts.length * 2, d + 1)));
+      more.set(counts);
+      counts = more;
+    }
+    counts[d]++;
+    if (d >= levels) levels = d + 1;
   }
-  const offset: number[] = [];
+  const levelCounts: number[] = [];
+  const next = new Int32Array(levels);
   let acc = 0;
-  for (let d = 0; d < levelCounts.length; d++) {
-    offset[d] = acc;
-    acc += levelCounts[d] ??= 0;
+  for (let d = 0; d < levels; d++) {
+    levelCounts[d] = counts[d];
+    next[d] = acc;
+    acc += counts[d];
   }
-  const order = new Uint32Array(acc);
-  for (let i = 0; i < n; i++) if (!dropped?.[i]) order[offset[depth[i]]++] = i;
-  return { order, depth, parent: on.parent.subarray(0, n), extraFlags: new Uint8Array(n), levelCounts, dropped };
+  const place = new Int32Array(n);
+  if (dropped) {
+    for (let i = 0; i < n; i++) place[i] = dropped[i] ? -1 : next[pushDepth[i]]++;
+  } else {
+    for (let i = 0; i < n; i++) place[i] = next[pushDepth[i]]++;
+  }
+  return { place, placed: acc, levelCounts, dropped };
 }
 
 /** Fewest lanes for overlapping ranges (optimal interval partitioning). */

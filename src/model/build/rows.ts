@@ -16,7 +16,9 @@ export class RowEvents {
   readonly end: Growable<Float64Array>;
   readonly style: Growable<Uint32Array>;
   readonly payload: Growable<Int32Array>;
+  /** Empty in a row resolved on arrival (`OnlineStack`): its ranges are all on the row's thread. */
   readonly thread: Growable<Int32Array>;
+  /** Empty in a row resolved on arrival: its only flag is `OnlineStack.unterminated`'s. */
   readonly flags: Growable<Uint8Array>;
   readonly loc: Growable<Float64Array>;
   // Push/pop events (stack rows only): time, +1 push / 0 pop, style, payload, location.
@@ -87,6 +89,8 @@ export class OnlineStack {
    * triples (ranges pushed before it, time, location), in arrival order.
    */
   strayPops?: number[];
+  /** Set at finish (`resolveStack`): the ranges that were still open, closed at the capture's end. */
+  unterminated?: number[];
 
   constructor(private readonly plan?: GrowthPlan) {}
 

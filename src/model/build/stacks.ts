@@ -28,24 +28,20 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
     const stray = on.strayPops ?? [];
     for (let s = 0; s < stray.length; s += 3) reportStrayPop(cx, row.thread, stray[s + 1], stray[s + 2]);
     const n = on.count;
-    // The row's complete columns take the online ones as they are; thread and flags are made here.
-    const flags = new Uint8Array(n);
-    const threads = new Int32Array(n).fill(row.thread);
     for (let s = on.open.length - 1; s >= 0; s--) {
       const i = on.open[s];
       const start = on.start[i];
       reportNeverPopped(cx, row.thread, start, on.style[i], on.loc[i]);
       on.end[i] = Math.max(captureEnd, start);
-      flags[i] = RangeFlag.Unterminated;
     }
-    on.open.length = 0;
+    on.unterminated = on.open.splice(0);
+    // The row's complete columns take the online ones as they are (thread and flags stay empty:
+    // the row's thread, and `unterminated`).
     ev.start.adopt(on.start, n);
     ev.end.adopt(on.end, n);
     ev.style.adopt(on.style, n);
     ev.payload.adopt(on.payload, n);
     ev.loc.adopt(on.loc, n);
-    ev.thread.adopt(threads, n);
-    ev.flags.adopt(flags, n);
     return;
   }
   const n = ev.evT.length;
