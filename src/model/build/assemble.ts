@@ -8,14 +8,15 @@ import { f64, i32 } from '../growable.ts';
 import { buildRangeLod } from '../lod.ts';
 import { orderByStart } from '../orderByStart.ts';
 import { buildTrackTree, categoryLabel } from '../trackTree.ts';
-import { RangeFlag, type CaptureInfo, type Model, type ResourceInfo, type Track } from '../types.ts';
+import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
 import type { EventRecorder } from './eventRecorder.ts';
 import { locOf, type IssueLog } from './issues.ts';
-import { layoutOnline, layoutRow, MAX_DEPTH, sortedOrder, type Layout, type OnlineLayout } from './rowLayout.ts';
+import { placeOnlineRow, placeRows } from './placeRanges.ts';
+import { layoutOnline, layoutRow, MAX_DEPTH, sortedOrder } from './rowLayout.ts';
 import type { NameTable } from './names.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
-import type { OnlineStack, RowEvents, RowMeta, RowTable } from './rows.ts';
+import type { RowMeta, RowTable } from './rows.ts';
 import { resolveStack } from './stacks.ts';
 import type { StyleTable } from './styles.ts';
 
@@ -256,68 +257,6 @@ function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<
   }
   const byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => id[a] - id[b] || range[a] - range[b]);
   return { range, id, byId };
-}
-
-/**
- * Writes a row's ranges into the model's columns at [at, at + n) in layout order, times rebased by
- * `zero`, and each range's model index into `newIndex`. One pass for all columns (fewer passes over
- * `order` than a loop per column: measured in docs/performance.md); a parent lies on a lower level,
- * so its model index is known by the time its children are placed.
- */
-function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges']): void {
-  const order = laid.order;
-  const n = order.length;
-  const start = ev.start.view();
-  const end = ev.end.view();
-  const style = ev.style.view();
-  const payload = ev.payload.view();
-  const thread = ev.thread.view();
-  const flags = ev.flags.view();
-  const { parent, depth, extraFlags } = laid;
-  const { startNs: startOut, endNs: endOut, style: styleOut, payload: payloadOut, thread: threadOut, parent: parentOut, depth: depthOut, flags: flagsOut } = ranges;
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    const out = at + k;
-    newIndex[i] = out;
-    startOut[out] = start[i] - zero;
-    endOut[out] = end[i] - zero;
-    styleOut[out] = style[i];
-    payloadOut[out] = payload[i];
-    threadOut[out] = thread[i];
-    const p = parent[i];
-    parentOut[out] = p === -1 ? -1 : newIndex[p];
-    depthOut[out] = depth[i];
-    flagsOut[out] = flags[i] | extraFlags[i];
-  }
-}
-
-/**
- * Writes the ranges of a row resolved on arrival into the model's columns at `at`, in push order
- * to their places (sequential reads; one write stream per level), times rebased by `zero`. A parent
- * is pushed before its children, so its model index is known when they are written; `place`
- * becomes the model index of each range (-1: dropped).
- */
-function placeOnlineRow(laid: OnlineLayout, on: OnlineStack, thread: number, at: number, zero: number, ranges: Model['ranges']): void {
-  const { start, end, style, payload, depth, parent } = on;
-  const n = on.count;
-  const index = laid.place;
-  const { startNs: startOut, endNs: endOut, style: styleOut, payload: payloadOut, parent: parentOut, depth: depthOut, flags: flagsOut } = ranges;
-  for (let i = 0; i < n; i++) {
-    const place = index[i];
-    if (place < 0) continue;
-    const out = at + place;
-    index[i] = out;
-    startOut[out] = start[i] - zero;
-    endOut[out] = end[i] - zero;
-    styleOut[out] = style[i];
-    payloadOut[out] = payload[i];
-    const p = parent[i];
-    parentOut[out] = p === -1 ? -1 : index[p];
-    depthOut[out] = depth[i];
-  }
-  ranges.thread.fill(thread, at, at + laid.placed);
-  // Fresh columns: every other flag is already 0.
-  for (const i of on.unterminated ?? []) if (index[i] >= 0) flagsOut[index[i]] = RangeFlag.Unterminated;
 }
 
 /** `Track.levelBegin` from the ranges per level of a row placed at `at`. */
