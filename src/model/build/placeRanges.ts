@@ -46,29 +46,36 @@ export function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at:
 
 /**
  * Writes the ranges of a row resolved on arrival into the model's columns at `at`, in push order
- * to their places (sequential reads; one write stream per level), times rebased by `zero`. A parent
- * is pushed before its children, so its model index is known when they are written; `place`
- * becomes the model index of each range (-1: dropped).
+ * to their places (sequential reads; one write stream per level), times rebased by `zero`; the
+ * ranges the layout dropped (deeper than its levels) are skipped.
  */
 export function placeOnlineRow(laid: OnlineLayout, on: OnlineStack, thread: number, at: number, zero: number, ranges: Model['ranges']): void {
-  const { start, end, style, payload, depth, parent } = on;
+  const { start, end, style, payload, depth, parentRank } = on;
   const n = on.count;
-  const index = laid.place;
+  const levels = laid.levelCounts.length;
+  // Per level: its first model index, and the next one to write.
+  const first = new Int32Array(levels);
+  const next = new Int32Array(levels);
+  let acc = at;
+  for (let d = 0; d < levels; d++) {
+    first[d] = next[d] = acc;
+    acc += laid.levelCounts[d];
+  }
   const { startNs: startOut, endNs: endOut, style: styleOut, payload: payloadOut, parent: parentOut, depth: depthOut, flags: flagsOut } = ranges;
   for (let i = 0; i < n; i++) {
-    const place = index[i];
-    if (place < 0) continue;
-    const out = at + place;
-    index[i] = out;
+    const d = depth[i];
+    if (d >= levels) continue;
+    const out = next[d]++;
     startOut[out] = start[i] - zero;
     endOut[out] = end[i] - zero;
     styleOut[out] = style[i];
     payloadOut[out] = payload[i];
-    const p = parent[i];
-    parentOut[out] = p === -1 ? -1 : index[p];
-    depthOut[out] = depth[i];
+    parentOut[out] = d === 0 ? -1 : first[d - 1] + parentRank[i];
+    depthOut[out] = d;
   }
   ranges.thread.fill(thread, at, at + laid.placed);
-  // Fresh columns: every other flag is already 0.
-  for (const i of on.unterminated ?? []) if (index[i] >= 0) flagsOut[index[i]] = RangeFlag.Unterminated;
+  // Fresh columns: every other flag is already 0. The ranges left open lie at depths 0, 1, ...
+  // (outermost first), each the last pushed at its depth.
+  const unterminated = Math.min(on.unterminated?.length ?? 0, levels);
+  for (let d = 0; d < unterminated; d++) flagsOut[first[d] + laid.levelCounts[d] - 1] = RangeFlag.Unterminated;
 }

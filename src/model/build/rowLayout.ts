@@ -112,56 +112,31 @@ function layoutPushPop(row: RowMeta): Layout {
 }
 
 /**
- * Layout of a row resolved on arrival, as places instead of an order: depth and parent are known
- * and levels keep push order, so each range's place follows from its depth in one pass in push
- * order, and the ranges can be written to the model in that order (sequential reads, a write
- * stream per level) instead of gathered level by level.
+ * Layout of a row resolved on arrival: depth and parent are known and levels keep push order, so
+ * a range's place is its level's first place plus the ranges pushed at its depth before it, and
+ * its parent's is the level above's first place plus `OnlineStack.parentRank`. The ranges are
+ * then written to the model in push order (`placeOnlineRow`: sequential reads, a write stream per
+ * level) instead of gathered level by level, with no pass over the row here.
  */
 export interface OnlineLayout {
-  /** Per range (push order): its place among the row's placed ranges (by level, then push order); -1 when dropped. */
-  place: Int32Array;
   /** Ranges placed (all but the dropped ones). */
   placed: number;
+  /** Ranges per level kept (depth <= MAX_DEPTH). */
   levelCounts: number[];
   /** Ranges nested deeper than MAX_DEPTH (1 = dropped), when there are any. */
   dropped?: Uint8Array;
 }
 
 export function layoutOnline(on: OnlineStack): OnlineLayout {
-  const n = on.count;
-  const pushDepth = on.depth;
-  let counts = new Uint32Array(64);
+  const levelCounts = on.levelCounts.slice(0, MAX_DEPTH + 1);
+  let placed = 0;
+  for (const count of levelCounts) placed += count;
   let dropped: Uint8Array | undefined;
-  let levels = 0;
-  for (let i = 0; i < n; i++) {
-    const d = pushDepth[i];
-    if (d > MAX_DEPTH) {
-      (dropped ??= new Uint8Array(n))[i] = 1;
-      continue;
-    }
-    if (d >= counts.length) {
-      const more = new Uint32Array(Math.min(MAX_DEPTH + 1, Math.max(counts.length * 2, d + 1)));
-      more.set(counts);
-      counts = more;
-    }
-    counts[d]++;
-    if (d >= levels) levels = d + 1;
+  if (on.levelCounts.length > MAX_DEPTH + 1) {
+    dropped = new Uint8Array(on.count);
+    for (let i = 0; i < on.count; i++) if (on.depth[i] > MAX_DEPTH) dropped[i] = 1;
   }
-  const levelCounts: number[] = [];
-  const next = new Int32Array(levels);
-  let acc = 0;
-  for (let d = 0; d < levels; d++) {
-    levelCounts[d] = counts[d];
-    next[d] = acc;
-    acc += counts[d];
-  }
-  const place = new Int32Array(n);
-  if (dropped) {
-    for (let i = 0; i < n; i++) place[i] = dropped[i] ? -1 : next[pushDepth[i]]++;
-  } else {
-    for (let i = 0; i < n; i++) place[i] = next[pushDepth[i]]++;
-  }
-  return { place, placed: acc, levelCounts, dropped };
+  return { placed, levelCounts, dropped };
 }
 
 /** Fewest lanes for overlapping ranges (optimal interval partitioning). */

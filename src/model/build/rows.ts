@@ -80,8 +80,15 @@ export class OnlineStack {
   payload = new Int32Array(INITIAL_CAPACITY);
   /** Per range: stack depth at its push (unbounded: the layout drops what is too deep). */
   depth = new Uint32Array(INITIAL_CAPACITY);
-  /** Per range: the enclosing range (row-local index), or -1. */
-  parent = new Int32Array(INITIAL_CAPACITY);
+  /**
+   * Per range: where its parent lies among the ranges one level up (the number of ranges pushed at
+   * that depth before the parent); -1 at depth 0. The parent is the range last pushed at that
+   * depth, so this is known at the push, and at finish the parent's model index follows without
+   * a table from row-local to model indexes.
+   */
+  parentRank = new Int32Array(INITIAL_CAPACITY);
+  /** Ranges pushed so far at each depth. */
+  readonly levelCounts: number[] = [];
   /** Row-local indices of the open ranges, innermost last. */
   readonly open: number[] = [];
   /**
@@ -105,7 +112,11 @@ export class OnlineStack {
     this.payload[i] = payload;
     this.loc[i] = loc;
     this.depth[i] = d;
-    this.parent[i] = d > 0 ? open[d - 1] : -1;
+    const counts = this.levelCounts;
+    this.parentRank[i] = d > 0 ? counts[d - 1] - 1 : -1;
+    // A range at depth d lies inside one at d - 1, already counted: d <= counts.length.
+    if (d === counts.length) counts.push(1);
+    else counts[d]++;
     open.push(i);
     this.count = i + 1;
   }
@@ -120,7 +131,7 @@ export class OnlineStack {
     this.style = grownTo(this.style, new Uint32Array(capacity), n);
     this.payload = grownTo(this.payload, new Int32Array(capacity), n);
     this.depth = grownTo(this.depth, new Uint32Array(capacity), n);
-    this.parent = grownTo(this.parent, new Int32Array(capacity), n);
+    this.parentRank = grownTo(this.parentRank, new Int32Array(capacity), n);
   }
 }
 
