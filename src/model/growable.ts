@@ -42,6 +42,8 @@ export interface Growable<T extends TypedArray> {
   toArray(): T;
   /** Makes room for `capacity` values in all (one copy at most), when the count to come is known. */
   reserve(capacity: number): void;
+  /** Takes `data` as the backing array, its first `length` values filled (no copy). */
+  adopt(data: T, length: number): void;
   /** Bytes allocated, filled or not (a load's memory budget counts these). */
   readonly capacityBytes: number;
 }
@@ -82,18 +84,31 @@ abstract class Column<T extends TypedArray> {
     this.data = next;
   }
 
+  adopt(data: T, length: number): void {
+    this.data = data;
+    this.length = length;
+  }
+
   protected grow(): void {
-    const capacity = this.data.length;
-    let length = Math.max(64, capacity * 2);
-    const fraction = this.plan?.fraction ?? 0;
-    if (fraction >= MIN_PROJECTION_FRACTION && fraction < 1) {
-      const projected = Math.ceil((capacity / fraction) * PROJECTION_HEADROOM);
-      length = Math.max(length, Math.min(projected, capacity * MAX_GROWTH));
-    }
-    const next = this.make(length);
+    const next = this.make(grownCapacity(this.data.length, this.plan));
     next.set(this.data);
     this.data = next;
   }
+}
+
+/**
+ * The capacity a full column of `capacity` values grows to: double, or toward the projected final
+ * size when the plan knows how far into its file the builder is (bounded by `MAX_GROWTH`). For
+ * columns kept outside `Growable` (several columns sharing one length) as for these.
+ */
+export function grownCapacity(capacity: number, plan: GrowthPlan | undefined): number {
+  let length = Math.max(64, capacity * 2);
+  const fraction = plan?.fraction ?? 0;
+  if (fraction >= MIN_PROJECTION_FRACTION && fraction < 1) {
+    const projected = Math.ceil((capacity / fraction) * PROJECTION_HEADROOM);
+    length = Math.max(length, Math.min(projected, capacity * MAX_GROWTH));
+  }
+  return length;
 }
 
 class F64 extends Column<Float64Array> implements Growable<Float64Array> {

@@ -11,11 +11,12 @@ import { buildTrackTree, categoryLabel } from '../trackTree.ts';
 import type { CaptureInfo, Model, ResourceInfo, Track } from '../types.ts';
 import type { EventRecorder } from './eventRecorder.ts';
 import { locOf, type IssueLog } from './issues.ts';
-import { layoutRow, MAX_DEPTH, sortedOrder, type Layout } from './rowLayout.ts';
+import { placeOnlineRow, placeRows } from './placeRanges.ts';
+import { layoutOnline, layoutRow, MAX_DEPTH, sortedOrder } from './rowLayout.ts';
 import type { NameTable } from './names.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
-import type { RowEvents, RowMeta, RowTable } from './rows.ts';
+import type { RowMeta, RowTable } from './rows.ts';
 import { resolveStack } from './stacks.ts';
 import type { StyleTable } from './styles.ts';
 
@@ -118,7 +119,14 @@ export function assembleModel(p: BuildParts): Model {
     };
     if (row.counter) track.counter = row.counter;
     if (row.objects) track.objects = row.objects;
-    if (row.events.start.length > 0) {
+    if (row.online && row.online.count > 0) {
+      const laid = layoutOnline(row.online);
+      if (laid.dropped) reportTooDeep(p, row, laid.dropped);
+      placeOnlineRow(laid, row.online, row.thread, r, zero, ranges);
+      track.levelBegin = levelBegins(laid.levelCounts, r);
+      r += laid.placed;
+      track.rangeEnd = r;
+    } else if (row.events.start.length > 0) {
       const laid = layoutRow(row, onBadNesting);
       const ev = row.events;
       const n = laid.order.length;
@@ -142,13 +150,7 @@ export function assembleModel(p: BuildParts): Model {
           crossThread.push(row.cross[k + 1]);
         }
       }
-      track.levelBegin = laid.levelCounts.reduce<number[]>(
-        (acc, count) => {
-          acc.push(acc[acc.length - 1] + count);
-          return acc;
-        },
-        [r],
-      );
+      track.levelBegin = levelBegins(laid.levelCounts, r);
       r += n;
       track.rangeEnd = r;
     }
@@ -257,37 +259,11 @@ function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<
   return { range, id, byId };
 }
 
-/**
- * Writes a row's ranges into the model's columns at [at, at + n) in layout order, times rebased by
- * `zero`, and each range's model index into `newIndex`. One pass for all columns (fewer passes over
- * `order` than a loop per column: measured in docs/performance.md); a parent lies on a lower level,
- * so its model index is known by the time its children are placed.
- */
-function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges']): void {
-  const order = laid.order;
-  const n = order.length;
-  const start = ev.start.view();
-  const end = ev.end.view();
-  const style = ev.style.view();
-  const payload = ev.payload.view();
-  const thread = ev.thread.view();
-  const flags = ev.flags.view();
-  const { parent, depth, extraFlags } = laid;
-  const { startNs: startOut, endNs: endOut, style: styleOut, payload: payloadOut, thread: threadOut, parent: parentOut, depth: depthOut, flags: flagsOut } = ranges;
-  for (let k = 0; k < n; k++) {
-    const i = order[k];
-    const out = at + k;
-    newIndex[i] = out;
-    startOut[out] = start[i] - zero;
-    endOut[out] = end[i] - zero;
-    styleOut[out] = style[i];
-    payloadOut[out] = payload[i];
-    threadOut[out] = thread[i];
-    const p = parent[i];
-    parentOut[out] = p === -1 ? -1 : newIndex[p];
-    depthOut[out] = depth[i];
-    flagsOut[out] = flags[i] | extraFlags[i];
-  }
+/** `Track.levelBegin` from the ranges per level of a row placed at `at`. */
+function levelBegins(levelCounts: number[], at: number): number[] {
+  const begins = [at];
+  levelCounts.forEach((count) => begins.push(begins[begins.length - 1] + count));
+  return begins;
 }
 
 /**

@@ -6,24 +6,15 @@
 import { f64, i32, type Growable } from '../growable.ts';
 import { RangeFlag } from '../types.ts';
 import type { EventAttrs, PayloadValue, RangeRename, SourceLocation } from './inputs.ts';
-import { locCode, locOf, NO_LOC, type IssueLog } from './issues.ts';
+import { locCode, locOf, type IssueLog } from './issues.ts';
+import { OpenStartEnds } from './openStartEnds.ts';
 import type { PayloadStore } from './payloads.ts';
 import type { ProcessTree } from './processTree.ts';
 import { replayOnline, type RowMeta, type RowTable } from './rows.ts';
 import type { StyleTable } from './styles.ts';
 
-interface OpenStartEnd {
-  thread: number;
-  t: number;
-  style: number;
-  payload: number;
-  loc: number;
-  category: number;
-  domain: number;
-}
-
 export class EventRecorder {
-  private readonly openStartEnd = new Map<string | number, OpenStartEnd>();
+  private readonly openStartEnd = new OpenStartEnds();
   /** Earliest and latest time of any event, in the decoder's ns. */
   minT = Infinity;
   maxT = -Infinity;
@@ -43,19 +34,7 @@ export class EventRecorder {
     if (on !== undefined) {
       if (tNs >= on.lastT) {
         on.lastT = tNs;
-        const open = on.open;
-        const i = ev.start.length;
-        ev.start.push(tNs);
-        ev.end.push(NaN);
-        ev.style.push(this.styles.styleOf(attrs));
-        ev.payload.push(this.payloads.rowOf(attrs.payload));
-        ev.thread.push(thread);
-        ev.flags.push(0);
-        ev.loc.push(locCode(where));
-        on.depth.push(open.length);
-        on.parent.push(open.length > 0 ? open[open.length - 1] : -1);
-        on.endLoc.push(NO_LOC);
-        open.push(i);
+        on.push(tNs, this.styles.styleOf(attrs), this.payloads.rowOf(attrs.payload), locCode(where));
         this.seeTime(tNs);
         return;
       }
@@ -78,12 +57,12 @@ export class EventRecorder {
         on.lastT = tNs;
         if (on.open.length > 0) {
           const i = on.open.pop()!;
-          ev.end.set(i, tNs);
-          on.endLoc.set(i, locCode(where));
+          on.end[i] = tNs;
+          on.endLoc[i] = locCode(where);
         } else {
           // Nothing to close (e.g. the capture began inside a range): reported at finish, as the
           // general path reports it, instead of leaving the fast path for the rest of the row.
-          (on.strayPops ??= []).push(ev.start.length, tNs, locCode(where));
+          (on.strayPops ??= []).push(on.count, tNs, locCode(where));
         }
         this.seeTime(tNs);
         return;
@@ -126,22 +105,23 @@ export class EventRecorder {
       return;
     }
     const domain = attrs.domain ?? 0;
-    this.openStartEnd.set(key, {
-      thread,
-      t: tNs,
-      style: this.styles.styleOf(attrs),
-      payload: this.payloads.rowOf(attrs.payload),
-      loc: locCode(where),
-      category: this.tree.category(domain, attrs.category ?? 0),
-      domain,
-    });
+    const open = this.openStartEnd;
+    const slot = open.open(key);
+    open.thread[slot] = thread;
+    open.t[slot] = tNs;
+    open.style[slot] = this.styles.styleOf(attrs);
+    open.payload[slot] = this.payloads.rowOf(attrs.payload);
+    open.loc[slot] = locCode(where);
+    open.category[slot] = this.tree.category(domain, attrs.category ?? 0);
+    open.domain[slot] = domain;
     this.seeTime(tNs);
   }
 
   rangeEnd(key: string | number, thread: number, tNs: number, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
-    const open = this.openStartEnd.get(key);
+    const open = this.openStartEnd;
+    const slot = open.close(key);
     this.seeTime(tNs);
-    if (!open) {
+    if (slot < 0) {
       this.issues.report('warning', `range id ${String(key)} ended but is not open (never started, or ended twice)`, {
         ...where,
         kind: 'end-without-start',
@@ -150,24 +130,25 @@ export class EventRecorder {
       });
       return;
     }
-    this.openStartEnd.delete(key);
-    if (payload) open.payload = this.payloads.joinEnd(open.payload, this.payloads.rowOf(payload), where);
-    if (rename) open.style = this.styles.restyle(open.style, rename);
-    this.closeStartEnd(open, tNs, thread, 0);
+    let joined = open.payload[slot];
+    if (payload) joined = this.payloads.joinEnd(joined, this.payloads.rowOf(payload), where);
+    const style = rename ? this.styles.restyle(open.style[slot], rename) : open.style[slot];
+    this.closeStartEnd(slot, style, joined, tNs, thread, 0);
   }
 
   /** Closes the start/end ranges still open at `lastT` (the capture's end), reporting each. */
   closeOpenStartEnd(lastT: number): void {
-    for (const [key, open] of this.openStartEnd) {
+    const open = this.openStartEnd;
+    for (const [key, slot] of open.entries()) {
       this.issues.report('warning', `start/end range id ${String(key)} never ended; closed at the end of the capture`, {
-        ...locOf(open.loc),
+        ...locOf(open.loc[slot]),
         kind: 'never-ended',
-        timeNs: open.t,
-        thread: open.thread,
+        timeNs: open.t[slot],
+        thread: open.thread[slot],
       });
-      this.closeStartEnd(open, Math.max(lastT, open.t), open.thread, RangeFlag.Unterminated);
+      this.closeStartEnd(slot, open.style[slot], open.payload[slot], Math.max(lastT, open.t[slot]), open.thread[slot], RangeFlag.Unterminated);
     }
-    this.openStartEnd.clear();
+    open.clear();
   }
 
   mark(thread: number, tNs: number, attrs: EventAttrs): void {
@@ -249,22 +230,26 @@ export class EventRecorder {
     return ev.start.length - 1;
   }
 
-  private closeStartEnd(open: OpenStartEnd, tNs: number, endThread: number, flags: number): void {
-    const row = this.rows.categoryRow(this.tree.threads[open.thread].process, open.domain, open.category);
+  /** Adds the start/end range of open slot `slot` (with its style and payload as they are now), ended at `tNs` on `endThread`. */
+  private closeStartEnd(slot: number, style: number, payload: number, tNs: number, endThread: number, flags: number): void {
+    const open = this.openStartEnd;
+    const thread = open.thread[slot];
+    const t = open.t[slot];
+    const row = this.rows.categoryRow(this.tree.threads[thread].process, open.domain[slot], open.category[slot]);
     const ev = row.events;
     let end = tNs;
-    if (end < open.t) {
-      this.issues.report('warning', `start/end range "${this.styles.nameOf(open.style)}" ends (${tNs}) before it starts (${open.t}); drawn with zero length`, locOf(open.loc));
-      end = open.t;
+    if (end < t) {
+      this.issues.report('warning', `start/end range "${this.styles.nameOf(style)}" ends (${tNs}) before it starts (${t}); drawn with zero length`, locOf(open.loc[slot]));
+      end = t;
     }
-    ev.start.push(open.t);
+    ev.start.push(t);
     ev.end.push(end);
-    ev.style.push(open.style);
-    ev.payload.push(open.payload);
-    ev.thread.push(open.thread);
-    const cross = endThread !== open.thread && flags === 0;
+    ev.style.push(style);
+    ev.payload.push(payload);
+    ev.thread.push(thread);
+    const cross = endThread !== thread && flags === 0;
     ev.flags.push(flags | (cross ? RangeFlag.CrossThread : 0));
-    ev.loc.push(open.loc);
+    ev.loc.push(open.loc[slot]);
     if (cross) (row.cross ??= []).push(ev.start.length - 1, endThread);
   }
 }

@@ -1,8 +1,8 @@
 /**
- * The three nesting layouts of a row, at finish: by time nesting (complete ranges), by push/pop
- * event order (push/pop rows, and rows resolved on arrival), and packed lanes (start/end and GPU
- * rows). Each gives the row's ranges in final order (by level, then by start), their depth or
- * lane, parent and extra flags.
+ * The nesting layouts of a row, at finish: by time nesting (complete ranges), by push/pop event
+ * order (push/pop rows), packed lanes (start/end and GPU rows), each giving the row's ranges in
+ * final order (by level, then by start), their depth or lane, parent and extra flags; and rows
+ * resolved on arrival, whose depth and parent are known, as each range's place (`layoutOnline`).
  */
 import { packLanes } from '../lanes.ts';
 import { orderByStart } from '../orderByStart.ts';
@@ -28,6 +28,7 @@ export type BadNestingReport = (row: RowMeta, index: number) => void;
 
 /** The layout of a row by its kind: stack rows nest, lane rows pack. */
 export function layoutRow(row: RowMeta, onBadNesting: BadNestingReport): Layout {
+  // Rows resolved on arrival are laid out by `layoutOnline`.
   return row.layout === 'stack' ? layoutStack(row, onBadNesting) : layoutLanes(row);
 }
 
@@ -36,7 +37,6 @@ export function layoutRow(row: RowMeta, onBadNesting: BadNestingReport): Layout 
  * made only of push/pop events nest exactly as their stack did (`layoutPushPop`).
  */
 function layoutStack(row: RowMeta, onBadNesting: BadNestingReport): Layout {
-  if (row.online) return layoutOnline(row.online);
   const ev = row.events;
   const n = ev.start.length;
   if (ev.rankOpen.length === n) return layoutPushPop(row);
@@ -111,31 +111,32 @@ function layoutPushPop(row: RowMeta): Layout {
   return { order: byLevel(order, depth, levelCounts, dropped), depth, parent, extraFlags: new Uint8Array(n), levelCounts, dropped };
 }
 
-/** Layout of a row resolved on arrival: depth and parent are known; levels keep push order. */
-function layoutOnline(on: OnlineStack): Layout {
-  const pushDepth = on.depth.view();
-  const n = pushDepth.length;
-  const depth = new Uint16Array(n);
+/**
+ * Layout of a row resolved on arrival: depth and parent are known and levels keep push order, so
+ * a range's place is its level's first place plus the ranges pushed at its depth before it, and
+ * its parent's is the level above's first place plus `OnlineStack.parentRank`. The ranges are
+ * then written to the model in push order (`placeOnlineRow`: sequential reads, a write stream per
+ * level) instead of gathered level by level, with no pass over the row here.
+ */
+export interface OnlineLayout {
+  /** Ranges placed (all but the dropped ones). */
+  placed: number;
+  /** Ranges per level kept (depth <= MAX_DEPTH). */
+  levelCounts: number[];
+  /** Ranges nested deeper than MAX_DEPTH (1 = dropped), when there are any. */
+  dropped?: Uint8Array;
+}
+
+export function layoutOnline(on: OnlineStack): OnlineLayout {
+  const levelCounts = on.levelCounts.slice(0, MAX_DEPTH + 1);
+  let placed = 0;
+  for (const count of levelCounts) placed += count;
   let dropped: Uint8Array | undefined;
-  const levelCounts: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const d = pushDepth[i];
-    if (d > MAX_DEPTH) {
-      (dropped ??= new Uint8Array(n))[i] = 1;
-      continue;
-    }
-    depth[i] = d;
-    levelCounts[d] = (levelCounts[d] ?? 0) + 1;
+  if (on.levelCounts.length > MAX_DEPTH + 1) {
+    dropped = new Uint8Array(on.count);
+    for (let i = 0; i < on.count; i++) if (on.depth[i] > MAX_DEPTH) dropped[i] = 1;
   }
-  const offset: number[] = [];
-  let acc = 0;
-  for (let d = 0; d < levelCounts.length; d++) {
-    offset[d] = acc;
-    acc += levelCounts[d] ??= 0;
-  }
-  const order = new Uint32Array(acc);
-  for (let i = 0; i < n; i++) if (!dropped?.[i]) order[offset[depth[i]]++] = i;
-  return { order, depth, parent: on.parent.view(), extraFlags: new Uint8Array(n), levelCounts, dropped };
+  return { placed, levelCounts, dropped };
 }
 
 /** Fewest lanes for overlapping ranges (optimal interval partitioning). */

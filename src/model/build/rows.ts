@@ -3,7 +3,7 @@
  * process's category row, marks, counters, custom rows), each keeping its events in arrival order
  * in growable columns, and the caches that find a row in the hot paths without a string key.
  */
-import { f64, i32, u32, u8, type Growable, type GrowthPlan } from '../growable.ts';
+import { f64, grownCapacity, i32, u32, u8, type Growable, type GrowthPlan } from '../growable.ts';
 import type { CounterTrackInfo, ObjectRef, TrackKind } from '../types.ts';
 import { keyPacking, NO_KEY } from './cacheKey.ts';
 import type { RangeRename } from './inputs.ts';
@@ -16,7 +16,9 @@ export class RowEvents {
   readonly end: Growable<Float64Array>;
   readonly style: Growable<Uint32Array>;
   readonly payload: Growable<Int32Array>;
+  /** Empty in a row resolved on arrival (`OnlineStack`): its ranges are all on the row's thread. */
   readonly thread: Growable<Int32Array>;
+  /** Empty in a row resolved on arrival: its only flag is `OnlineStack.unterminated`'s. */
   readonly flags: Growable<Uint8Array>;
   readonly loc: Growable<Float64Array>;
   // Push/pop events (stack rows only): time, +1 push / 0 pop, style, payload, location.
@@ -52,21 +54,41 @@ export class RowEvents {
 
 /**
  * A push/pop row whose events have all come in time order so far: each push becomes a range at
- * once (in `RowEvents`' complete columns, in push order, end NaN while open) with its depth and
- * parent, and each pop closes the innermost open one (a pop with nothing open is kept aside, to be
- * reported at finish as the general path does). That is what sorting the events and replaying
- * them would give, without keeping the events. The first event that breaks the order (or a pop
- * with a payload or a rename, or a complete range on the row) turns the row back into its events
- * (`replayOnline`) and the general path takes over.
+ * once (in push order) with its depth and parent, and each pop closes the innermost open one (a
+ * pop with nothing open is kept aside, to be reported at finish as the general path does). That is
+ * what sorting the events and replaying them would give, without keeping the events. The first
+ * event that breaks the order (or a pop with a payload or a rename, or a complete range on the
+ * row) turns the row back into its events (`replayOnline`) and the general path takes over.
+ *
+ * The ranges' columns share one length and one capacity (one check per push instead of one per
+ * column), and hold only what differs per range: the thread is the row's, the flags are 0 until
+ * finish (`resolveStack` hands the columns to the row's `RowEvents` without copying them).
  */
 export class OnlineStack {
   lastT = -Infinity;
-  /** Per range (push order): stack depth at its push (unbounded: the layout drops what is too deep). */
-  readonly depth: Growable<Uint32Array>;
-  /** Per range: the enclosing range (row-local index), or -1. */
-  readonly parent: Growable<Int32Array>;
-  /** Per range: location of its pop. */
-  readonly endLoc: Growable<Float64Array>;
+  /** Ranges pushed so far: the filled length of every column below. */
+  count = 0;
+  /** Per range (push order): push time. */
+  start = new Float64Array(INITIAL_CAPACITY);
+  /** Per range: pop time; not written (0) while the range is open. */
+  end = new Float64Array(INITIAL_CAPACITY);
+  /** Per range: location code of its push. */
+  loc = new Float64Array(INITIAL_CAPACITY);
+  /** Per range: location code of its pop; not written while the range is open. */
+  endLoc = new Float64Array(INITIAL_CAPACITY);
+  style = new Uint32Array(INITIAL_CAPACITY);
+  payload = new Int32Array(INITIAL_CAPACITY);
+  /** Per range: stack depth at its push (unbounded: the layout drops what is too deep). */
+  depth = new Uint32Array(INITIAL_CAPACITY);
+  /**
+   * Per range: where its parent lies among the ranges one level up (the number of ranges pushed at
+   * that depth before the parent); -1 at depth 0. The parent is the range last pushed at that
+   * depth, so this is known at the push, and at finish the parent's model index follows without
+   * a table from row-local to model indexes.
+   */
+  parentRank = new Int32Array(INITIAL_CAPACITY);
+  /** Ranges pushed so far at each depth. */
+  readonly levelCounts: number[] = [];
   /** Row-local indices of the open ranges, innermost last. */
   readonly open: number[] = [];
   /**
@@ -74,12 +96,50 @@ export class OnlineStack {
    * triples (ranges pushed before it, time, location), in arrival order.
    */
   strayPops?: number[];
+  /** Set at finish (`resolveStack`): the ranges that were still open, closed at the capture's end. */
+  unterminated?: number[];
 
-  constructor(plan?: GrowthPlan) {
-    this.depth = u32(64, plan);
-    this.parent = i32(64, plan);
-    this.endLoc = f64(64, plan);
+  constructor(private readonly plan?: GrowthPlan) {}
+
+  /** A range pushed at `t`, inside the innermost open one. */
+  push(t: number, style: number, payload: number, loc: number): void {
+    const i = this.count;
+    if (i === this.start.length) this.grow();
+    const open = this.open;
+    const d = open.length;
+    this.start[i] = t;
+    this.style[i] = style;
+    this.payload[i] = payload;
+    this.loc[i] = loc;
+    this.depth[i] = d;
+    const counts = this.levelCounts;
+    this.parentRank[i] = d > 0 ? counts[d - 1] - 1 : -1;
+    // A range at depth d lies inside one at d - 1, already counted: d <= counts.length.
+    if (d === counts.length) counts.push(1);
+    else counts[d]++;
+    open.push(i);
+    this.count = i + 1;
   }
+
+  private grow(): void {
+    const capacity = grownCapacity(this.start.length, this.plan);
+    const n = this.count;
+    this.start = grownTo(this.start, new Float64Array(capacity), n);
+    this.end = grownTo(this.end, new Float64Array(capacity), n);
+    this.loc = grownTo(this.loc, new Float64Array(capacity), n);
+    this.endLoc = grownTo(this.endLoc, new Float64Array(capacity), n);
+    this.style = grownTo(this.style, new Uint32Array(capacity), n);
+    this.payload = grownTo(this.payload, new Int32Array(capacity), n);
+    this.depth = grownTo(this.depth, new Uint32Array(capacity), n);
+    this.parentRank = grownTo(this.parentRank, new Int32Array(capacity), n);
+  }
+}
+
+const INITIAL_CAPACITY = 64;
+
+function grownTo<T extends Float64Array | Uint32Array | Int32Array>(from: T, to: T, n: number): T {
+  to.set(from.subarray(0, n));
+  return to;
 }
 
 export interface RowMeta {
@@ -278,24 +338,24 @@ function withMarkColumns(row: RowMeta, plan: GrowthPlan | undefined): void {
 /**
  * Turns a row resolved on arrival back into its push and pop events, in arrival order: before
  * each push, pops close the innermost ranges down to that push's depth; after the last push,
- * the ranges closed since. Then the complete columns are emptied and the row takes the general
- * path, exactly as if it had never been resolved on arrival.
+ * the ranges closed since. Then the row takes the general path, exactly as if it had never been
+ * resolved on arrival (its complete columns were never written while it was).
  */
 export function replayOnline(row: RowMeta): void {
   const on = row.online!;
   row.online = undefined;
   const ev = row.events;
-  const n = ev.start.length;
+  const n = on.count;
   // A push per range, a pop per closed one, and the pops that had nothing to close.
   const events = ev.evT.length + 2 * n - on.open.length + (on.strayPops?.length ?? 0) / 3;
   for (const column of [ev.evT, ev.evPush, ev.evStyle, ev.evPayload, ev.evLoc]) column.reserve(events);
   const stack: number[] = [];
   const pop = (i: number) => {
-    ev.evT.push(ev.end.get(i));
+    ev.evT.push(on.end[i]);
     ev.evPush.push(0);
     ev.evStyle.push(0);
     ev.evPayload.push(-1);
-    ev.evLoc.push(on.endLoc.get(i));
+    ev.evLoc.push(on.endLoc[i]);
   };
   const stray = on.strayPops ?? [];
   let s = 0;
@@ -310,17 +370,16 @@ export function replayOnline(row: RowMeta): void {
     }
   };
   for (let i = 0; i < n; i++) {
-    const depth = on.depth.get(i);
+    const depth = on.depth[i];
     while (stack.length > depth) pop(stack.pop()!);
     strayPopsBefore(i);
-    ev.evT.push(ev.start.get(i));
+    ev.evT.push(on.start[i]);
     ev.evPush.push(1);
-    ev.evStyle.push(ev.style.get(i));
-    ev.evPayload.push(ev.payload.get(i));
-    ev.evLoc.push(ev.loc.get(i));
+    ev.evStyle.push(on.style[i]);
+    ev.evPayload.push(on.payload[i]);
+    ev.evLoc.push(on.loc[i]);
     stack.push(i);
   }
   while (stack.length > on.open.length) pop(stack.pop()!);
   strayPopsBefore(n);
-  for (const column of [ev.start, ev.end, ev.style, ev.payload, ev.thread, ev.flags, ev.loc]) column.length = 0;
 }

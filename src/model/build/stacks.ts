@@ -27,14 +27,21 @@ export function resolveStack(row: RowMeta, captureEnd: number, cx: StackContext)
     // general path meets them), then the ranges still open are closed after everything, innermost first.
     const stray = on.strayPops ?? [];
     for (let s = 0; s < stray.length; s += 3) reportStrayPop(cx, row.thread, stray[s + 1], stray[s + 2]);
+    const n = on.count;
     for (let s = on.open.length - 1; s >= 0; s--) {
       const i = on.open[s];
-      const start = ev.start.get(i);
-      reportNeverPopped(cx, row.thread, start, ev.style.get(i), ev.loc.get(i));
-      ev.end.set(i, Math.max(captureEnd, start));
-      ev.flags.set(i, RangeFlag.Unterminated);
+      const start = on.start[i];
+      reportNeverPopped(cx, row.thread, start, on.style[i], on.loc[i]);
+      on.end[i] = Math.max(captureEnd, start);
     }
-    on.open.length = 0;
+    on.unterminated = on.open.splice(0);
+    // The row's complete columns take the online ones as they are (thread and flags stay empty:
+    // the row's thread, and `unterminated`).
+    ev.start.adopt(on.start, n);
+    ev.end.adopt(on.end, n);
+    ev.style.adopt(on.style, n);
+    ev.payload.adopt(on.payload, n);
+    ev.loc.adopt(on.loc, n);
     return;
   }
   const n = ev.evT.length;
