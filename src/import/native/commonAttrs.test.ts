@@ -8,17 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelBuilder, type EventAttrs } from '../../model/builder.ts';
 import { NativeDecoder } from './decoder.ts';
 import { FormatError, ByteReader } from './reader.ts';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
 
 /** A varint, sometimes in more bytes than it needs (valid: continuation bits over zero groups). */
 function varint(out: number[], v: number, next: () => number): void {

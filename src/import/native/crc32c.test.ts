@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { crc32c, crc32cRegisterStep, crc32cShift } from './crc32c.ts';
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
 
 /** The definition, one bit at a time: what the table method must agree with. */
 function crc32cBitwise(bytes: Uint8Array, crc = 0): number {
@@ -9,18 +10,6 @@ function crc32cBitwise(bytes: Uint8Array, crc = 0): number {
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
   }
   return ~c >>> 0;
-}
-
-/** A small seeded generator (mulberry32), so that a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('crc32c', () => {

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RangeIdTable } from './rangeIdTable.ts';
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
 
 describe('RangeIdTable', () => {
   it('behaves as a Map under random sets, gets and deletes of ids of every size', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteReader, FormatError } from './reader.ts';
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
 
 /** The varint as the format defines it (docs/capture-format.md): what the fast paths must agree with. */
 function referenceVarint(bytes: Uint8Array, pos: number, end: number): { value: number; next: number } | string {
@@ -23,17 +24,6 @@ function encode(value: number): number[] {
     out.push(value > 0 ? low | 0x80 : low);
   } while (value > 0);
   return out;
-}
-
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('ByteReader', () => {

@@ -8,18 +8,7 @@ import { RangeFlag, type Model } from '../types.ts';
 import { placeOnlineRow, placeRows } from './placeRanges.ts';
 import { layoutOnline, MAX_DEPTH, type Layout } from './rowLayout.ts';
 import { OnlineStack, RowEvents } from './rows.ts';
-
-/** A small seeded generator (mulberry32), so that a failure names a case that can be rerun. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
 
 /** Fails at the first value that differs (faster than a deep equality on long columns). */
 function expectSameColumns(actual: object, expected: object, what: string): void {
