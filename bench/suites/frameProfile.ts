@@ -32,6 +32,7 @@ import type { Browser, Page } from '@playwright/test';
 import { launchChromium, serve, type Served } from '../lib/chromiumApp.ts';
 import { median, percentile, scriptedViews } from '../lib/frames.ts';
 import { installProbes } from '../lib/pageProbes.ts';
+import { profileSamples, type ProfileNode } from '../lib/traceProfile.ts';
 
 const { values } = parseArgs({
   options: {
@@ -73,11 +74,6 @@ interface TraceEvent {
   tid: number;
   id?: string;
   args?: { name?: string; data?: Record<string, unknown> & { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[]; startTime?: number } };
-}
-interface ProfileNode {
-  id: number;
-  parent?: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
 }
 
 /** In-page script: one view per frame, a user-timing mark right after each setView. */
@@ -220,22 +216,8 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
   }
   const self = new Map<string, number>();
   if (values.sampling) {
-    const profile = events.find((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid);
-    if (profile) {
-      const nodes = new Map<number, ProfileNode>();
-      let t = (profile.args?.data?.startTime as number | undefined) ?? profile.ts;
-      const samples: [number, number][] = [];
-      for (const e of events) {
-        if (e.name !== 'ProfileChunk' || e.id !== profile.id || e.pid !== pid) continue;
-        const data = e.args!.data!;
-        for (const n of data.cpuProfile?.nodes ?? []) nodes.set(n.id, n);
-        const ids = data.cpuProfile?.samples ?? [];
-        const deltas = data.timeDeltas ?? [];
-        for (let i = 0; i < ids.length; i++) {
-          t += deltas[i] ?? 0;
-          samples.push([t, ids[i]]);
-        }
-      }
+    const { nodes, samples } = profileSamples(events, pid, tid);
+    if (samples.length > 0) {
       const first = tasks[markTask[0]].ts;
       const lastTask = tasks[markTask[list.length]];
       const last = lastTask.ts + (lastTask.dur ?? 0);

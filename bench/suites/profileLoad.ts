@@ -16,6 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { launchChromium, serve } from '../lib/chromiumApp.ts';
 import { installProbes, readProbes } from '../lib/pageProbes.ts';
+import { profileSamples, type ProfileNode } from '../lib/traceProfile.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,38 +49,13 @@ interface TraceEvent {
   id?: string;
   args?: Record<string, unknown> & { data?: Record<string, unknown> & { cpuProfile?: CpuProfileChunk; timeDeltas?: number[]; startTime?: number } };
 }
-interface CpuProfileNode {
-  id: number;
-  parent?: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-}
 interface CpuProfileChunk {
-  nodes?: CpuProfileNode[];
+  nodes?: ProfileNode[];
   samples?: number[];
 }
 
-/** Samples of the main thread's profile: [timestamp µs, node id], and the nodes by id. */
-function samplesOf(events: TraceEvent[], pid: number, tid: number) {
-  const nodes = new Map<number, CpuProfileNode>();
-  const samples: [number, number][] = [];
-  const profile = events.find((e) => e.name === 'Profile' && e.pid === pid && e.tid === tid);
-  if (!profile) return { nodes, samples };
-  let t = (profile.args!.data!.startTime as number) ?? profile.ts;
-  for (const e of events) {
-    if (e.name !== 'ProfileChunk' || e.id !== profile.id || e.pid !== pid) continue;
-    const data = e.args!.data!;
-    for (const n of data.cpuProfile?.nodes ?? []) nodes.set(n.id, n);
-    const ids = data.cpuProfile?.samples ?? [];
-    const deltas = data.timeDeltas ?? [];
-    for (let i = 0; i < ids.length; i++) {
-      t += deltas[i] ?? 0;
-      samples.push([t, ids[i]]);
-    }
-  }
-  return { nodes, samples };
-}
 
-function frameName(n: CpuProfileNode): string {
+function frameName(n: ProfileNode): string {
   const f = n.callFrame;
   const file = f.url ? f.url.slice(f.url.lastIndexOf('/') + 1) : '';
   return `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
@@ -128,7 +104,7 @@ async function main(): Promise<void> {
     }
     const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
     const tasks = onMain.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) / 1000 > thresholdMs).sort((a, b) => a.ts - b.ts);
-    const { nodes, samples } = samplesOf(events, main.pid, main.tid);
+    const { nodes, samples } = profileSamples(events, main.pid, main.tid);
     const navStart = events.find((e) => e.name === 'TracingStartedInBrowser')?.ts ?? tasks[0]?.ts ?? 0;
 
     // The file input's change event: where the load starts (the page's own start-up comes before).
@@ -175,7 +151,7 @@ async function main(): Promise<void> {
         const name = frameName(node);
         self.set(name, (self.get(name) ?? 0) + dt / 1000);
         const seen = new Set<string>();
-        for (let n: CpuProfileNode | undefined = node; n; n = n.parent !== undefined ? nodes.get(n.parent) : undefined) {
+        for (let n: ProfileNode | undefined = node; n; n = n.parent !== undefined ? nodes.get(n.parent) : undefined) {
           const key = frameName(n);
           if (seen.has(key)) continue;
           seen.add(key);
