@@ -32,7 +32,7 @@ import type { Browser, Page } from '@playwright/test';
 import { launchChromium, serve, type Served } from '../lib/chromiumApp.ts';
 import { median, percentile, scriptedViews } from '../lib/frames.ts';
 import { installProbes } from '../lib/pageProbes.ts';
-import { profileSamples, type ProfileNode } from '../lib/traceProfile.ts';
+import { frameName, profileSamples, type TraceEvent } from '../lib/traceProfile.ts';
 
 const { values } = parseArgs({
   options: {
@@ -63,18 +63,6 @@ const rounds = Math.max(1, Number(values.rounds));
 const topN = Number(values.top);
 const VIEWPORT = { width: 1600, height: 900 };
 const log = (line: string) => process.stderr.write(line + '\n');
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  id?: string;
-  args?: { name?: string; data?: Record<string, unknown> & { cpuProfile?: { nodes?: ProfileNode[]; samples?: number[] }; timeDeltas?: number[]; startTime?: number } };
-}
 
 /** In-page script: one view per frame, a user-timing mark right after each setView. */
 const RUN_VIEWS = `async (list) => {
@@ -116,12 +104,6 @@ interface RunResult {
   self: Map<string, number>;
   /** Trace events inside the steps' tasks by name, thread ms over all steps. */
   phases: Map<string, number>;
-}
-
-function frameName(n: ProfileNode): string {
-  const f = n.callFrame;
-  const file = f.url ? f.url.slice(f.url.lastIndexOf('/') + 1) : '';
-  return `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
 }
 
 async function loadPage(browser: Browser, site: Served, query: string): Promise<Page> {

@@ -16,7 +16,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { launchChromium, serve } from '../lib/chromiumApp.ts';
 import { installProbes, readProbes } from '../lib/pageProbes.ts';
-import { profileSamples, type ProfileNode } from '../lib/traceProfile.ts';
+import { frameName, profileSamples, type ProfileNode, type TraceEvent } from '../lib/traceProfile.ts';
 
 const { values } = parseArgs({
   options: {
@@ -35,31 +35,6 @@ if (!values.dist || !values.file) {
 }
 const thresholdMs = Number(values.threshold);
 const topN = Number(values.top);
-
-interface TraceEvent {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  /** Thread (CPU) time of the event, µs: below `dur` when the thread waited or was descheduled. */
-  tdur?: number;
-  pid: number;
-  tid: number;
-  id?: string;
-  args?: Record<string, unknown> & { data?: Record<string, unknown> & { cpuProfile?: CpuProfileChunk; timeDeltas?: number[]; startTime?: number } };
-}
-interface CpuProfileChunk {
-  nodes?: ProfileNode[];
-  samples?: number[];
-}
-
-
-function frameName(n: ProfileNode): string {
-  const f = n.callFrame;
-  const file = f.url ? f.url.slice(f.url.lastIndexOf('/') + 1) : '';
-  return `${f.functionName || '(anonymous)'}${file ? ` ${file}:${f.lineNumber + 1}` : ''}`;
-}
 
 async function main(): Promise<void> {
   const app = await serve(values.dist!, '/nvtxview/');
