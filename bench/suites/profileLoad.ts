@@ -6,7 +6,7 @@
  * own events (script, style, layout, paint, GC) and the JavaScript functions with the most samples.
  * Use an unminified build for readable names: `npx vite build --minify false --outDir /tmp/x`.
  *
- *   node scripts/run-ts.mjs bench/run.ts profile-load --dist /tmp/x --file capture.nvtxc [--threshold 50] [--top 12] [--trace out.json] [--summary]
+ *   node scripts/run-ts.mjs bench/run.ts profile-load --dist /tmp/x --file capture.nvtxc [--threshold 50] [--top 12] [--trace out.json] [--summary] [--query '?tape=always']
  *
  * Wall time and CPU time of a task differ on a loaded machine (the thread waits for a core): both
  * are printed. `--summary` prints one line: the tasks over the threshold as wall/CPU ms, and the
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     trace: { type: 'string' },
     settle: { type: 'string', default: '1500' },
     summary: { type: 'boolean', default: false },
+    /** A query for the page's URL, e.g. '?tape=always'. */
+    query: { type: 'string', default: '' },
   },
 });
 if (!values.dist || !values.file) {
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
     const context = await browser.newContext({ viewport: { width: 1600, height: 900 } });
     const page = await context.newPage();
     await installProbes(page);
-    await page.goto(app.url);
+    await page.goto(app.url + values.query);
     await page.waitForFunction(() => (window as unknown as { __nvtxview?: { idle?: unknown } }).__nvtxview?.idle !== undefined);
     await browser.startTracing(page, {
       categories: [
