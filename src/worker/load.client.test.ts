@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { LoadClient, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
@@ -85,27 +85,68 @@ describe('LoadClient', () => {
     expect((await handle.promise).model.ranges.startNs.length).toBe(2);
   });
 
-  it('holds the whole-file worker from the end of the slice decode until the page has taken the partial model in', async () => {
+  it('holds the whole-file worker from the arrival of the partial model until the page has drawn it', async () => {
     const { made, client } = clientMakingWorkers();
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
     const [whole, preview] = made;
     const sent = () => whole.posted.map((m) => (m as { type: string }).type);
-    preview.send({ type: 'slice-read' });
-    expect(sent()).toEqual(['load', 'hold']);
+    // While the slice decodes, the whole file goes on.
+    expect(sent()).toEqual(['load']);
     preview.send({ type: 'partial', model: model(['a']), bytesDone: 1 });
     expect(sent()).toEqual(['load', 'hold']);
-    // Node has no requestIdleCallback: the page counts as idle after the current task.
+    // Node has no animation frames: the partial model counts as drawn after the current task.
     await new Promise((r) => setTimeout(r, 0));
     expect(sent()).toEqual(['load', 'hold', 'resume']);
     whole.send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
     await handle.promise;
 
-    // A slice that gave no model releases the hold at once.
+    // A slice that gave no model holds nothing.
     const { made: made2, client: client2 } = clientMakingWorkers();
     client2.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
-    made2[1].send({ type: 'slice-read' });
     made2[1].send({ type: 'no-partial' });
-    expect(made2[0].posted.map((m) => (m as { type: string }).type)).toEqual(['load', 'hold', 'resume']);
+    expect(made2[0].posted.map((m) => (m as { type: string }).type)).toEqual(['load']);
+  });
+
+  describe('with animation frames and idle callbacks (as in the page)', () => {
+    /** Callbacks the test runs by hand, as the page's frames and idle periods would. */
+    let frames: (() => void)[] = [];
+    let idles: (() => void)[] = [];
+    const stubPage = () => {
+      frames = [];
+      idles = [];
+      vi.stubGlobal('requestAnimationFrame', (f: () => void) => frames.push(f));
+      vi.stubGlobal('requestIdleCallback', (f: () => void) => idles.push(f));
+    };
+    const runFrame = () => frames.splice(0).forEach((f) => f());
+    afterEach(() => vi.unstubAllGlobals());
+
+    it('on two cores, resumes the whole-file worker once the partial model is drawn, not when the page is idle', () => {
+      stubPage();
+      const { made, client } = clientMakingWorkers();
+      client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+      const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+      made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+      expect(sent()).toEqual(['load', 'hold']);
+      // The frame that draws the partial model, then the next one: the model is on the screen.
+      runFrame();
+      expect(sent()).toEqual(['load', 'hold']);
+      runFrame();
+      expect(sent()).toEqual(['load', 'hold', 'resume']);
+      expect(idles).toHaveLength(0);
+    });
+
+    it('on one core, resumes the whole-file worker only when the page is idle', () => {
+      stubPage();
+      const { made, client } = clientMakingWorkers(1, 'never', 1);
+      client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+      const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+      made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+      runFrame();
+      runFrame();
+      expect(sent()).toEqual(['load', 'hold']);
+      idles.splice(0).forEach((f) => f());
+      expect(sent()).toEqual(['load', 'hold', 'resume']);
+    });
   });
 
   it('on one core, holds the whole-file worker from the start until the partial model is in', async () => {
@@ -113,8 +154,6 @@ describe('LoadClient', () => {
     const client = new LoadClient(1, () => (made.push(new FakeWorker()), made[made.length - 1] as unknown as Worker), undefined, 1);
     client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
     const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
-    expect(sent()).toEqual(['load', 'hold']);
-    made[1].send({ type: 'slice-read' });
     expect(sent()).toEqual(['load', 'hold']);
     made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
     await new Promise((r) => setTimeout(r, 0));

@@ -83,6 +83,15 @@ function whenPageIdle(then: () => void): void {
   else setTimeout(then, 0);
 }
 
+/**
+ * Runs `then` after the page's next frame has been drawn (two animation frames: the store change
+ * that a new model makes is drawn in the first), or at once where there are no animation frames.
+ */
+function afterNextFrame(then: () => void): void {
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => requestAnimationFrame(() => then()));
+  else setTimeout(then, 0);
+}
+
 const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-load' });
 
@@ -163,8 +172,9 @@ export class LoadClient {
   /**
    * A second worker that decodes the file's first slice and hands its model to `onPartial`, unless
    * the whole model came first; it ends itself after its one answer. While the page takes the
-   * partial model in, the whole-file worker (`whole`) holds (load.protocol.ts, 'hold'). Returns
-   * its terminate.
+   * partial model in and draws it, the whole-file worker (`whole`) holds (load.protocol.ts,
+   * 'hold'): with two cores or more from the partial model's arrival until the next frame is
+   * drawn; with one core, from the start until the page is idle. Returns its terminate.
    */
   private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined): () => void {
     let worker: Worker | undefined = this.takeWorker();
@@ -185,14 +195,15 @@ export class LoadClient {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const msg = event.data;
       if (msg.type === 'strings') return strings.add(msg.strings);
-      if (msg.type === 'slice-read') {
-        if (!holding) holdWhole();
-        return;
-      }
       stop();
       if (msg.type === 'partial' && whole()) {
+        // Held only from here: while the partial model's worker decodes and lays it out, the page
+        // has nothing to do and the whole file keeps the other core (docs/performance.md, "The
+        // whole 10M native capture in the page").
+        if (!holding) holdWhole();
         request.onPartial?.(withStrings(msg.model, strings));
-        whenPageIdle(resumeWhole);
+        if (this.cores < 2) whenPageIdle(resumeWhole);
+        else afterNextFrame(resumeWhole);
       } else resumeWhole();
     };
     // A partial model is a courtesy: the whole load reports what is wrong.
