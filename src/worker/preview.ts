@@ -2,8 +2,8 @@
  * A first look at a big file while it loads: a second load worker decodes the file's first slice
  * into a model of its own and posts it ('partial') while the first decodes the whole file
  * (load.client.ts), so the timeline shows the start of the capture within a second or two instead
- * of after the whole decode of a big file (docs/performance.md). The slice costs about 1/16 more
- * decoding, on the other core.
+ * of after the whole decode of a big file (docs/performance.md). The slice (its first 4 MiB,
+ * previewSize.ts) costs that much more decoding, on the other core.
  *
  * Only formats whose prefix is itself a readable capture get a preview: native captures (chunks;
  * every thread stream starts near the top), Chrome JSON (events in file order) and NVTXT (lines).

@@ -15,9 +15,17 @@ export const PREVIEW_MIN_BYTES: Readonly<Record<string, number>> = {
   'chrome-json': 192 << 20,
 };
 
-/** Bytes of the slice: 1/16 of the file, within [4 MiB, 16 MiB]. */
+/**
+ * Bytes of the slice: the file's first 4 MiB, whatever its size. The partial model is a first look
+ * that should come soon, and its worker competes with the whole file's for the machine until it
+ * is drawn: 1/16 of a 157 MiB native capture (10 MiB) kept it busy about twice as long for a first
+ * frame that showed 2.5 times more of the same start (docs/performance.md, "The whole 10M native
+ * capture in the page").
+ */
+export const PREVIEW_SLICE_BYTES = 4 << 20;
+
 export function previewBytes(size: number): number {
-  return Math.min(size, Math.max(4 << 20, Math.min(16 << 20, Math.floor(size / 16))));
+  return Math.min(size, PREVIEW_SLICE_BYTES);
 }
 
 /** Whether a file of `size` bytes may get a partial model (the page asks before it starts a worker for one). */
