@@ -20,10 +20,20 @@ export interface GrowthPlan {
 
 /** Below this share of the file read, the projection is too uncertain: columns double. */
 const MIN_PROJECTION_FRACTION = 1 / 64;
-/** The most one growth multiplies a capacity by (bounds what a column that stops filling wastes). */
-const MAX_GROWTH = 8;
-/** Headroom over the projected size, so that a column filling a little faster than the file still grows once. */
-const PROJECTION_HEADROOM = 1.06;
+/**
+ * The most one growth multiplies a capacity by (bounds what a column that stops filling wastes, in
+ * address space: pages never written are not in memory). 32 lets the rows of the 10M native
+ * capture reach their size from a fifth into the file, with one copy of a few MB per row, instead
+ * of a second copy of half their data (168 MB in all) two thirds into it (docs/performance.md,
+ * "The whole 10M native capture in the page").
+ */
+const MAX_GROWTH = 32;
+/**
+ * Headroom over the projected size, so that a column filling a little faster than the file still
+ * grows once: a growth late in the file copies nearly all of the column (with 6%, 35 columns of
+ * the 10M native capture doubled at 97% of the file).
+ */
+const PROJECTION_HEADROOM = 1.2;
 
 export interface Growable<T extends TypedArray> {
   /** Values pushed so far; may be lowered to drop the tail. */
