@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { LoadClient, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
+import { LoadClient, READER_MIN_BYTES, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -33,8 +33,8 @@ function model(names: string[]): Model {
   return b.finish();
 }
 
-/** A client whose every new worker is a fresh FakeWorker, listed in `made`. */
-function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2): { made: FakeWorker[]; client: LoadClient } {
+/** A client whose every new worker is a fresh FakeWorker, listed in `made`; files are read by their load worker unless `readerMinBytes` says otherwise. */
+function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2, readerMinBytes = Infinity): { made: FakeWorker[]; client: LoadClient } {
   const made: FakeWorker[] = [];
   const client = new LoadClient(
     maxParallel,
@@ -46,6 +46,7 @@ function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores 
     undefined,
     cores,
     tape,
+    readerMinBytes,
   );
   return { made, client };
 }
@@ -248,6 +249,38 @@ describe('LoadClient', () => {
     await handle.promise;
     expect(terminated).toEqual(expect.arrayContaining([build, decode]));
     expect(client.paths).toEqual([{ name: 'big.nvtxc', path: 'tape' }]);
+  });
+
+  it('has a big file read by another worker on two cores, passes the reads on if it fails, and ends it with the load', async () => {
+    const { made, client } = clientMakingWorkers(1, 'never', 2, READER_MIN_BYTES);
+    client.warm();
+    // One for the file, one to read it, one for its partial model.
+    expect(made).toHaveLength(3);
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    const [whole, reader, preview] = made;
+    const first = (w: FakeWorker) => w.posted.find((m) => (m as { type: string }).type !== 'warm') as { type: string; port?: MessagePort };
+    expect([whole, reader, preview].map((w) => first(w).type)).toEqual(['load', 'read', 'preview']);
+    // The two ends of one channel: the load worker's reads reach the reader.
+    const got = new Promise((resolve) => (first(reader).port!.onmessage = (e) => resolve(e.data)));
+    (whole.posted[1] as { readPort: MessagePort }).readPort.postMessage({ id: 0, start: 0, end: 4 });
+    expect(await got).toEqual({ id: 0, start: 0, end: 4 });
+    // A reader whose script fails leaves the reads to the load worker.
+    let ended = 0;
+    reader.terminate = () => void ended++;
+    reader.onerror?.({ message: 'failed' } as ErrorEvent);
+    expect(whole.posted.map((m) => (m as { type: string }).type)).toEqual(['warm', 'load', 'read-here']);
+    expect(ended).toBe(1);
+    whole.send({ type: 'done', model: model(['a']), decodeMs: 1 });
+    await handle.promise;
+    first(reader).port!.close();
+
+    // Smaller files, and one core, read in the load worker.
+    const small = clientMakingWorkers(1, 'never', 2, READER_MIN_BYTES);
+    small.client.load({ file: new Blob(['small']), name: 'small.test', options: {}, onProgress: () => {} });
+    expect(small.made).toHaveLength(1);
+    const one = clientMakingWorkers(1, 'never', 1, READER_MIN_BYTES);
+    one.client.warm();
+    expect(one.made).toHaveLength(2);
   });
 
   it('keeps one worker for a small file, and for any file with fewer cores', async () => {

@@ -51,8 +51,15 @@ type WorkerFactory = () => Worker;
 
 /** The longest `warmWhenIdle` waits for the page to be idle. */
 const IDLE_TIMEOUT_MS = 1000;
-/** Spare workers kept: one for the next file, one for its partial model, and one more where files load on two workers. */
+/** Spare workers kept: one for the next file and one for its partial model (more: `LoadClient.warm`). */
 const SPARES = 2;
+
+/**
+ * Files from this size on are read by a second worker (blobReader.ts) on a machine with two cores
+ * or more: a Blob read costs the reading thread about 4 ms per 4 MiB (docs/performance.md, "The
+ * whole 10M native capture in the page"), a few tasks below this size.
+ */
+export const READER_MIN_BYTES = 32 * 1024 * 1024;
 
 /**
  * Files from this size on are decoded in one worker and built in another (src/worker/tapeRoles.ts)
@@ -115,7 +122,14 @@ export class LoadClient {
     /** With one core the two workers would only share it: the whole file then waits for the partial model (at most HOLD_MAX_MS). */
     private readonly cores = globalThis.navigator?.hardwareConcurrency ?? 2,
     private readonly tape: TapeChoice = 'auto',
+    /** Files from this size on are read by a second worker where there are two cores (Infinity: never). */
+    private readonly readerMinBytes = READER_MIN_BYTES,
   ) {}
+
+  /** Whether a file of `size` bytes is read for its load worker by another (blobReader.ts). */
+  private readByReader(size: number): boolean {
+    return this.cores >= 2 && size >= this.readerMinBytes;
+  }
 
   /** How each finished load went, in order (the page's test hooks show it). */
   readonly paths: { name: string; path: LoadPath }[] = [];
@@ -131,7 +145,10 @@ export class LoadClient {
    * milliseconds to fetch, compile and run before it can read a byte.
    */
   warm(): void {
-    const spares = SPARES + (this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES) ? 1 : 0);
+    // One more to read a big file for the first where there are two cores, and one more where files
+    // load on two workers.
+    const tape = this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES);
+    const spares = SPARES + (this.cores >= 2 && this.readerMinBytes !== Infinity ? 1 : 0) + (tape ? 1 : 0);
     while (this.spares.length < spares) {
       const spare: Spare = { worker: this.createWorker(), failed: false, warming: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
@@ -145,7 +162,7 @@ export class LoadClient {
     // two workers): it warms up its JIT meanwhile (warmUp.ts) and stops at the load's message. The
     // partial model's worker starts cold: its slice is short, and a second warm-up would take the
     // other core of a 2-core machine while the page is idle.
-    const warmed = spares > SPARES ? 2 : 1;
+    const warmed = tape ? 2 : 1;
     for (const next of this.spares.slice(0, warmed)) {
       if (next.warming) continue;
       next.warming = true;
@@ -221,6 +238,8 @@ export class LoadClient {
     let worker: Worker | undefined;
     /** The decode worker of a two-worker load (`worker` builds). */
     let decoder: Worker | undefined;
+    /** The worker that reads a big file for `worker` (blobReader.ts). */
+    let reader: Worker | undefined;
     let stopPreview: (() => void) | undefined;
     let cancelled = false;
     let rejectFn: (e: Error) => void = () => {};
@@ -236,6 +255,8 @@ export class LoadClient {
           worker = undefined;
           decoder?.terminate();
           decoder = undefined;
+          reader?.terminate();
+          reader = undefined;
           this.running--;
           this.release();
           // The next file gets a started worker too.
@@ -267,6 +288,18 @@ export class LoadClient {
           const channel = new MessageChannel();
           worker.postMessage({ type: 'tape-build', file, name, options, port: channel.port1 } satisfies ToWorker, [channel.port1]);
           decoder.postMessage({ type: 'tape-decode', file, name, options, port: channel.port2 } satisfies ToWorker, [channel.port2]);
+        } else if (file instanceof Blob && this.readByReader(file.size)) {
+          reader = this.takeWorker();
+          const whole = worker;
+          // A reader that fails leaves the reads to the load worker.
+          reader.onerror = () => {
+            reader?.terminate();
+            reader = undefined;
+            whole.postMessage({ type: 'read-here' } satisfies ToWorker);
+          };
+          const channel = new MessageChannel();
+          reader.postMessage({ type: 'read', file, port: channel.port2 } satisfies ToWorker, [channel.port2]);
+          worker.postMessage({ type: 'load', file, name, options, readPort: channel.port1 } satisfies ToWorker, [channel.port1]);
         } else {
           const msg: ToWorker =
             file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
@@ -285,6 +318,8 @@ export class LoadClient {
         stopPreview?.();
         decoder?.terminate();
         decoder = undefined;
+        reader?.terminate();
+        reader = undefined;
         if (worker) {
           worker.terminate();
           worker = undefined;

@@ -9,6 +9,16 @@ export type ToWorker = {
   file: Blob;
   name: string;
   options: DecodeOptions;
+  /** Where a reader worker ('read') answers this worker's reads of `file` (blobReader.ts); else it reads itself. */
+  readPort?: MessagePort;
+} | {
+  /** To a reader worker: answer the reads that come on `port` with slices of `file` (blobReader.ts). Posts nothing to the page. */
+  type: 'read';
+  file: Blob;
+  port: MessagePort;
+} | {
+  /** To a 'load' worker whose reader worker failed: read the file itself from now on. */
+  type: 'read-here';
 } | {
   /** Fetch a capture (CORS) and decode it while it downloads. */
   type: 'load-url';

@@ -13,6 +13,7 @@ import { previewSlice } from './preview.ts';
 import { stringSlices } from './stringSlices.ts';
 import { runTapeBuild, runTapeDecode } from './tapeRoles.ts';
 import { warmUp } from './warmUp.ts';
+import { readerSource, serveReads, type ReaderSource } from './blobReader.ts';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (msg: FromWorker, transfer: Transferable[] = []) => scope.postMessage(msg, transfer);
@@ -63,11 +64,16 @@ let tapeBuild: { hold(): void; resume(): void } | undefined;
 /** Set by the first message that is not 'warm': the warm-up stops before its next load. */
 let busy = false;
 
+/** This worker's reads when a reader worker makes them ('load' with a `readPort`). */
+let reads: ReaderSource | undefined;
+
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
   if (msg.type === 'warm') return void warmUp(() => busy);
   busy = true;
   if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
+  if (msg.type === 'read') return serveReads(msg.port, msg.file);
+  if (msg.type === 'read-here') return reads?.readHere();
   if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
   if (msg.type === 'resume') return tapeBuild ? tapeBuild.resume() : gate.release();
   const t0 = performance.now();
@@ -97,7 +103,11 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   }
   const load = msg;
   return loadHere(async () => {
-    if (load.type === 'load') return loadModel(blobSource(load.file, load.name), { decode: options, onProgress, checkpoint });
+    if (load.type === 'load') {
+      const local = blobSource(load.file, load.name);
+      if (load.readPort) reads = readerSource(load.readPort, local);
+      return loadModel(reads ?? local, { decode: options, onProgress, checkpoint });
+    }
     const download = await openDownload(load.url, load.name, { onProgress, pageOrigin: scope.location.origin });
     return loadModelFromStream(load.name, download.chunks, download.sizeHint, { decode: options });
   }, load.name, t0);
