@@ -86,13 +86,15 @@ describe('LoadClient', () => {
     expect((await handle.promise).model.ranges.startNs.length).toBe(2);
   });
 
-  it('holds the whole-file worker from the arrival of the partial model until the page has drawn it', async () => {
+  it('holds the whole-file worker from the end of the slice decode until the page has drawn the partial model', async () => {
     const { made, client } = clientMakingWorkers();
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
     const [whole, preview] = made;
     const sent = () => whole.posted.map((m) => (m as { type: string }).type);
     // While the slice decodes, the whole file goes on.
     expect(sent()).toEqual(['load']);
+    preview.send({ type: 'slice-read' });
+    expect(sent()).toEqual(['load', 'hold']);
     preview.send({ type: 'partial', model: model(['a']), bytesDone: 1 });
     expect(sent()).toEqual(['load', 'hold']);
     // Node has no animation frames: the partial model counts as drawn after the current task.
@@ -101,11 +103,12 @@ describe('LoadClient', () => {
     whole.send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
     await handle.promise;
 
-    // A slice that gave no model holds nothing.
+    // A slice that gave no model releases the hold at once.
     const { made: made2, client: client2 } = clientMakingWorkers();
     client2.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
+    made2[1].send({ type: 'slice-read' });
     made2[1].send({ type: 'no-partial' });
-    expect(made2[0].posted.map((m) => (m as { type: string }).type)).toEqual(['load']);
+    expect(made2[0].posted.map((m) => (m as { type: string }).type)).toEqual(['load', 'hold', 'resume']);
   });
 
   describe('with animation frames and idle callbacks (as in the page)', () => {
@@ -126,6 +129,7 @@ describe('LoadClient', () => {
       const { made, client } = clientMakingWorkers();
       client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
       const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+      made[1].send({ type: 'slice-read' });
       made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
       expect(sent()).toEqual(['load', 'hold']);
       // The frame that draws the partial model, then the next one: the model is on the screen.

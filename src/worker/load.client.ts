@@ -190,7 +190,7 @@ export class LoadClient {
    * A second worker that decodes the file's first slice and hands its model to `onPartial`, unless
    * the whole model came first; it ends itself after its one answer. While the page takes the
    * partial model in and draws it, the whole-file worker (`whole`) holds (load.protocol.ts,
-   * 'hold'): with two cores or more from the partial model's arrival until the next frame is
+   * 'hold'): with two cores or more from the end of the slice's decode until the partial model is
    * drawn; with one core, from the start until the page is idle. Returns its terminate.
    */
   private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined): () => void {
@@ -212,12 +212,15 @@ export class LoadClient {
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       const msg = event.data;
       if (msg.type === 'strings') return strings.add(msg.strings);
+      if (msg.type === 'slice-read') {
+        // From here, so that the whole-file worker has stopped (at its next slice) by the time the
+        // partial model reaches the page: a hold asked on arrival came too late for the page's
+        // first tasks with it (docs/performance.md, "The whole 10M native capture in the page").
+        if (!holding) holdWhole();
+        return;
+      }
       stop();
       if (msg.type === 'partial' && whole()) {
-        // Held only from here: while the partial model's worker decodes and lays it out, the page
-        // has nothing to do and the whole file keeps the other core (docs/performance.md, "The
-        // whole 10M native capture in the page").
-        if (!holding) holdWhole();
         request.onPartial?.(withStrings(msg.model, strings));
         if (this.cores < 2) whenPageIdle(resumeWhole);
         else afterNextFrame(resumeWhole);

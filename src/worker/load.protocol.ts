@@ -38,9 +38,9 @@ export type ToWorker = {
   options: DecodeOptions;
 } | {
   /**
-   * To the whole-file worker: a partial model is reaching the page (with one core: one will);
-   * stop decoding after the current slice until 'resume' (or HOLD_MAX_MS), so that the page's
-   * first frame of the new capture has a core (docs/performance.md).
+   * To the whole-file worker: a partial model is about to reach the page; stop decoding after the
+   * current slice until 'resume' (or HOLD_MAX_MS), so that the page's first frames of the new
+   * capture have a core while the browser's own threads take the other (docs/performance.md).
    */
   type: 'hold';
 } | {
@@ -89,6 +89,8 @@ export type FromWorker =
   | { type: 'strings'; strings: string[] }
   /** A model of the file's first `bytesDone` bytes, shown while the whole file decodes (preview.ts). */
   | { type: 'partial'; model: Model; bytesDone: number }
+  /** From the worker making a partial model: its slice is read and decoded; the model follows after the builder's finish. */
+  | { type: 'slice-read' }
   /** The answer to 'preview' when the file gets no partial model (small, gzip, a format without a readable prefix, a slice that failed). */
   | { type: 'no-partial' }
   /** `path`: 'tape' when the file was decoded and built on two threads, else 'single'. */

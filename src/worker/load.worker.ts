@@ -37,7 +37,10 @@ async function postPreview(file: Blob, name: string, options: DecodeOptions): Pr
   const slice = await previewSlice(file, name);
   if (!slice) return post({ type: 'no-partial' });
   try {
-    const model = await loadModel(blobSource(slice, name), { decode: options });
+    const onProgress = (bytesDone: number, bytesTotal: number) => {
+      if (bytesDone === bytesTotal) post({ type: 'slice-read' });
+    };
+    const model = await loadModel(blobSource(slice, name), { decode: options, onProgress });
     // The cut at the slice's end is not a problem of the file; the whole model reports what is.
     model.issues = [];
     model.capture.byteSize = file.size;
