@@ -18,9 +18,9 @@ export const PREVIEW_MIN_BYTES: Readonly<Record<string, number>> = {
 /**
  * Bytes of the slice: the file's first 4 MiB, whatever its size. The partial model is a first look
  * that should come soon, and its worker competes with the whole file's for the machine until it
- * is drawn: 1/16 of a 157 MiB native capture (10 MiB) kept it busy about twice as long for a first
- * frame that showed 2.5 times more of the same start (docs/performance.md, "The whole 10M native
- * capture in the page").
+ * is drawn, while the whole file waits on 'hold' through the slice model's finish(): with 4 MiB
+ * instead of 1/16 (10 MiB of the 10M native capture) the first frame came sooner and the whole
+ * capture too (docs/performance.md, "The whole 10M native capture in the page").
  */
 export const PREVIEW_SLICE_BYTES = 4 << 20;
 
