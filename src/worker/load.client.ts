@@ -90,15 +90,6 @@ function whenPageIdle(then: () => void): void {
   else setTimeout(then, 0);
 }
 
-/**
- * Runs `then` after the page's next frame has been drawn (two animation frames: the store change
- * that a new model makes is drawn in the first), or at once where there are no animation frames.
- */
-function afterNextFrame(then: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => requestAnimationFrame(() => then()));
-  else setTimeout(then, 0);
-}
-
 const defaultFactory: WorkerFactory = () =>
   new Worker(new URL('./load.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-load' });
 
@@ -190,8 +181,8 @@ export class LoadClient {
    * A second worker that decodes the file's first slice and hands its model to `onPartial`, unless
    * the whole model came first; it ends itself after its one answer. While the page takes the
    * partial model in and draws it, the whole-file worker (`whole`) holds (load.protocol.ts,
-   * 'hold'): with two cores or more from the end of the slice's decode until the partial model is
-   * drawn; with one core, from the start until the page is idle. Returns its terminate.
+   * 'hold'): with two cores or more from the end of the slice's decode, with one core from the
+   * start, until the page is idle. Returns its terminate.
    */
   private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined): () => void {
     let worker: Worker | undefined = this.takeWorker();
@@ -222,8 +213,10 @@ export class LoadClient {
       stop();
       if (msg.type === 'partial' && whole()) {
         request.onPartial?.(withStrings(msg.model, strings));
-        if (this.cores < 2) whenPageIdle(resumeWhole);
-        else afterNextFrame(resumeWhole);
+        // Not sooner (e.g. after two animation frames): the timeline draws the new capture only
+        // after React has rendered it, and a whole-file worker resumed before that stretched those
+        // tasks past 50 ms on a busy host (docs/performance.md).
+        whenPageIdle(resumeWhole);
       } else resumeWhole();
     };
     // A partial model is a courtesy: the whole load reports what is wrong.
