@@ -27,4 +27,22 @@ describe('HoldGate', () => {
     expect(performance.now() - t0).toBeGreaterThanOrEqual(25);
     expect(gate.holding).toBe(false);
   });
+
+  it('says when a checkpoint has stopped on a hold, once per hold', async () => {
+    let held = 0;
+    const gate = new HoldGate(60_000, nextTask, () => held++);
+    await gate.checkpoint();
+    expect(held).toBe(0);
+    gate.hold();
+    const waiting = gate.checkpoint();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(held).toBe(1);
+    gate.release();
+    await waiting;
+    // Released before the next checkpoint: nothing stopped.
+    gate.hold();
+    gate.release();
+    await gate.checkpoint();
+    expect(held).toBe(1);
+  });
 });

@@ -13,6 +13,8 @@ export class HoldGate {
   constructor(
     private readonly maxMs: number,
     private readonly nextTask: () => Promise<void>,
+    /** Called when a checkpoint starts to wait on a hold (once per hold): the decode has stopped. */
+    private readonly onHeld: () => void = () => {},
   ) {}
 
   get holding(): boolean {
@@ -40,6 +42,7 @@ export class HoldGate {
 
   async checkpoint(): Promise<void> {
     await this.nextTask();
+    if (this.held) this.onHeld();
     while (this.held) await this.held.done;
   }
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { LoadClient, READER_MIN_BYTES, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
+import { HOLD_CONFIRM_MS, LoadClient, READER_MIN_BYTES, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -95,6 +95,7 @@ describe('LoadClient', () => {
     expect(sent()).toEqual(['load']);
     preview.send({ type: 'slice-read' });
     expect(sent()).toEqual(['load', 'hold']);
+    whole.send({ type: 'held' });
     preview.send({ type: 'partial', model: model(['a']), bytesDone: 1 });
     expect(sent()).toEqual(['load', 'hold']);
     // Node has no requestIdleCallback: the page counts as idle after the current task.
@@ -130,6 +131,7 @@ describe('LoadClient', () => {
       client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
       const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
       made[1].send({ type: 'slice-read' });
+      made[0].send({ type: 'held' });
       made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
       // Frames can come before React has rendered the new capture and the timeline has drawn it.
       runFrame();
@@ -144,6 +146,7 @@ describe('LoadClient', () => {
       const { made, client } = clientMakingWorkers(1, 'never', 1);
       client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
       const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+      made[0].send({ type: 'held' });
       made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
       runFrame();
       runFrame();
@@ -159,9 +162,50 @@ describe('LoadClient', () => {
     client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
     const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
     expect(sent()).toEqual(['load', 'hold']);
+    made[0].send({ type: 'held' });
     made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
     await new Promise((r) => setTimeout(r, 0));
     expect(sent()).toEqual(['load', 'hold', 'resume']);
+  });
+
+  it('hands the partial model on once the whole-file worker has stopped, or after HOLD_CONFIRM_MS, never after the whole model', async () => {
+    vi.useFakeTimers();
+    try {
+      const partials: Model[] = [];
+      const { made, client } = clientMakingWorkers();
+      client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+      made[1].send({ type: 'slice-read' });
+      made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+      // Still decoding up to its next slice: the page waits.
+      expect(partials).toHaveLength(0);
+      made[0].send({ type: 'held' });
+      expect(partials).toHaveLength(1);
+
+      // A worker that does not say so in time (inside its finish(), say): shown after the bound.
+      const late = clientMakingWorkers();
+      const latePartials: Model[] = [];
+      late.client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => latePartials.push(m) });
+      late.made[1].send({ type: 'slice-read' });
+      late.made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+      vi.advanceTimersByTime(HOLD_CONFIRM_MS - 1);
+      expect(latePartials).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(latePartials).toHaveLength(1);
+
+      // The whole model came first: the waiting partial model is dropped.
+      const first = clientMakingWorkers();
+      const firstPartials: Model[] = [];
+      const handle = first.client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => firstPartials.push(m) });
+      first.made[1].send({ type: 'slice-read' });
+      first.made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+      first.made[0].send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
+      await handle.promise;
+      vi.advanceTimersByTime(HOLD_CONFIRM_MS);
+      first.made[0].send({ type: 'held' });
+      expect(firstPartials).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('drops a partial model that comes after the whole one, and asks for none without onPartial', async () => {

@@ -51,6 +51,12 @@ type WorkerFactory = () => Worker;
 
 /** The longest `warmWhenIdle` waits for the page to be idle. */
 const IDLE_TIMEOUT_MS = 1000;
+/**
+ * The longest a partial model waits for the whole-file worker to say it has stopped ('held'):
+ * about two of its 4 MiB slices on this 2-core machine (docs/performance.md).
+ */
+export const HOLD_CONFIRM_MS = 120;
+
 /** Spare workers kept: one for the next file and one for its partial model (more: `LoadClient.warm`). */
 const SPARES = 2;
 
@@ -182,19 +188,30 @@ export class LoadClient {
    * the whole model came first; it ends itself after its one answer. While the page takes the
    * partial model in and draws it, the whole-file worker (`whole`) holds (load.protocol.ts,
    * 'hold'): with two cores or more from the end of the slice's decode, with one core from the
-   * start, until the page is idle. Returns its terminate.
+   * start, until the page is idle. The partial model is handed on once that worker has stopped
+   * ('held', through `onWholeHeld`) or after HOLD_CONFIRM_MS. Returns its terminate.
    */
-  private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined): () => void {
+  private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined, onWholeHeld: (listener: () => void) => void): () => void {
     let worker: Worker | undefined = this.takeWorker();
     let holding = false;
+    /** Whether the whole-file worker said it stopped on the current hold. */
+    let stopped = false;
+    let ended = false;
+    /** Shows the partial model that waits for the whole-file worker to stop. */
+    let waiting: { show(): void; timer: ReturnType<typeof setTimeout> } | undefined;
     const holdWhole = () => {
       holding = whole() !== undefined;
+      stopped = false;
       whole()?.postMessage({ type: 'hold' } satisfies ToWorker);
     };
     const resumeWhole = () => {
       if (holding) whole()?.postMessage({ type: 'resume' } satisfies ToWorker);
       holding = false;
     };
+    onWholeHeld(() => {
+      stopped = true;
+      waiting?.show();
+    });
     const stop = () => {
       worker?.terminate();
       worker = undefined;
@@ -205,18 +222,28 @@ export class LoadClient {
       if (msg.type === 'strings') return strings.add(msg.strings);
       if (msg.type === 'slice-read') {
         // From here, so that the whole-file worker has stopped (at its next slice) by the time the
-        // partial model reaches the page: a hold asked on arrival came too late for the page's
-        // first tasks with it (docs/performance.md, "The whole 10M native capture in the page").
+        // partial model reaches the page (docs/performance.md, "The whole 10M native capture in
+        // the page").
         if (!holding) holdWhole();
         return;
       }
       stop();
       if (msg.type === 'partial' && whole()) {
-        request.onPartial?.(withStrings(msg.model, strings));
-        // Not sooner (e.g. after two animation frames): the timeline draws the new capture only
-        // after React has rendered it, and a whole-file worker resumed before that stretched those
-        // tasks past 50 ms on a busy host (docs/performance.md).
-        whenPageIdle(resumeWhole);
+        const model = withStrings(msg.model, strings);
+        const show = () => {
+          if (waiting) clearTimeout(waiting.timer);
+          waiting = undefined;
+          if (ended || !whole()) return;
+          request.onPartial?.(model);
+          // Not sooner (e.g. after two animation frames): the timeline draws the new capture only
+          // after React has rendered it, and a whole-file worker resumed before that stretched
+          // those tasks past 50 ms on a busy host (docs/performance.md).
+          whenPageIdle(resumeWhole);
+        };
+        // The page's tasks with the new model would share the machine with the whole file's
+        // decode until it reaches its next slice: wait for it to stop, a slice's decode at most.
+        if (!holding || stopped) show();
+        else waiting = { show, timer: setTimeout(show, HOLD_CONFIRM_MS) };
       } else resumeWhole();
     };
     // A partial model is a courtesy: the whole load reports what is wrong.
@@ -227,7 +254,12 @@ export class LoadClient {
     const msg: ToWorker = { type: 'preview', file, name: request.name, options: request.options };
     worker.postMessage(msg);
     if (this.cores < 2) holdWhole();
-    return stop;
+    return () => {
+      ended = true;
+      if (waiting) clearTimeout(waiting.timer);
+      waiting = undefined;
+      stop();
+    };
   }
 
   load(request: LoadRequest): LoadHandle {
@@ -237,6 +269,8 @@ export class LoadClient {
     /** The worker that reads a big file for `worker` (blobReader.ts). */
     let reader: Worker | undefined;
     let stopPreview: (() => void) | undefined;
+    /** Told when the whole-file worker has stopped on a hold ('held'). */
+    let onHeld: (() => void) | undefined;
     let cancelled = false;
     let rejectFn: (e: Error) => void = () => {};
     const promise = new Promise<{ model: Model; decodeMs: number }>((resolve, reject) => {
@@ -263,6 +297,7 @@ export class LoadClient {
           const msg = event.data;
           if (msg.type === 'strings') strings.add(msg.strings);
           else if (msg.type === 'progress') request.onProgress(msg.bytesDone, msg.bytesTotal);
+          else if (msg.type === 'held') onHeld?.();
           else if (msg.type === 'done') {
             finish();
             this.paths.push({ name: request.name, path: msg.path ?? 'single' });
@@ -301,7 +336,7 @@ export class LoadClient {
             file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
           worker.postMessage(msg);
         }
-        if (file instanceof Blob && request.onPartial && mayPreview(file.size)) stopPreview = this.startPreview(file, request, () => worker);
+        if (file instanceof Blob && request.onPartial && mayPreview(file.size)) stopPreview = this.startPreview(file, request, () => worker, (listener) => (onHeld = listener));
       };
       if (this.running < this.maxParallel) start();
       else this.queue.push(start);

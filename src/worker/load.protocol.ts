@@ -91,6 +91,8 @@ export type FromWorker =
   | { type: 'partial'; model: Model; bytesDone: number }
   /** From the worker making a partial model: its slice is read and decoded; the model follows after the builder's finish. */
   | { type: 'slice-read' }
+  /** From a whole-file worker on 'hold': its decode has stopped (the page shows the partial model from then on). */
+  | { type: 'held' }
   /** The answer to 'preview' when the file gets no partial model (small, gzip, a format without a readable prefix, a slice that failed). */
   | { type: 'no-partial' }
   /** `path`: 'tape' when the file was decoded and built on two threads, else 'single'. */

@@ -29,7 +29,7 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
 }
 
 /** The whole-file decode's pause while the page takes a partial model in. */
-const gate = new HoldGate(HOLD_MAX_MS, channelTask());
+const gate = new HoldGate(HOLD_MAX_MS, channelTask(), () => post({ type: 'held' }));
 const checkpoint = () => gate.checkpoint();
 
 /** Decodes and posts the first slice of a big file (preview.ts); a slice that fails is simply not shown. */
