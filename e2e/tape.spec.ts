@@ -1,9 +1,10 @@
 /**
  * Big files load on two workers (src/worker/tapeRoles.ts): one decodes into a builder-call tape,
- * the other builds the model from it. The page must get the model the one-worker load gives
- * (`?tape=never`), and say which way it went (`__nvtxview.loadPaths`). `?tape=always`: this machine
- * has fewer cores than the two-worker load asks for unasked (TAPE_MIN_CORES). Captures are generated
- * (native ~40 MB, Chrome JSON ~36 MB) and deleted.
+ * the other builds the model from it; a Chrome trace may instead be parsed on one and built on the
+ * other from the parsed records (`?split=always`, src/import/chromeSplit.ts). The page must get the
+ * model the one-worker load gives (`?tape=never`), and say which way it went
+ * (`__nvtxview.loadPaths`). `?tape=always`: this machine has fewer cores than the tape asks for
+ * unasked (TAPE_MIN_CORES). Captures are generated (native ~40 MB, Chrome JSON ~36 MB) and deleted.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,3 +81,18 @@ for (const kind of ['native', 'chrome']) {
     expect(two).toEqual({ ...one, paths: ['tape'] });
   });
 }
+
+test('a big Chrome trace parsed on one worker and built on another gives the model one worker makes', async ({ page }) => {
+  test.setTimeout(300_000);
+  const two = await load(page, files.chrome, '?split=always');
+  expect(two.paths).toEqual(['split']);
+  expect(two.failed).toBe(0);
+  expect(two.ranges).toBeGreaterThan(100_000);
+  const one = await load(page, files.chrome, '?tape=never');
+  expect(one.paths).toEqual(['single']);
+  expect(two).toEqual({ ...one, paths: ['split'] });
+  // Another format asked to split goes to one worker.
+  const native = await load(page, files.native, '?split=always');
+  expect(native.paths).toEqual(['single']);
+  expect(native.failed).toBe(0);
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { LoadClient, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
+import { LoadClient, TAPE_MIN_BYTES, SPLIT_MIN_BYTES, SPLIT_MIN_CORES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -34,7 +34,7 @@ function model(names: string[]): Model {
 }
 
 /** A client whose every new worker is a fresh FakeWorker, listed in `made`. */
-function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2): { made: FakeWorker[]; client: LoadClient } {
+function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2, split: TapeChoice = 'never'): { made: FakeWorker[]; client: LoadClient } {
   const made: FakeWorker[] = [];
   const client = new LoadClient(
     maxParallel,
@@ -46,6 +46,7 @@ function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores 
     undefined,
     cores,
     tape,
+    split,
   );
   return { made, client };
 }
@@ -225,5 +226,42 @@ describe('LoadClient', () => {
       made[0].send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'single' });
       await handle.promise;
     }
+  });
+
+  it('splits a big file over two workers from two cores (a Chrome trace is parsed on one, built on the other), not a small one', async () => {
+    const sized = (size: number) =>
+      new (class extends Blob {
+        override get size(): number {
+          return size;
+        }
+      })([]);
+    for (const [size, cores, tape, expected] of [
+      [SPLIT_MIN_BYTES, SPLIT_MIN_CORES, 'auto', { split: true, tape: false }],
+      [SPLIT_MIN_BYTES * 4, TAPE_MIN_CORES, 'auto', { split: true, tape: true }],
+      [SPLIT_MIN_BYTES - 1, SPLIT_MIN_CORES, 'auto', undefined],
+      [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES - 1, 'auto', undefined],
+      // ?tape=never keeps one worker, ?tape=always the tape.
+      [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES, 'never', undefined],
+      [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES, 'always', { split: false, tape: true }],
+    ] as const) {
+      const { made, client } = clientMakingWorkers(1, tape, cores, 'auto');
+      const handle = client.load({ file: sized(size), name: 'f.json', options: {}, onProgress: () => {} });
+      if (expected === undefined) {
+        expect(made).toHaveLength(1);
+        expect((made[0].posted[0] as { type: string }).type).toBe('load');
+        made[0].send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'single' });
+      } else {
+        const [build, decode] = made;
+        expect((build.posted[0] as { type: string }).type).toBe('tape-build');
+        expect(decode.posted[0]).toMatchObject({ type: 'tape-decode', plan: expected });
+        build.send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'split' });
+      }
+      await handle.promise;
+      expect(client.paths).toEqual([{ name: 'f.json', path: expected ? 'split' : 'single' }]);
+    }
+    // `?split=always` on one core too.
+    const { made, client } = clientMakingWorkers(1, 'auto', 1, 'always');
+    void client.load({ file: sized(1000), name: 'f.json', options: {}, onProgress: () => {} });
+    expect(made[1].posted[0]).toMatchObject({ type: 'tape-decode', plan: { split: true, tape: false } });
   });
 });

@@ -9,7 +9,7 @@
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
-import type { FromWorker, LoadPath, ToWorker } from './load.protocol.ts';
+import type { FromWorker, LoadPath, ToWorker, TwoWorkerPlan } from './load.protocol.ts';
 import { mayPreview } from './previewSize.ts';
 import { StringCollector } from './stringSlices.ts';
 
@@ -68,12 +68,21 @@ export const TAPE_MIN_BYTES = 16 * 1024 * 1024;
  */
 export const TAPE_MIN_CORES = 4;
 
-/** When to load on two workers: by size and cores ('auto'), or always/never (`?tape=` in the page's URL, for tests and benchmarks). */
+/**
+ * Chrome traces from this size on are parsed in one worker and built in another
+ * (src/import/chromeSplit.ts) on a machine with `SPLIT_MIN_CORES`: the two sides' CPU is about the
+ * one-worker load's plus a fifth, so one free core is enough (docs/performance.md, "Chrome JSON on
+ * two workers"). Below it a file is one or two 16 MiB reads, which leaves little to overlap.
+ */
+export const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
+export const SPLIT_MIN_CORES = 2;
+
+/** When to load on two workers: by size and cores ('auto'), or always/never (`?tape=` and `?split=` in the page's URL, for tests and benchmarks). */
 export type TapeChoice = 'auto' | 'always' | 'never';
 
-/** The `?tape=always|never` of a page URL's query, else 'auto'. */
-export function tapeChoiceFromQuery(search: string): TapeChoice {
-  const raw = new URLSearchParams(search).get('tape');
+/** The `?tape=always|never` (or `?split=...` with `key` 'split') of a page URL's query, else 'auto'. */
+export function tapeChoiceFromQuery(search: string, key: 'tape' | 'split' = 'tape'): TapeChoice {
+  const raw = new URLSearchParams(search).get(key);
   return raw === 'always' || raw === 'never' ? raw : 'auto';
 }
 
@@ -106,15 +115,28 @@ export class LoadClient {
     /** With one core the two workers would only share it: the whole file then waits for the partial model (at most HOLD_MAX_MS). */
     private readonly cores = globalThis.navigator?.hardwareConcurrency ?? 2,
     private readonly tape: TapeChoice = 'auto',
+    /**
+     * Chrome traces parsed and built on two workers (`?split=`; the page passes 'auto'). 'auto' applies
+     * only where `tape` is 'auto' too: `?tape=never` keeps one worker, `?tape=always` the tape.
+     */
+    private readonly split: TapeChoice = 'never',
   ) {}
 
   /** How each finished load went, in order (the page's test hooks show it). */
   readonly paths: { name: string; path: LoadPath }[] = [];
 
-  /** Whether a file of `size` bytes is decoded and built on two workers. */
-  private twoWorkers(size: number): boolean {
-    if (this.tape !== 'auto') return this.tape === 'always';
-    return this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
+  /** How a file of `size` bytes is loaded on two workers, or undefined for one. */
+  private twoWorkers(size: number): TwoWorkerPlan | undefined {
+    const tape = this.tape !== 'auto' ? this.tape === 'always' : this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
+    const split = this.split !== 'auto' ? this.split === 'always' : this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES && size >= SPLIT_MIN_BYTES;
+    return tape || split ? { tape, split } : undefined;
+  }
+
+  /** Whether loads may go on two workers (then the spare for the second is kept too). */
+  private mayUseTwoWorkers(): boolean {
+    const tape = this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES);
+    const split = this.split === 'always' || (this.split === 'auto' && this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES);
+    return tape || split;
   }
 
   /**
@@ -122,7 +144,7 @@ export class LoadClient {
    * milliseconds to fetch, compile and run before it can read a byte.
    */
   warm(): void {
-    const spares = SPARES + (this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES) ? 1 : 0);
+    const spares = SPARES + (this.mayUseTwoWorkers() ? 1 : 0);
     while (this.spares.length < spares) {
       const spare: Spare = { worker: this.createWorker(), failed: false, warming: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
@@ -250,12 +272,13 @@ export class LoadClient {
         };
         const { file, name } = request;
         const options = this.modelBudgetBytes === undefined ? request.options : { ...request.options, modelBudgetBytes: this.modelBudgetBytes };
-        if (file instanceof Blob && this.twoWorkers(file.size)) {
+        const plan = file instanceof Blob ? this.twoWorkers(file.size) : undefined;
+        if (file instanceof Blob && plan) {
           decoder = this.takeWorker();
           decoder.onerror = worker.onerror;
           const channel = new MessageChannel();
           worker.postMessage({ type: 'tape-build', file, name, options, port: channel.port1 } satisfies ToWorker, [channel.port1]);
-          decoder.postMessage({ type: 'tape-decode', file, name, options, port: channel.port2 } satisfies ToWorker, [channel.port2]);
+          decoder.postMessage({ type: 'tape-decode', file, name, options, port: channel.port2, plan } satisfies ToWorker, [channel.port2]);
         } else {
           const msg: ToWorker =
             file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };

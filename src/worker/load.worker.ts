@@ -84,12 +84,12 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   };
   const deviceMemory = (navigator as { deviceMemory?: number }).deviceMemory;
   const options: DecodeOptions = { ...msg.options, modelBudgetBytes: msg.options.modelBudgetBytes ?? defaultModelBudget(deviceMemory) };
-  if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate);
+  if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate, msg.plan);
   if (msg.type === 'tape-build') {
     const { file, name } = msg;
     tapeBuild = runTapeBuild(msg.port, options, gate, {
       onProgress,
-      onModel: (model) => postModel({ type: 'done', model, decodeMs: performance.now() - t0, path: 'tape' }),
+      onModel: (model, path) => postModel({ type: 'done', model, decodeMs: performance.now() - t0, path }),
       onFailed: (e) => post({ type: 'failed', message: failureMessage(name, e) }),
       onNotTaped: () => {
         tapeBuild = undefined;
