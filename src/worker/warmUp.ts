@@ -4,12 +4,15 @@
  * more CPU as a worker's first load than as a later one, a 1M-event native capture about 40%:
  * docs/performance.md). Loading small built-in captures a few dozen times through the ordinary
  * path lets V8 optimise that code first: a Chrome trace, then a native capture (the two formats
- * of big files; the builder and `finish()` they share are warmed by both).
+ * of big files; the builder and `finish()` they share are warmed by both). Half the Chrome loads
+ * go through the split load's two sides (src/import/chromeSplit.ts), whose own code is cold
+ * otherwise.
  *
  * The drop wins: each warm-up load is short, and between two the worker returns to its message
  * loop, so a file that arrives stops the warm-up after at most one of them.
  */
 import { chromeWarmUpSample } from '../import/chrome/warmUpSample.ts';
+import { loadModelThroughChromeSplit } from '../import/chromeSplit.ts';
 import { loadModel, memorySource } from '../import/pipeline.ts';
 import { nativeWarmUpSample } from './nativeWarmUpSample.ts';
 
@@ -57,7 +60,10 @@ export async function warmUp(stop: () => boolean, loads = WARM_UP_LOADS, events 
       if (load.format === 'chrome') {
         let sample = chrome.get(load.events);
         if (!sample) chrome.set(load.events, (sample = chromeWarmUpSample(load.events)));
-        await loadModel(memorySource('warm-up.json', sample));
+        // Every other Chrome load (after the first, short ones) takes the split path's two sides
+        // joined in this thread: either spare may become a parse or a build side (chromeSplit.ts).
+        if (done >= FIRST_LOADS_EVENTS.length && done % 2 === 1) await loadModelThroughChromeSplit(memorySource('warm-up.json', sample));
+        else await loadModel(memorySource('warm-up.json', sample));
       } else {
         let sample = native.get(load.small);
         if (!sample) native.set(load.small, (sample = nativeWarmUpSample(load.small)));

@@ -214,18 +214,19 @@ export class EventRecordReader {
     const pos = ints[i + 2];
     const phScope = ints[i + 3];
     i += 4;
-    f.reset();
+    // Every field is set (no `reset` first): what a parse leaves in an absent field is set here too.
     f.start = pos;
     f.ph = phScope & 0xff;
     f.instantScope = phScope >>> 8;
     f.flowIn = (head & FLOW_IN) !== 0;
     f.flowOut = (head & FLOW_OUT) !== 0;
     f.argsEmpty = (head & ARGS_EMPTY) !== 0;
+    f.lineBreaks = -1;
     this.dispatchThrows = (head & DISPATCH_THROWS) !== 0;
     if (head & HAS_PH) {
       f.phStart = ints[i++];
       f.phEnd = ints[i++];
-    }
+    } else f.phStart = f.phEnd = -1;
     f.hasTs = ((head >>> HAS_TS_SHIFT) & 3) as typeof f.hasTs;
     if (f.hasTs === FieldKind.Number) {
       f.ts.us = nums[n++];
@@ -236,29 +237,29 @@ export class EventRecordReader {
       f.dur.us = nums[n++];
       f.dur.ns = ints[i++];
     }
-    if (kinds !== 0) {
-      const spans = this.spanList.of(f);
-      for (let k = 0; k < 8; k++) {
-        const bits = (kinds >>> (3 * k)) & 7;
-        const kind = (bits & 3) as SpanField['kind'];
-        if (kind === FieldKind.Absent) continue;
-        const s = spans[k];
-        s.kind = kind;
-        s.escaped = (bits & 4) !== 0;
-        s.start = ints[i++];
-        s.end = ints[i++];
-        if (k < 2 && kind === FieldKind.String && !s.escaped) s.hash = ints[i++];
-        if (kind === FieldKind.Number) s.int = nums[n++];
-      }
+    const spans = this.spanList.of(f);
+    for (let k = 0; k < 8; k++) {
+      const bits = (kinds >>> (3 * k)) & 7;
+      const kind = (bits & 3) as SpanField['kind'];
+      const s = spans[k];
+      s.kind = kind;
+      s.escaped = (bits & 4) !== 0;
+      s.hash = 0;
+      s.int = NaN;
+      if (kind === FieldKind.Absent) continue;
+      s.start = ints[i++];
+      s.end = ints[i++];
+      if (k < 2 && kind === FieldKind.String && !s.escaped) s.hash = ints[i++];
+      else if (kind === FieldKind.Number) s.int = nums[n++];
     }
     if (head & HAS_ARGS) {
       f.argsStart = ints[i++];
       f.argsEnd = ints[i++];
-    }
+    } else f.argsStart = f.argsEnd = -1;
     if (head & HAS_ID2) {
       f.id2Start = ints[i++];
       f.id2End = ints[i++];
-    }
+    } else f.id2Start = f.id2End = -1;
     this.i = i;
     this.n = n;
     return pos;
