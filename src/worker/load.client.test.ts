@@ -228,18 +228,20 @@ describe('LoadClient', () => {
     }
   });
 
-  it('splits a big file over two workers from two cores (a Chrome trace is parsed on one, built on the other), not a small one', async () => {
+  it('splits a big file over two workers from SPLIT_MIN_CORES (a Chrome trace is parsed on one, built on the other), not a small one', async () => {
     const sized = (size: number) =>
       new (class extends Blob {
         override get size(): number {
           return size;
         }
       })([]);
+    const tapeToo = (size: number, cores: number) => size >= TAPE_MIN_BYTES && cores >= TAPE_MIN_CORES;
     for (const [size, cores, tape, expected] of [
-      [SPLIT_MIN_BYTES, SPLIT_MIN_CORES, 'auto', { split: true, tape: false }],
-      [SPLIT_MIN_BYTES * 4, TAPE_MIN_CORES, 'auto', { split: true, tape: true }],
-      [SPLIT_MIN_BYTES - 1, SPLIT_MIN_CORES, 'auto', undefined],
-      [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES - 1, 'auto', undefined],
+      [SPLIT_MIN_BYTES, SPLIT_MIN_CORES, 'auto', { split: true, tape: tapeToo(SPLIT_MIN_BYTES, SPLIT_MIN_CORES) }],
+      [SPLIT_MIN_BYTES * 4, Math.max(TAPE_MIN_CORES, SPLIT_MIN_CORES), 'auto', { split: true, tape: true }],
+      [SPLIT_MIN_BYTES - 1, 1, 'auto', undefined],
+      [Math.min(SPLIT_MIN_BYTES, TAPE_MIN_BYTES) - 1, Math.max(TAPE_MIN_CORES, SPLIT_MIN_CORES), 'auto', undefined],
+      [SPLIT_MIN_BYTES * 4, Math.min(SPLIT_MIN_CORES, TAPE_MIN_CORES) - 1, 'auto', undefined],
       // ?tape=never keeps one worker, ?tape=always the tape.
       [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES, 'never', undefined],
       [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES, 'always', { split: false, tape: true }],
