@@ -6,7 +6,7 @@ import { EventRecordReader, EventRecordWriter, TAG_CALL, TAG_CHUNK, TAG_EVENT, T
 
 const spans = (f: EventFields): SpanField[] => [f.name, f.cat, f.pid, f.tid, f.id, f.scope, f.cname, f.bindId];
 
-/** What the decoder may read of `f`: absent fields' stale values are not part of it. */
+/** What the decoder may read of `f`: absent fields' stale values are not part of it, nor the hash of a numbered (`ref`) name or category. */
 function readable(f: EventFields, pos: number) {
   return {
     pos,
@@ -17,7 +17,9 @@ function readable(f: EventFields, pos: number) {
     ts: f.hasTs === FieldKind.Number ? [f.hasTs, f.ts.us, f.ts.ns] : f.hasTs,
     dur: f.hasDur === FieldKind.Number ? [f.hasDur, f.dur.us, f.dur.ns] : f.hasDur,
     spans: spans(f).map((s, k) =>
-      s.kind === FieldKind.Absent ? 0 : [s.kind, s.start, s.end, s.escaped, s.kind === FieldKind.Number ? s.int : NaN, k < 2 && s.kind === FieldKind.String && !s.escaped ? s.hash : 0],
+      s.kind === FieldKind.Absent
+        ? 0
+        : [s.kind, s.start, s.end, s.escaped, s.kind === FieldKind.Number ? s.int : NaN, k < 2 && s.ref >= 0 ? -1 : k < 2 && s.kind === FieldKind.String && !s.escaped ? s.hash : 0, k < 2 ? s.ref : -1],
     ),
     args: f.argsStart >= 0 ? [f.argsStart, f.argsEnd] : -1,
     argsEmpty: f.argsEmpty,
@@ -49,6 +51,7 @@ function randomEvent(next: () => number, f: EventFields): number {
     s.escaped = next() < 0.2;
     s.int = next() < 0.2 ? NaN : Math.round((next() - 0.5) * 2e15);
     s.hash = int(2 ** 32) | 0;
+    s.ref = next() < 0.5 ? int(1 << 20) : -1;
   }
   if (next() < 0.6) {
     f.argsStart = int(1 << 30);
