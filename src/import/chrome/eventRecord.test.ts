@@ -19,7 +19,9 @@ function readable(f: EventFields, pos: number) {
     spans: spans(f).map((s, k) =>
       s.kind === FieldKind.Absent
         ? 0
-        : [s.kind, s.start, s.end, s.escaped, s.kind === FieldKind.Number ? s.int : NaN, k < 2 && s.ref >= 0 ? -1 : k < 2 && s.kind === FieldKind.String && !s.escaped ? s.hash : 0, k < 2 ? s.ref : -1],
+        : (k === 2 || k === 3) && s.kind === FieldKind.Number && !Number.isNaN(s.int)
+          ? ['value only', s.int]
+          : [s.kind, s.start, s.end, s.escaped, s.kind === FieldKind.Number ? s.int : NaN, k < 2 && s.ref >= 0 ? -1 : k < 2 && s.kind === FieldKind.String && !s.escaped ? s.hash : 0, k < 2 ? s.ref : -1],
     ),
     args: f.argsStart >= 0 ? [f.argsStart, f.argsEnd] : -1,
     argsEmpty: f.argsEmpty,
@@ -48,7 +50,8 @@ function randomEvent(next: () => number, f: EventFields): number {
     s.kind = int(4) as typeof s.kind;
     s.start = int(1 << 30);
     s.end = s.start + int(1000);
-    s.escaped = next() < 0.2;
+    // Only strings hold escapes (as the parsers set it).
+    s.escaped = s.kind === FieldKind.String && next() < 0.2;
     s.int = next() < 0.2 ? NaN : Math.round((next() - 0.5) * 2e15);
     s.hash = int(2 ** 32) | 0;
     s.ref = next() < 0.5 ? int(1 << 20) : -1;

@@ -8,8 +8,9 @@
  *
  * Event layout in `ints`: head (tag and flags), span kinds, position, ph | instant scope << 8, then
  * only what is present: the ph span, ts ns, dur ns, each span's start, end (and for `name`/`cat`
- * the parse side's number for the bytes, else a plain string's hash), the `args` span, the `id2`
- * span. `nums`: ts µs, dur µs, each number span's `int`.
+ * the parse side's number for the bytes, else a plain string's hash; no span for a `pid`/`tid`
+ * that is a plain integer), the `args` span, the `id2` span. `nums`: ts µs, dur µs, each number
+ * span's `int`.
  */
 import type { IssueLocation } from './documentReader.ts';
 import { EventFields, FieldKind, type SpanField } from './eventFields.ts';
@@ -43,6 +44,15 @@ const CAT_REF = 1 << 14;
 export type DocumentCall =
   | { kind: 'top'; key: string; json: string | undefined; bytes: number; where: IssueLocation }
   | { kind: 'report'; severity: 'error' | 'warning' | 'info'; message: string; where: IssueLocation | undefined };
+
+/**
+ * `pid` and `tid` (spans 2 and 3) given as plain integers go without their span: the decoder reads
+ * only their value then (chrome.ts `pidOf`, `tidOf`). The kind's escape bit, never set for a
+ * number, marks them.
+ */
+function valueOnly(k: number, s: SpanField): boolean {
+  return (k === 2 || k === 3) && s.kind === FieldKind.Number && !Number.isNaN(s.int);
+}
 
 /** The span fields of `f` in record order, kept while the same (reused) `EventFields` comes. */
 class SpanList {
@@ -124,7 +134,7 @@ export class EventRecordWriter {
     const headAt = i;
     const spans = this.spanList.of(f);
     let kinds = 0;
-    for (let k = 0; k < 8; k++) kinds |= (spans[k].kind | (spans[k].escaped ? 4 : 0)) << (3 * k);
+    for (let k = 0; k < 8; k++) kinds |= (spans[k].kind | (spans[k].escaped || valueOnly(k, spans[k]) ? 4 : 0)) << (3 * k);
     ints[i + 1] = kinds;
     ints[i + 2] = pos;
     ints[i + 3] = f.ph | (f.instantScope << 8);
@@ -150,6 +160,10 @@ export class EventRecordWriter {
     for (let k = 0; k < 8; k++) {
       const s = spans[k];
       if (s.kind === FieldKind.Absent) continue;
+      if (valueOnly(k, s)) {
+        nums[n++] = s.int;
+        continue;
+      }
       ints[i++] = s.start;
       ints[i++] = s.end;
       if (k < 2 && s.ref >= 0) {
@@ -250,10 +264,16 @@ export class EventRecordReader {
       const kind = (bits & 3) as SpanField['kind'];
       const s = spans[k];
       s.kind = kind;
-      s.escaped = (bits & 4) !== 0;
       s.hash = 0;
       s.int = NaN;
       s.ref = -1;
+      if ((k === 2 || k === 3) && kind === FieldKind.Number && (bits & 4) !== 0) {
+        // A pid or tid given as a plain integer: its value is all the decoder reads.
+        s.escaped = false;
+        s.int = nums[n++];
+        continue;
+      }
+      s.escaped = (bits & 4) !== 0;
       if (kind === FieldKind.Absent) continue;
       s.start = ints[i++];
       s.end = ints[i++];
