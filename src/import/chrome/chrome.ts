@@ -117,9 +117,6 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly f = this.fields;
   private readonly budget: IssueBudget;
   private readonly names = new BytesTable();
-  /** Name and category ids by the split load's parse-side numbers (`SpanField.ref`). */
-  private readonly nameRefs = new RefMap();
-  private readonly catRefs = new RefMap();
   private readonly cats = new BytesTable();
   private readonly cnames = new BytesTable();
   private readonly cnameInfo: { color: number; unknown: string | undefined }[] = [];
@@ -602,7 +599,6 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
 
   private nameId(buf: Uint8Array): number {
     const field = this.f.name;
-    if (field.ref >= 0) return this.nameOfRef(buf, field);
     if (field.kind === FieldKind.String && !field.escaped) {
       let id = this.names.getHashed(buf, field.start, field.end, field.hash);
       if (id === -1) {
@@ -620,17 +616,6 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
     return id;
   }
 
-  /** `nameId` of a plain string name the parse side numbered (`SpanField.ref`): as the lookup by bytes, without the bytes. */
-  private nameOfRef(buf: Uint8Array, field: SpanField): number {
-    const known = this.nameRefs.get(field.ref);
-    if (known >= 0) return known;
-    const text = decodeText(buf, field.start, field.end);
-    const id = this.builder.intern(text, 'name', this.at(this.eventOffset));
-    this.nameTexts.set(id, boundedText(text));
-    this.nameRefs.set(field.ref, id);
-    return id;
-  }
-
   /** Whether the event's category is `ac2g` (Kineto's launch → GPU work flow). */
   private isAc2g(buf: Uint8Array): boolean {
     const c = this.f.cat;
@@ -641,18 +626,13 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
   private categoryId(buf: Uint8Array): number {
     const field = this.f.cat;
     if (field.kind === FieldKind.Absent || field.end === field.start) return 0;
-    if (field.ref >= 0) {
-      const known = this.catRefs.get(field.ref);
-      if (known >= 0) return known;
-    }
-    let id = field.ref >= 0 ? -1 : field.kind === FieldKind.String && !field.escaped ? this.cats.getHashed(buf, field.start, field.end, field.hash) : this.cats.get(buf, field.start, field.end);
+    let id = field.kind === FieldKind.String && !field.escaped ? this.cats.getHashed(buf, field.start, field.end, field.hash) : this.cats.get(buf, field.start, field.end);
     if (id === -1) {
       const text = this.text(buf, field);
       id = ++this.categoryCount;
       this.builder.nameCategory(0, id, text, this.at(this.eventOffset));
       this.categoryRoles[id] = kinetoRole(text);
-      if (field.ref >= 0) this.catRefs.set(field.ref, id);
-      else this.cats.set(buf, field.start, field.end, id);
+      this.cats.set(buf, field.start, field.end, id);
     }
     return id;
   }
@@ -827,24 +807,6 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
     } else if (this.eventCount === 0 && reader.nonObjectElements > 0) {
       b.report('error', `not a Chrome trace: the events array holds ${reader.nonObjectElements} values that are not event objects`, { offset: 0, line: 1 });
     } else if (this.eventCount === 0 && reader.foundEvents) b.report('warning', 'the trace holds no events');
-  }
-}
-
-/** Small numbers to ids, -1 where none is set yet. */
-class RefMap {
-  private ids = new Int32Array(1024).fill(-1);
-
-  get(ref: number): number {
-    return ref < this.ids.length ? this.ids[ref] : -1;
-  }
-
-  set(ref: number, id: number): void {
-    if (ref >= this.ids.length) {
-      const grown = new Int32Array(Math.max(ref + 1, this.ids.length * 2)).fill(-1);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
-    this.ids[ref] = id;
   }
 }
 

@@ -43,18 +43,12 @@ export class SpanField {
   int = NaN;
   /** FNV-1a hash of the bytes of an unescaped string (set for `name` and `cat` only, for interning). */
   hash = 0;
-  /**
-   * `name` and `cat` on the split load's build side: the parse side's number for these bytes (the
-   * same bytes, the same number), so the build side does not look the bytes up again; else -1.
-   */
-  ref = -1;
 
   reset(): void {
     this.kind = FieldKind.Absent;
     this.escaped = false;
     this.int = NaN;
     this.hash = 0;
-    this.ref = -1;
   }
 }
 

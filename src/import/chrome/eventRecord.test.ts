@@ -6,7 +6,7 @@ import { EventRecordReader, EventRecordWriter, TAG_CALL, TAG_CHUNK, TAG_EVENT, T
 
 const spans = (f: EventFields): SpanField[] => [f.name, f.cat, f.pid, f.tid, f.id, f.scope, f.cname, f.bindId];
 
-/** What the decoder may read of `f`: absent fields' stale values are not part of it, nor the hash of a numbered (`ref`) name or category. */
+/** What the decoder may read of `f`: absent fields' stale values are not part of it. */
 function readable(f: EventFields, pos: number) {
   return {
     pos,
@@ -21,7 +21,7 @@ function readable(f: EventFields, pos: number) {
         ? 0
         : (k === 2 || k === 3) && s.kind === FieldKind.Number && !Number.isNaN(s.int)
           ? ['value only', s.int]
-          : [s.kind, s.start, s.end, s.escaped, s.kind === FieldKind.Number ? s.int : NaN, k < 2 && s.ref >= 0 ? -1 : k < 2 && s.kind === FieldKind.String && !s.escaped ? s.hash : 0, k < 2 ? s.ref : -1],
+          : [s.kind, s.start, s.end, s.escaped, s.kind === FieldKind.Number ? s.int : NaN, k < 2 && s.kind === FieldKind.String && !s.escaped ? s.hash : 0],
     ),
     args: f.argsStart >= 0 ? [f.argsStart, f.argsEnd] : -1,
     argsEmpty: f.argsEmpty,
@@ -54,7 +54,6 @@ function randomEvent(next: () => number, f: EventFields): number {
     s.escaped = s.kind === FieldKind.String && next() < 0.2;
     s.int = next() < 0.2 ? NaN : Math.round((next() - 0.5) * 2e15);
     s.hash = int(2 ** 32) | 0;
-    s.ref = next() < 0.5 ? int(1 << 20) : -1;
   }
   if (next() < 0.6) {
     f.argsStart = int(1 << 30);

@@ -7,10 +7,9 @@
  * double (timestamps' whole µs, integer ids, file offsets).
  *
  * Event layout in `ints`: head (tag and flags), span kinds, position, ph | instant scope << 8, then
- * only what is present: the ph span, ts ns, dur ns, each span's start, end (and for `name`/`cat`
- * the parse side's number for the bytes, else a plain string's hash; no span for a `pid`/`tid`
- * that is a plain integer), the `args` span, the `id2` span. `nums`: ts µs, dur µs, each number
- * span's `int`.
+ * only what is present: the ph span, ts ns, dur ns, each span's start, end (and the hash of a
+ * plain `name`/`cat`; no span for a `pid`/`tid` that is a plain integer), the `args` span, the
+ * `id2` span. `nums`: ts µs, dur µs, each number span's `int`.
  */
 import type { IssueLocation } from './documentReader.ts';
 import { EventFields, FieldKind, type SpanField } from './eventFields.ts';
@@ -36,9 +35,6 @@ const HAS_ID2 = 1 << 10;
 const HAS_PH = 1 << 11;
 /** The one-worker decoder's dispatch throws a JsonSyntaxError for this event (the parse side found out). */
 const DISPATCH_THROWS = 1 << 12;
-/** `name` / `cat` carry the parse side's number for their bytes (`SpanField.ref`) instead of a hash. */
-const NAME_REF = 1 << 13;
-const CAT_REF = 1 << 14;
 
 /** A call of the document reader on its sink, other than an event. */
 export type DocumentCall =
@@ -166,10 +162,7 @@ export class EventRecordWriter {
       }
       ints[i++] = s.start;
       ints[i++] = s.end;
-      if (k < 2 && s.ref >= 0) {
-        head |= k === 0 ? NAME_REF : CAT_REF;
-        ints[i++] = s.ref;
-      } else if (k < 2 && s.kind === FieldKind.String && !s.escaped) ints[i++] = s.hash;
+      if (k < 2 && s.kind === FieldKind.String && !s.escaped) ints[i++] = s.hash;
       if (s.kind === FieldKind.Number) nums[n++] = s.int;
     }
     if (f.argsStart >= 0) {
@@ -266,7 +259,6 @@ export class EventRecordReader {
       s.kind = kind;
       s.hash = 0;
       s.int = NaN;
-      s.ref = -1;
       if ((k === 2 || k === 3) && kind === FieldKind.Number && (bits & 4) !== 0) {
         // A pid or tid given as a plain integer: its value is all the decoder reads.
         s.escaped = false;
@@ -277,9 +269,8 @@ export class EventRecordReader {
       if (kind === FieldKind.Absent) continue;
       s.start = ints[i++];
       s.end = ints[i++];
-      if (k < 2 && (head & (k === 0 ? NAME_REF : CAT_REF)) !== 0) s.ref = ints[i++];
-      else if (k < 2 && kind === FieldKind.String && !s.escaped) s.hash = ints[i++];
-      if (kind === FieldKind.Number) s.int = nums[n++];
+      if (k < 2 && kind === FieldKind.String && !s.escaped) s.hash = ints[i++];
+      else if (kind === FieldKind.Number) s.int = nums[n++];
     }
     if (head & HAS_ARGS) {
       f.argsStart = ints[i++];

@@ -14,7 +14,6 @@
  * effects and drops the throw, which the reader has reported already.
  */
 import { ModelBuilder, type BuilderOptions } from '../../model/builder.ts';
-import { BytesTable } from '../bytesTable.ts';
 import { ChromeTraceDecoder, KEPT_KEYS, type DocumentSummary } from './chrome.ts';
 import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from './documentReader.ts';
 import { EventFields, FieldKind, parseEvent, type SpanField } from './eventFields.ts';
@@ -54,11 +53,6 @@ export class ChromeParseSide implements TraceDocumentSink {
   private chunkBuffer: ArrayBufferLike | undefined;
   private probe: ChromeTraceDecoder | undefined;
   private readonly pool: { ints: Int32Array; nums: Float64Array }[] = [];
-  /** Numbers of the name and category bytes seen (`SpanField.ref`). */
-  private readonly nameRefs = new BytesTable();
-  private readonly catRefs = new BytesTable();
-  private nameCount = 0;
-  private catCount = 0;
 
   constructor(
     private readonly send: (slice: RecordedSlice) => void,
@@ -128,7 +122,6 @@ export class ChromeParseSide implements TraceDocumentSink {
     this.lastEventLineBreaks = f.lineBreaks;
     if (end === INCOMPLETE) return INCOMPLETE;
     if (buf !== this.lastView) this.useView(buf, base);
-    this.numberNameAndCategory(buf, f);
     const thrown = hasBadEscape(buf, f) ? this.dispatchError(buf, pos, limit, base) : undefined;
     this.writer.event(f, pos, thrown !== undefined);
     if (thrown) throw thrown;
@@ -146,26 +139,6 @@ export class ChromeParseSide implements TraceDocumentSink {
   private call(call: DocumentCall): void {
     this.writer.call(this.calls.length);
     this.calls.push(call);
-  }
-
-  /**
-   * Numbers the bytes of the event's plain string name and of its category (any kind, as the
-   * decoder keys categories) in order of first sight, so that the build side finds them without
-   * reading the bytes again: the lookup runs here, where the bytes were just parsed.
-   */
-  private numberNameAndCategory(buf: Uint8Array, f: EventFields): void {
-    const name = f.name;
-    if (name.kind === FieldKind.String && !name.escaped) {
-      let ref = this.nameRefs.getHashed(buf, name.start, name.end, name.hash);
-      if (ref === -1) this.nameRefs.set(buf, name.start, name.end, (ref = this.nameCount++));
-      name.ref = ref;
-    }
-    const cat = f.cat;
-    if (cat.kind !== FieldKind.Absent && cat.end > cat.start) {
-      let ref = cat.kind === FieldKind.String && !cat.escaped ? this.catRefs.getHashed(buf, cat.start, cat.end, cat.hash) : this.catRefs.get(buf, cat.start, cat.end);
-      if (ref === -1) this.catRefs.set(buf, cat.start, cat.end, (ref = this.catCount++));
-      cat.ref = ref;
-    }
   }
 
   private useView(buf: Uint8Array, base: number): void {
