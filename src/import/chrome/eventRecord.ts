@@ -41,14 +41,9 @@ export type DocumentCall =
   | { kind: 'top'; key: string; json: string | undefined; bytes: number; where: IssueLocation }
   | { kind: 'report'; severity: 'error' | 'warning' | 'info'; message: string; where: IssueLocation | undefined };
 
-/**
- * `pid` and `tid` (spans 2 and 3) given as plain integers go without their span: the decoder reads
- * only their value then (chrome.ts `pidOf`, `tidOf`). The kind's escape bit, never set for a
- * number, marks them.
- */
-function valueOnly(k: number, s: SpanField): boolean {
-  return (k === 2 || k === 3) && s.kind === FieldKind.Number && !Number.isNaN(s.int);
-}
+// `pid` and `tid` (spans 2 and 3) given as plain integers go without their span ("value only"):
+// the decoder reads only their value then (chrome.ts `pidOf`, `tidOf`). The kind's escape bit,
+// never set for a number, marks them.
 
 /** The span fields of `f` in record order, kept while the same (reused) `EventFields` comes. */
 class SpanList {
@@ -129,9 +124,6 @@ export class EventRecordWriter {
     let n = this.numCount;
     const headAt = i;
     const spans = this.spanList.of(f);
-    let kinds = 0;
-    for (let k = 0; k < 8; k++) kinds |= (spans[k].kind | (spans[k].escaped || valueOnly(k, spans[k]) ? 4 : 0)) << (3 * k);
-    ints[i + 1] = kinds;
     ints[i + 2] = pos;
     ints[i + 3] = f.ph | (f.instantScope << 8);
     i += 4;
@@ -153,18 +145,27 @@ export class EventRecordWriter {
       nums[n++] = f.dur.us;
       ints[i++] = f.dur.ns;
     }
+    // One pass over the spans: their values, and their kinds for the second int.
+    let kinds = 0;
     for (let k = 0; k < 8; k++) {
       const s = spans[k];
-      if (s.kind === FieldKind.Absent) continue;
-      if (valueOnly(k, s)) {
+      const kind = s.kind;
+      if (kind === FieldKind.Absent) continue;
+      if (kind === FieldKind.Number) {
+        if ((k === 2 || k === 3) && !Number.isNaN(s.int)) {
+          // Value only (above).
+          kinds |= (kind | 4) << (3 * k);
+          nums[n++] = s.int;
+          continue;
+        }
         nums[n++] = s.int;
-        continue;
       }
+      kinds |= (kind | (s.escaped ? 4 : 0)) << (3 * k);
       ints[i++] = s.start;
       ints[i++] = s.end;
-      if (k < 2 && s.kind === FieldKind.String && !s.escaped) ints[i++] = s.hash;
-      if (s.kind === FieldKind.Number) nums[n++] = s.int;
+      if (k < 2 && kind === FieldKind.String && !s.escaped) ints[i++] = s.hash;
     }
+    ints[headAt + 1] = kinds;
     if (f.argsStart >= 0) {
       head |= HAS_ARGS;
       ints[i++] = f.argsStart;
