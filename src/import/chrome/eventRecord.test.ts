@@ -89,7 +89,10 @@ describe('event record', () => {
         } else {
           const pos = randomEvent(next, f);
           const throws = next() < 0.1;
-          writer.event(f, pos, throws);
+          // Said when written, or marked after (as the parse side does once it knows).
+          const marked = next() < 0.5;
+          writer.event(f, pos, throws && !marked);
+          if (throws && marked) writer.markThrows();
           expected.push(['event', readable(f, pos), throws]);
         }
       }

@@ -114,8 +114,11 @@ export class EventRecordWriter {
     this.ints[this.intCount++] = index;
   }
 
-  /** The event just parsed into `f`, at `pos` of the current view. */
-  event(f: EventFields, pos: number, dispatchThrows: boolean): void {
+  /** Where the last event's head is (`markThrows`). */
+  private lastHead = 0;
+
+  /** The event just parsed into `f`, at `pos` of the current view; returns whether any of its strings holds an escape. */
+  event(f: EventFields, pos: number, dispatchThrows: boolean): boolean {
     // At most: 4 + 2 + 2 + 8 spans × 3 + 2 + 2 ints; 2 + 8 nums.
     this.room(36, 10);
     const ints = this.ints;
@@ -123,7 +126,9 @@ export class EventRecordWriter {
     let i = this.intCount;
     let n = this.numCount;
     const headAt = i;
+    this.lastHead = headAt;
     const spans = this.spanList.of(f);
+    let escaped = false;
     ints[i + 2] = pos;
     ints[i + 3] = f.ph | (f.instantScope << 8);
     i += 4;
@@ -160,7 +165,10 @@ export class EventRecordWriter {
         }
         nums[n++] = s.int;
       }
-      kinds |= (kind | (s.escaped ? 4 : 0)) << (3 * k);
+      if (s.escaped) {
+        escaped = true;
+        kinds |= (kind | 4) << (3 * k);
+      } else kinds |= kind << (3 * k);
       ints[i++] = s.start;
       ints[i++] = s.end;
       if (k < 2 && kind === FieldKind.String && !s.escaped) ints[i++] = s.hash;
@@ -179,6 +187,12 @@ export class EventRecordWriter {
     ints[headAt] = head;
     this.intCount = i;
     this.numCount = n;
+    return escaped;
+  }
+
+  /** The last event makes the decoder throw (found after it was written). */
+  markThrows(): void {
+    this.ints[this.lastHead] |= DISPATCH_THROWS;
   }
 }
 

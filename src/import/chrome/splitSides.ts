@@ -122,9 +122,14 @@ export class ChromeParseSide implements TraceDocumentSink {
     this.lastEventLineBreaks = f.lineBreaks;
     if (end === INCOMPLETE) return INCOMPLETE;
     if (buf !== this.lastView) this.useView(buf, base);
-    const thrown = hasBadEscape(buf, f) ? this.dispatchError(buf, pos, limit, base) : undefined;
-    this.writer.event(f, pos, thrown !== undefined);
-    if (thrown) throw thrown;
+    // Escapes are rare: only then is it worth asking whether one makes the decoder throw.
+    if (this.writer.event(f, pos, false) && hasBadEscape(buf, f)) {
+      const thrown = this.dispatchError(buf, pos, limit, base);
+      if (thrown) {
+        this.writer.markThrows();
+        throw thrown;
+      }
+    }
     return end;
   }
 
