@@ -6,10 +6,11 @@
  * (`__nvtxview.loadPaths`). `?tape=always`: this machine has fewer cores than the tape asks for
  * unasked (TAPE_MIN_CORES). Captures are generated (native ~40 MB, Chrome JSON ~36 MB) and deleted.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { gzipSync } from 'fflate';
 import { generateFile } from '../testkit/gen/main.ts';
 import { TAPE_MIN_BYTES } from '../src/worker/load.client.ts';
 import { openApp, waitForCaptures } from './support.ts';
@@ -37,6 +38,8 @@ test.beforeAll(async () => {
   files.chrome = join(dir, 'big.json');
   await generateFile(files.chrome, 'chrome-json', { events: 300_000, seed: 4 });
   for (const f of Object.values(files)) expect(statSync(f).size).toBeGreaterThan(TAPE_MIN_BYTES);
+  files.chromeGz = join(dir, 'big.json.gz');
+  writeFileSync(files.chromeGz, gzipSync(readFileSync(files.chrome), { level: 1 }));
 });
 
 test.afterAll(() => {
@@ -91,6 +94,12 @@ test('a big Chrome trace parsed on one worker and built on another gives the mod
   const one = await load(page, files.chrome, '?tape=never');
   expect(one.paths).toEqual(['single']);
   expect(two).toEqual({ ...one, paths: ['split'] });
+  // Gzip: the parse side decompresses.
+  const gzTwo = await load(page, files.chromeGz, '?split=always');
+  expect(gzTwo.paths).toEqual(['split']);
+  const gzOne = await load(page, files.chromeGz, '?tape=never');
+  expect(gzTwo).toEqual({ ...gzOne, paths: ['split'] });
+  expect(gzOne.ranges).toBe(one.ranges);
   // Another format asked to split goes to one worker.
   const native = await load(page, files.native, '?split=always');
   expect(native.paths).toEqual(['single']);
