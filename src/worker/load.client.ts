@@ -138,11 +138,15 @@ export class LoadClient {
     return tape || split ? { tape, split } : undefined;
   }
 
+  /** Whether Chrome traces may load split (then the warm-up warms that code too). */
+  private maySplit(): boolean {
+    return this.split === 'always' || (this.split === 'auto' && this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES);
+  }
+
   /** Whether loads may go on two workers (then the spare for the second is kept too). */
   private mayUseTwoWorkers(): boolean {
     const tape = this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES);
-    const split = this.split === 'always' || (this.split === 'auto' && this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES);
-    return tape || split;
+    return tape || this.maySplit();
   }
 
   /**
@@ -168,7 +172,7 @@ export class LoadClient {
     for (const next of this.spares.slice(0, warmed)) {
       if (next.warming) continue;
       next.warming = true;
-      next.worker.postMessage({ type: 'warm' } satisfies ToWorker);
+      next.worker.postMessage({ type: 'warm', split: this.maySplit() } satisfies ToWorker);
     }
   }
 

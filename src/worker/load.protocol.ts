@@ -41,6 +41,8 @@ export type ToWorker = {
    * first real load runs optimised code (warmUp.ts). Any other message stops it.
    */
   type: 'warm';
+  /** The page may load Chrome traces split (tapeRoles.ts): warm that code too. */
+  split?: boolean;
 } | {
   /**
    * Two-thread load, decode side: read and decode the file into tape batches posted on `port`

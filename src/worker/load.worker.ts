@@ -68,7 +68,7 @@ let busy = false;
 
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
-  if (msg.type === 'warm') return void warmUp(() => busy);
+  if (msg.type === 'warm') return void warmUp(() => busy, undefined, undefined, msg.split === true);
   busy = true;
   if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
   if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
