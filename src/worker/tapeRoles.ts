@@ -7,8 +7,7 @@
  * forwards 'hold'/'resume' and the budget stop.
  */
 import { ChromeSplitBuild, ChromeSplitParse, type SplitMessage } from '../import/chromeSplit.ts';
-import type { RecordedSlice } from '../import/chrome/splitSides.ts';
-import { sliceTransferables } from '../import/chrome/splitSides.ts';
+import { sliceTransferables, type RecordedSlice } from '../import/chrome/splitSides.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 import { blobSource, type LoadOptions } from '../import/pipeline.ts';
 import { TapeBuild, TapeDecode, type TapeMessage } from '../import/tapePipeline.ts';

@@ -33,7 +33,7 @@ export interface RecordedSlice {
   calls: DocumentCall[];
 }
 
-/** The arrays of a slice, for the parse side to reuse once the build side is done with it. */
+/** What a slice's message transfers (moves, not copies): its bytes and its record arrays. */
 export function sliceTransferables(slice: RecordedSlice): ArrayBuffer[] {
   return [...slice.buffers, slice.ints.buffer as ArrayBuffer, slice.nums.buffer as ArrayBuffer];
 }
