@@ -71,7 +71,8 @@ export const TAPE_MIN_CORES = 4;
 /**
  * Chrome traces from this size on are parsed in one worker and built in another
  * (src/import/chromeSplit.ts) on a machine with `SPLIT_MIN_CORES`. Below it a file is one or two
- * 16 MiB reads, which leaves little to overlap.
+ * 16 MiB reads, which leaves little to overlap; a guess, not measured (the split gains nothing on
+ * the 2-core machine it was measured on, at any size).
  */
 export const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
 /**
