@@ -1,14 +1,16 @@
 /**
  * Big files load on two workers (src/worker/tapeRoles.ts): one decodes into a builder-call tape,
- * the other builds the model from it. The page must get the model the one-worker load gives
- * (`?tape=never`), and say which way it went (`__nvtxview.loadPaths`). `?tape=always`: this machine
- * has fewer cores than the two-worker load asks for unasked (TAPE_MIN_CORES). Captures are generated
- * (native ~40 MB, Chrome JSON ~36 MB) and deleted.
+ * the other builds the model from it; a Chrome trace may instead be parsed on one and built on the
+ * other from the parsed records (`?split=always`, src/import/chromeSplit.ts). The page must get the
+ * model the one-worker load gives (`?tape=never`), and say which way it went
+ * (`__nvtxview.loadPaths`). `?tape=always`: this machine has fewer cores than the tape asks for
+ * unasked (TAPE_MIN_CORES). Captures are generated (native ~40 MB, Chrome JSON ~36 MB) and deleted.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { gzipSync } from 'fflate';
 import { generateFile } from '../testkit/gen/main.ts';
 import { TAPE_MIN_BYTES } from '../src/worker/load.client.ts';
 import { openApp, waitForCaptures } from './support.ts';
@@ -36,6 +38,8 @@ test.beforeAll(async () => {
   files.chrome = join(dir, 'big.json');
   await generateFile(files.chrome, 'chrome-json', { events: 300_000, seed: 4 });
   for (const f of Object.values(files)) expect(statSync(f).size).toBeGreaterThan(TAPE_MIN_BYTES);
+  files.chromeGz = join(dir, 'big.json.gz');
+  writeFileSync(files.chromeGz, gzipSync(readFileSync(files.chrome), { level: 1 }));
 });
 
 test.afterAll(() => {
@@ -80,3 +84,24 @@ for (const kind of ['native', 'chrome']) {
     expect(two).toEqual({ ...one, paths: ['tape'] });
   });
 }
+
+test('a big Chrome trace parsed on one worker and built on another gives the model one worker makes', async ({ page }) => {
+  test.setTimeout(300_000);
+  const two = await load(page, files.chrome, '?split=always');
+  expect(two.paths).toEqual(['split']);
+  expect(two.failed).toBe(0);
+  expect(two.ranges).toBeGreaterThan(100_000);
+  const one = await load(page, files.chrome, '?tape=never');
+  expect(one.paths).toEqual(['single']);
+  expect(two).toEqual({ ...one, paths: ['split'] });
+  // Gzip: the parse side decompresses.
+  const gzTwo = await load(page, files.chromeGz, '?split=always');
+  expect(gzTwo.paths).toEqual(['split']);
+  const gzOne = await load(page, files.chromeGz, '?tape=never');
+  expect(gzTwo).toEqual({ ...gzOne, paths: ['split'] });
+  expect(gzOne.ranges).toBe(one.ranges);
+  // Another format asked to split goes to one worker.
+  const native = await load(page, files.native, '?split=always');
+  expect(native.paths).toEqual(['single']);
+  expect(native.failed).toBe(0);
+});

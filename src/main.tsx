@@ -23,7 +23,7 @@ setRegexRunner((source, flags, names) => regexClient.match(source, flags, names)
 const store = createViewerStore(loadPreferences());
 // ?memoryLimitMB=N: a smaller memory budget per capture model than the device's default.
 // ?tape=always|never: decode and build files on two workers or one regardless of size and cores (tests, benchmarks).
-const loadClient = new LoadClient(undefined, undefined, budgetFromQuery(window.location.search), undefined, tapeChoiceFromQuery(window.location.search));
+const loadClient = new LoadClient(undefined, undefined, budgetFromQuery(window.location.search), undefined, tapeChoiceFromQuery(window.location.search), tapeChoiceFromQuery(window.location.search, 'split'));
 // Test hook: how each load went (one worker or two).
 exposeTestHook('loadPaths', loadClient.paths);
 const controller = new LoadController(store, loadClient);

@@ -8,7 +8,7 @@ import { TapeBuilder, TapeStopped } from '../model/tape/tapeBuilder.ts';
 import type { Model } from '../model/types.ts';
 import { detectFormat, importers } from './formats.ts';
 import { gunzipChunks, type GzipProblem } from './gunzip.ts';
-import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions } from './importer.ts';
+import { HEAD_BYTES, type ByteSource, type DecodeInput, type DecodeOptions, type Importer } from './importer.ts';
 
 /** Bytes read from the source per step; also the progress granularity. */
 export const CHUNK_BYTES = 4 * 1024 * 1024;
@@ -202,15 +202,17 @@ async function decodeRaw(
   return (await decodeInto(name, size, raw, options, random, directBuilder)).finish();
 }
 
-/** Sniffs, decodes and reports into the builder `makeBuilder` gives; the caller finishes it. */
-export async function decodeInto(
-  name: string,
-  size: number,
-  raw: AsyncGenerator<Uint8Array>,
-  options: LoadOptions,
-  random: ByteSource | undefined,
-  makeBuilder: MakeBuilder,
-): Promise<ModelBuilder> {
+/** A file's content once its head is read: gunzipped where the bytes say gzip, its importer found. */
+export interface OpenedContent {
+  input: DecodeInput;
+  gzipped: boolean;
+  /** Problems of the gzip layer, filled while the content is read. */
+  gzipProblems: GzipProblem[];
+  importer: Importer;
+}
+
+/** Reads the head of `raw` (gunzipping it where needed) and finds its importer; throws LoadFailed for an empty or unknown file. */
+export async function openContent(name: string, size: number, raw: AsyncGenerator<Uint8Array>, options: LoadOptions): Promise<OpenedContent> {
   const source = { name, size };
   let input = await withHead(source.name, source.size, raw);
   let gzipped = false;
@@ -229,6 +231,22 @@ export async function decodeInto(
     const known = importers.map((imp) => imp.label).join(', ');
     throw new LoadFailed(`${source.name}: not a format nvtxview knows (tried ${known})`);
   }
+  return { input, gzipped, gzipProblems, importer };
+}
+
+/** Sniffs, decodes and reports into the builder `makeBuilder` gives; the caller finishes it. */
+export async function decodeInto(
+  name: string,
+  size: number,
+  raw: AsyncGenerator<Uint8Array>,
+  options: LoadOptions,
+  random: ByteSource | undefined,
+  makeBuilder: MakeBuilder,
+): Promise<ModelBuilder> {
+  const source = { name, size };
+  const opened = await openContent(name, size, raw, options);
+  let input = opened.input;
+  const { gzipped, gzipProblems, importer } = opened;
   const builder = makeBuilder({ fileName: source.name, format: importer.id, byteSize: source.size }, gzipped);
   if (!builder) throw new FormatNotTaped(importer.id);
   if (gzipped) builder.setProperty('compression', 'gzip');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelBuilder } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
-import { HOLD_CONFIRM_MS, LoadClient, READER_MIN_BYTES, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
+import { HOLD_CONFIRM_MS, LoadClient, READER_MIN_BYTES, SPLIT_MIN_BYTES, SPLIT_MIN_CORES, TAPE_MIN_BYTES, TAPE_MIN_CORES, type TapeChoice } from './load.client.ts';
 import type { FromWorker } from './load.protocol.ts';
 import { PREVIEW_MIN_BYTES } from './previewSize.ts';
 
@@ -34,7 +34,7 @@ function model(names: string[]): Model {
 }
 
 /** A client whose every new worker is a fresh FakeWorker, listed in `made`; files are read by their load worker unless `readerMinBytes` says otherwise. */
-function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2, readerMinBytes = Infinity): { made: FakeWorker[]; client: LoadClient } {
+function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores = 2, split: TapeChoice = 'never', readerMinBytes = Infinity): { made: FakeWorker[]; client: LoadClient } {
   const made: FakeWorker[] = [];
   const client = new LoadClient(
     maxParallel,
@@ -46,6 +46,7 @@ function clientMakingWorkers(maxParallel = 1, tape: TapeChoice = 'never', cores 
     undefined,
     cores,
     tape,
+    split,
     readerMinBytes,
   );
   return { made, client };
@@ -299,7 +300,7 @@ describe('LoadClient', () => {
   });
 
   it('has a big file read by another worker on two cores, passes the reads on if it fails, and ends it with the load', async () => {
-    const { made, client } = clientMakingWorkers(1, 'never', 2, READER_MIN_BYTES);
+    const { made, client } = clientMakingWorkers(1, 'never', 2, 'never', READER_MIN_BYTES);
     client.warm();
     // One for the file, one to read it, one for its partial model.
     expect(made).toHaveLength(3);
@@ -322,10 +323,10 @@ describe('LoadClient', () => {
     first(reader).port!.close();
 
     // Smaller files, and one core, read in the load worker.
-    const small = clientMakingWorkers(1, 'never', 2, READER_MIN_BYTES);
+    const small = clientMakingWorkers(1, 'never', 2, 'never', READER_MIN_BYTES);
     small.client.load({ file: new Blob(['small']), name: 'small.test', options: {}, onProgress: () => {} });
     expect(small.made).toHaveLength(1);
-    const one = clientMakingWorkers(1, 'never', 1, READER_MIN_BYTES);
+    const one = clientMakingWorkers(1, 'never', 1, 'never', READER_MIN_BYTES);
     one.client.warm();
     expect(one.made).toHaveLength(2);
   });
@@ -344,5 +345,44 @@ describe('LoadClient', () => {
       made[0].send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'single' });
       await handle.promise;
     }
+  });
+
+  it('splits a big file over two workers from SPLIT_MIN_CORES (a Chrome trace is parsed on one, built on the other), not a small one', async () => {
+    const sized = (size: number) =>
+      new (class extends Blob {
+        override get size(): number {
+          return size;
+        }
+      })([]);
+    const tapeToo = (size: number, cores: number) => size >= TAPE_MIN_BYTES && cores >= TAPE_MIN_CORES;
+    for (const [size, cores, tape, expected] of [
+      [SPLIT_MIN_BYTES, SPLIT_MIN_CORES, 'auto', { split: true, tape: tapeToo(SPLIT_MIN_BYTES, SPLIT_MIN_CORES) }],
+      [SPLIT_MIN_BYTES * 4, Math.max(TAPE_MIN_CORES, SPLIT_MIN_CORES), 'auto', { split: true, tape: true }],
+      [SPLIT_MIN_BYTES - 1, 1, 'auto', undefined],
+      [Math.min(SPLIT_MIN_BYTES, TAPE_MIN_BYTES) - 1, Math.max(TAPE_MIN_CORES, SPLIT_MIN_CORES), 'auto', undefined],
+      [SPLIT_MIN_BYTES * 4, Math.min(SPLIT_MIN_CORES, TAPE_MIN_CORES) - 1, 'auto', undefined],
+      // ?tape=never keeps one worker, ?tape=always the tape.
+      [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES, 'never', undefined],
+      [SPLIT_MIN_BYTES * 4, SPLIT_MIN_CORES, 'always', { split: false, tape: true }],
+    ] as const) {
+      const { made, client } = clientMakingWorkers(1, tape, cores, 'auto');
+      const handle = client.load({ file: sized(size), name: 'f.json', options: {}, onProgress: () => {} });
+      if (expected === undefined) {
+        expect(made).toHaveLength(1);
+        expect((made[0].posted[0] as { type: string }).type).toBe('load');
+        made[0].send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'single' });
+      } else {
+        const [build, decode] = made;
+        expect((build.posted[0] as { type: string }).type).toBe('tape-build');
+        expect(decode.posted[0]).toMatchObject({ type: 'tape-decode', plan: expected });
+        build.send({ type: 'done', model: model(['a']), decodeMs: 1, path: 'split' });
+      }
+      await handle.promise;
+      expect(client.paths).toEqual([{ name: 'f.json', path: expected ? 'split' : 'single' }]);
+    }
+    // `?split=always` on one core too.
+    const { made, client } = clientMakingWorkers(1, 'auto', 1, 'always');
+    void client.load({ file: sized(1000), name: 'f.json', options: {}, onProgress: () => {} });
+    expect(made[1].posted[0]).toMatchObject({ type: 'tape-decode', plan: { split: true, tape: false } });
   });
 });

@@ -9,7 +9,7 @@
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
-import type { FromWorker, LoadPath, ToWorker } from './load.protocol.ts';
+import type { FromWorker, LoadPath, ToWorker, TwoWorkerPlan } from './load.protocol.ts';
 import { mayPreview } from './previewSize.ts';
 import { StringCollector } from './stringSlices.ts';
 
@@ -81,12 +81,28 @@ export const TAPE_MIN_BYTES = 16 * 1024 * 1024;
  */
 export const TAPE_MIN_CORES = 4;
 
-/** When to load on two workers: by size and cores ('auto'), or always/never (`?tape=` in the page's URL, for tests and benchmarks). */
+/**
+ * Chrome traces from this size on are parsed in one worker and built in another
+ * (src/import/chromeSplit.ts) on a machine with `SPLIT_MIN_CORES`. Below it a file is one or two
+ * 16 MiB reads, which leaves little to overlap; a guess, not measured (the split gains nothing on
+ * the 2-core machine it was measured on, at any size).
+ */
+export const SPLIT_MIN_BYTES = 32 * 1024 * 1024;
+/**
+ * Cores the split load needs to be used unasked. In the page the two sides together cost about 40%
+ * more CPU than one worker (each side about three quarters of it), so it gains only where the
+ * second side finds a free core: on this 2-core machine, busy, it was slower, and the quiet-host
+ * figure is still to be taken (docs/performance.md, "Chrome JSON on two workers"). As for the tape:
+ * one core each for the two sides, the partial model's worker and the page.
+ */
+export const SPLIT_MIN_CORES = 4;
+
+/** When to load on two workers: by size and cores ('auto'), or always/never (`?tape=` and `?split=` in the page's URL, for tests and benchmarks). */
 export type TapeChoice = 'auto' | 'always' | 'never';
 
-/** The `?tape=always|never` of a page URL's query, else 'auto'. */
-export function tapeChoiceFromQuery(search: string): TapeChoice {
-  const raw = new URLSearchParams(search).get('tape');
+/** The `?tape=always|never` (or `?split=...` with `key` 'split') of a page URL's query, else 'auto'. */
+export function tapeChoiceFromQuery(search: string, key: 'tape' | 'split' = 'tape'): TapeChoice {
+  const raw = new URLSearchParams(search).get(key);
   return raw === 'always' || raw === 'never' ? raw : 'auto';
 }
 
@@ -119,6 +135,11 @@ export class LoadClient {
     /** With one core the two workers would only share it: the whole file then waits for the partial model (at most HOLD_MAX_MS). */
     private readonly cores = globalThis.navigator?.hardwareConcurrency ?? 2,
     private readonly tape: TapeChoice = 'auto',
+    /**
+     * Chrome traces parsed and built on two workers (`?split=`; the page passes 'auto'). 'auto' applies
+     * only where `tape` is 'auto' too: `?tape=never` keeps one worker, `?tape=always` the tape.
+     */
+    private readonly split: TapeChoice = 'never',
     /** Files from this size on are read by a second worker where there are two cores (Infinity: never). */
     private readonly readerMinBytes = READER_MIN_BYTES,
   ) {}
@@ -131,10 +152,22 @@ export class LoadClient {
   /** How each finished load went, in order (the page's test hooks show it). */
   readonly paths: { name: string; path: LoadPath }[] = [];
 
-  /** Whether a file of `size` bytes is decoded and built on two workers. */
-  private twoWorkers(size: number): boolean {
-    if (this.tape !== 'auto') return this.tape === 'always';
-    return this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
+  /** How a file of `size` bytes is loaded on two workers, or undefined for one. */
+  private twoWorkers(size: number): TwoWorkerPlan | undefined {
+    const tape = this.tape !== 'auto' ? this.tape === 'always' : this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
+    const split = this.split !== 'auto' ? this.split === 'always' : this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES && size >= SPLIT_MIN_BYTES;
+    return tape || split ? { tape, split } : undefined;
+  }
+
+  /** Whether Chrome traces may load split (then the warm-up warms that code too). */
+  private maySplit(): boolean {
+    return this.split === 'always' || (this.split === 'auto' && this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES);
+  }
+
+  /** Whether loads may go on two workers (then the spare for the second is kept too). */
+  private mayUseTwoWorkers(): boolean {
+    const tape = this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES);
+    return tape || this.maySplit();
   }
 
   /**
@@ -144,8 +177,7 @@ export class LoadClient {
   warm(): void {
     // One more to read a big file for the first where there are two cores, and one more where files
     // load on two workers.
-    const tape = this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES);
-    const spares = SPARES + (this.cores >= 2 && this.readerMinBytes !== Infinity ? 1 : 0) + (tape ? 1 : 0);
+    const spares = SPARES + (this.cores >= 2 && this.readerMinBytes !== Infinity ? 1 : 0) + (this.mayUseTwoWorkers() ? 1 : 0);
     while (this.spares.length < spares) {
       const spare: Spare = { worker: this.createWorker(), failed: false, warming: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
@@ -159,11 +191,11 @@ export class LoadClient {
     // two workers): it warms up its JIT meanwhile (warmUp.ts) and stops at the load's message. The
     // partial model's worker starts cold: its slice is short, and a second warm-up would take the
     // other core of a 2-core machine while the page is idle.
-    const warmed = tape ? 2 : 1;
+    const warmed = this.mayUseTwoWorkers() ? 2 : 1;
     for (const next of this.spares.slice(0, warmed)) {
       if (next.warming) continue;
       next.warming = true;
-      next.worker.postMessage({ type: 'warm' } satisfies ToWorker);
+      next.worker.postMessage({ type: 'warm', split: this.maySplit() } satisfies ToWorker);
     }
   }
 
@@ -313,12 +345,13 @@ export class LoadClient {
         };
         const { file, name } = request;
         const options = this.modelBudgetBytes === undefined ? request.options : { ...request.options, modelBudgetBytes: this.modelBudgetBytes };
-        if (file instanceof Blob && this.twoWorkers(file.size)) {
+        const plan = file instanceof Blob ? this.twoWorkers(file.size) : undefined;
+        if (file instanceof Blob && plan) {
           decoder = this.takeWorker();
           decoder.onerror = worker.onerror;
           const channel = new MessageChannel();
           worker.postMessage({ type: 'tape-build', file, name, options, port: channel.port1 } satisfies ToWorker, [channel.port1]);
-          decoder.postMessage({ type: 'tape-decode', file, name, options, port: channel.port2 } satisfies ToWorker, [channel.port2]);
+          decoder.postMessage({ type: 'tape-decode', file, name, options, port: channel.port2, plan } satisfies ToWorker, [channel.port2]);
         } else if (file instanceof Blob && this.readByReader(file.size)) {
           reader = this.takeWorker();
           const whole = worker;

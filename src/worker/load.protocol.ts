@@ -51,6 +51,8 @@ export type ToWorker = {
    * first real load runs optimised code (warmUp.ts). Any other message stops it.
    */
   type: 'warm';
+  /** The page may load Chrome traces split (tapeRoles.ts): warm that code too. */
+  split?: boolean;
 } | {
   /**
    * Two-thread load, decode side: read and decode the file into tape batches posted on `port`
@@ -61,6 +63,7 @@ export type ToWorker = {
   name: string;
   options: DecodeOptions;
   port: MessagePort;
+  plan: TwoWorkerPlan;
 } | {
   /**
    * Two-thread load, build side: replay the batches that come on `port` and post the model
@@ -74,8 +77,19 @@ export type ToWorker = {
   port: MessagePort;
 };
 
-/** How a file was loaded: one worker, or a decode worker and a build worker (src/worker/tapeRoles.ts). */
-export type LoadPath = 'single' | 'tape';
+/**
+ * What the decode side of a two-worker load does with the file (src/worker/tapeRoles.ts): `split`,
+ * a Chrome trace is parsed there and built from the records on the other side
+ * (src/import/chromeSplit.ts); `tape`, a format decoded in order goes on the builder-call tape
+ * (Chrome JSON too, unless `split`). Anything else is loaded by the build side alone.
+ */
+export interface TwoWorkerPlan {
+  split: boolean;
+  tape: boolean;
+}
+
+/** How a file was loaded: one worker, or two (src/worker/tapeRoles.ts): on the builder-call tape, or a Chrome trace parsed on one and built on the other. */
+export type LoadPath = 'single' | 'tape' | 'split';
 
 /** The longest a whole-file worker stays on 'hold'. */
 export const HOLD_MAX_MS = 1000;

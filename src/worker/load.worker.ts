@@ -72,7 +72,7 @@ let reads: ReaderSource | undefined;
 
 scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   const msg = event.data;
-  if (msg.type === 'warm') return void warmUp(() => busy);
+  if (msg.type === 'warm') return void warmUp(() => busy, undefined, undefined, msg.split === true);
   busy = true;
   if (msg.type === 'preview') return postPreview(msg.file, msg.name, msg.options);
   if (msg.type === 'read') return serveReads(msg.port, msg.file);
@@ -90,12 +90,12 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   };
   const deviceMemory = (navigator as { deviceMemory?: number }).deviceMemory;
   const options: DecodeOptions = { ...msg.options, modelBudgetBytes: msg.options.modelBudgetBytes ?? defaultModelBudget(deviceMemory) };
-  if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate);
+  if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate, msg.plan);
   if (msg.type === 'tape-build') {
     const { file, name } = msg;
     tapeBuild = runTapeBuild(msg.port, options, gate, {
       onProgress,
-      onModel: (model) => postModel({ type: 'done', model, decodeMs: performance.now() - t0, path: 'tape' }),
+      onModel: (model, path) => postModel({ type: 'done', model, decodeMs: performance.now() - t0, path }),
       onFailed: (e) => post({ type: 'failed', message: failureMessage(name, e) }),
       onNotTaped: () => {
         tapeBuild = undefined;

@@ -4,12 +4,15 @@
  * more CPU as a worker's first load than as a later one, a 1M-event native capture about 40%:
  * docs/performance.md). Loading small built-in captures a few dozen times through the ordinary
  * path lets V8 optimise that code first: a Chrome trace, then a native capture (the two formats
- * of big files; the builder and `finish()` they share are warmed by both).
+ * of big files; the builder and `finish()` they share are warmed by both). Where the page may load
+ * Chrome traces split, half the Chrome loads go through the split's two sides
+ * (src/import/chromeSplit.ts), whose own code is cold otherwise.
  *
  * The drop wins: each warm-up load is short, and between two the worker returns to its message
  * loop, so a file that arrives stops the warm-up after at most one of them.
  */
 import { chromeWarmUpSample } from '../import/chrome/warmUpSample.ts';
+import { loadModelThroughChromeSplit } from '../import/chromeSplit.ts';
 import { loadModel, memorySource } from '../import/pipeline.ts';
 import { nativeWarmUpSample } from './nativeWarmUpSample.ts';
 
@@ -43,11 +46,12 @@ function nextTask(): Promise<void> {
 }
 
 /**
- * Loads the warm-up captures up to `loads` times (Chrome JSON, then native: `warmUpLoad`),
+ * Loads the warm-up captures up to `loads` times (Chrome JSON, then native: `warmUpLoad`; `split`:
+ * half the Chrome ones through the split load's two sides),
  * stopping as soon as `stop()` says a real load came; returns how many loads ran. Failures end the
  * warm-up silently: it is only ever a head start.
  */
-export async function warmUp(stop: () => boolean, loads = WARM_UP_LOADS, events = WARM_UP_EVENTS): Promise<number> {
+export async function warmUp(stop: () => boolean, loads = WARM_UP_LOADS, events = WARM_UP_EVENTS, split = false): Promise<number> {
   const chrome = new Map<number, Uint8Array>();
   const native = new Map<boolean, Uint8Array>();
   let done = 0;
@@ -57,7 +61,10 @@ export async function warmUp(stop: () => boolean, loads = WARM_UP_LOADS, events 
       if (load.format === 'chrome') {
         let sample = chrome.get(load.events);
         if (!sample) chrome.set(load.events, (sample = chromeWarmUpSample(load.events)));
-        await loadModel(memorySource('warm-up.json', sample));
+        // Where files may load split, every other Chrome load (after the first, short ones) takes
+        // its two sides joined in this thread: either spare may become a parse or a build side.
+        if (split && done >= FIRST_LOADS_EVENTS.length && done % 2 === 1) await loadModelThroughChromeSplit(memorySource('warm-up.json', sample));
+        else await loadModel(memorySource('warm-up.json', sample));
       } else {
         let sample = native.get(load.small);
         if (!sample) native.set(load.small, (sample = nativeWarmUpSample(load.small)));

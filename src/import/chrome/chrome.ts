@@ -32,7 +32,7 @@ import { readKinetoArgs, type KinetoArgs } from './kinetoArgs.ts';
 import { INCOMPLETE, decodeStringToken, decodeText, jsonDepth } from './jsonBytes.ts';
 
 /** Small top-level values of the object form shown as capture properties. */
-const KEPT_KEYS = new Set([
+export const KEPT_KEYS: ReadonlySet<string> = new Set([
   'displayTimeUnit',
   'otherData',
   'metadata',
@@ -103,8 +103,18 @@ const SCOPE_PROCESS = 0x70; // 'p'
 /** Stable importer id, stored in `CaptureInfo.format`. */
 export const CHROME_FORMAT_ID = 'chrome-json';
 
-class ChromeTraceDecoder implements TraceDocumentSink {
-  private readonly f = new EventFields();
+/** What the decoder's `finish` needs of the document reader. */
+export type DocumentSummary = Pick<TraceDocumentReader, 'documentForm' | 'nonObjectElements' | 'foundEvents'>;
+
+/**
+ * Events into builder calls. One thread: it is the document reader's sink and parses each event
+ * itself (`event`). Two workers (src/import/chromeSplit.ts): the parse side fills `fields` from its
+ * record and calls `recordedEvent`, so all decoder state stays on the build side.
+ */
+export class ChromeTraceDecoder implements TraceDocumentSink {
+  /** The event being decoded (reused). */
+  readonly fields = new EventFields();
+  private readonly f = this.fields;
   private readonly budget: IssueBudget;
   private readonly names = new BytesTable();
   private readonly cats = new BytesTable();
@@ -178,11 +188,16 @@ class ChromeTraceDecoder implements TraceDocumentSink {
     if (end === FALLBACK) end = parseEvent(buf, pos, limit, this.f);
     this.lastEventLineBreaks = this.f.lineBreaks;
     if (end === INCOMPLETE) return INCOMPLETE;
+    this.recordedEvent(buf, base + pos);
+    return end;
+  }
+
+  /** Acts on the complete event in `fields`, at file offset `offset` (its spans index `buf`). */
+  recordedEvent(buf: Uint8Array, offset: number): void {
     this.eventCount++;
     if (this.f.phStart >= 0) this.phasedCount++;
-    this.eventOffset = base + pos;
-    this.dispatch(buf, base + pos);
-    return end;
+    this.eventOffset = offset;
+    this.dispatch(buf, offset);
   }
 
   topLevelValue(key: string, json: string | undefined, bytes: number, where: IssueLocation): void {
@@ -772,7 +787,7 @@ class ChromeTraceDecoder implements TraceDocumentSink {
 
   // ---------------------------------------------------------------- end
 
-  finish(reader: TraceDocumentReader): void {
+  finish(reader: DocumentSummary): void {
     const b = this.builder;
     this.asyncRanges.finish(b, this.budget, (id) => this.nameTexts.get(id) ?? '');
     this.kineto.finish();

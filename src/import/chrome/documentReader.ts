@@ -157,6 +157,14 @@ export class TraceDocumentReader {
     return this.lineSearchBytes;
   }
 
+  /**
+   * Copies the bytes held for a value that a chunk boundary cut, so that the chunks read so far
+   * can be handed to another thread (transferred) while the value waits for its end.
+   */
+  ownCarry(): void {
+    if (this.carry.length > 0) this.carry = this.carry.map((piece) => piece.slice());
+  }
+
   push(chunk: Uint8Array): void {
     const base = this.offset;
     this.offset += chunk.length;
