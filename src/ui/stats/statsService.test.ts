@@ -308,6 +308,39 @@ function slowerCapture(id: number, ranges: number, slower: number): LoadedCaptur
   return { id, model: b.finish(), offsetNs: 0, decodeMs: 0 };
 }
 
+describe('StatsService with a motion gate', () => {
+  it('starts worker computations only once the gate says the view is still; page computations at once', async () => {
+    const worker = new FakeWorker();
+    const service = new StatsService(() => worker as unknown as Worker, 50);
+    let open: () => void = () => {};
+    let waits = 0;
+    service.setMotionGate({
+      whenStill: () => {
+        waits++;
+        return new Promise<void>((resolve) => (open = resolve));
+      },
+    });
+    const small = capture(2, 10);
+    expect((await service.run(small, TABLE, 'table'))?.where).toBe('page');
+    const big = capture(1, 100);
+    const table = service.run(big, TABLE, 'table');
+    await until(() => waits > 0);
+    await settle();
+    // The model went over (a copy costs the worker no core for long), the computation waits.
+    expect(worker.received.map((m) => m.type)).toEqual(['model']);
+    open();
+    await until(() => worker.runs() > 0);
+    worker.answer();
+    expect((await table)?.where).toBe('worker');
+    // Removed: the next computation starts at once.
+    service.setMotionGate(null);
+    const next = service.run(big, spanTable(100), 'table');
+    expect(worker.received.at(-1)?.type).toBe('run');
+    worker.answer();
+    expect((await next)?.where).toBe('worker');
+    expect(waits).toBe(1);
+  });
+});
 describe('StatsService.compare', () => {
   it('compares small pairs on the page without a worker', async () => {
     const workers: FakeWorker[] = [];

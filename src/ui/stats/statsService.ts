@@ -13,6 +13,7 @@ import { compareCaptures, endedInstances, nthByStart, type CompareResult } from 
 import type { RangeStatsOptions } from '../../analysis/rangeStats.ts';
 import { computeStats, type StatsRequest, type StatsResult } from './compute.ts';
 import { stringSlices } from '../../worker/stringSlices.ts';
+import type { MotionGate } from './viewMotion.ts';
 import type { FromStatsWorker, ToStatsWorker } from './stats.protocol.ts';
 
 /**
@@ -146,6 +147,8 @@ export class StatsService {
   private worker: Worker | null = null;
   /** Models the worker holds, by capture id. */
   private readonly sent = new Map<number, Model>();
+  /** Waited on before each computation starts in the worker (viewMotion.ts); none: at once. */
+  private motion: MotionGate | null = null;
   private readonly queue: Job[] = [];
   private inFlight: Job | null = null;
   private nextId = 1;
@@ -154,6 +157,11 @@ export class StatsService {
     private readonly createWorker: WorkerFactory = defaultFactory,
     readonly minWorkerEvents = WORKER_MIN_EVENTS,
   ) {}
+
+  /** Worker computations start once `gate` says the timeline's view is still (null: at once). */
+  setMotionGate(gate: MotionGate | null): void {
+    this.motion = gate;
+  }
 
   /** Whether a capture's statistics run in the worker. */
   usesWorker(model: Model): boolean {
@@ -357,11 +365,14 @@ export class StatsService {
     job.id = this.nextId++;
     this.inFlight = job;
     const worker = this.ensureWorker();
-    const send = () => {
-      // Disposed, or the worker crashed while a copy was made.
+    const post = () => {
+      // Disposed, or the worker crashed while a copy was made or the view moved.
       if (this.inFlight !== job || this.worker !== worker) return;
       this.post(job.message(job.id));
     };
+    // A computation takes a core for up to seconds: not while someone pans or zooms.
+    const motion = this.motion;
+    const send = () => (motion ? void motion.whenStill().then(post) : post());
     // Still the job and the worker it was made for, and the capture still has this model.
     const current = (captureId: number, model: Model) => this.inFlight === job && this.worker === worker && this.sent.get(captureId) === model;
     const sendModel = async ({ id: captureId, model }: HeldCapture): Promise<boolean> => {

@@ -4,11 +4,15 @@
  * worker ends when the last panel using it unmounts; the service starts a new one on demand.
  */
 import { useEffect } from 'react';
+import { useViewerStore } from '../../state/context.tsx';
 import { exposeTestHook, workerMinEventsHook } from '../testHooks.ts';
 import { StatsService } from './statsService.ts';
+import { ViewMotion } from './viewMotion.ts';
 
 let shared: StatsService | null = null;
 let users = 0;
+/** The mounted users' view trackers (all on the page's one store): the service waits on the latest. */
+const motions: ViewMotion[] = [];
 
 function sharedService(): StatsService {
   if (!shared) {
@@ -21,11 +25,19 @@ function sharedService(): StatsService {
 
 export function useStatsService(): StatsService {
   const service = sharedService();
+  const store = useViewerStore();
   useEffect(() => {
     users++;
+    // Worker computations wait while the timeline's view moves (viewMotion.ts).
+    const motion = new ViewMotion(store);
+    motions.push(motion);
+    service.setMotionGate(motion);
     return () => {
+      motion.dispose();
+      motions.splice(motions.indexOf(motion), 1);
+      service.setMotionGate(motions.at(-1) ?? null);
       if (--users === 0) service.dispose();
     };
-  }, [service]);
+  }, [service, store]);
   return service;
 }
