@@ -9,8 +9,9 @@
  *   node scripts/run-ts.mjs bench/run.ts profile-load --dist /tmp/x --file capture.nvtxc [--threshold 50] [--top 12] [--trace out.json] [--summary] [--query '?tape=always']
  *
  * Wall time and CPU time of a task differ on a loaded machine (the thread waits for a core): both
- * are printed. `--summary` prints one line: the tasks over the threshold as wall/CPU ms, and the
- * longest CPU time of any main-thread task from the pick to the end of the trace.
+ * are printed. `--summary` prints one line: the tasks over the threshold as wall/CPU ms, the
+ * longest CPU time of any main-thread task from the pick to the end of the trace, and the main
+ * thread's CPU time before and after the loaded draw (until the trace ends, `--settle` ms later).
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -90,7 +91,16 @@ async function main(): Promise<void> {
     if (values.summary) {
       const maxCpu = Math.max(0, ...afterPick.map((e) => (e.tdur ?? e.dur ?? 0) / 1000));
       const list = tasks.filter((e) => e.ts >= (pickTs ?? 0)).map((e) => `${(e.dur! / 1000).toFixed(0)}/${((e.tdur ?? e.dur!) / 1000).toFixed(0)}`);
-      process.stdout.write(`tasks over ${thresholdMs} ms (wall/CPU): [${list.join(', ')}]; longest CPU time of a task: ${maxCpu.toFixed(1)} ms\n`);
+      // Main-thread CPU from the pick to the loaded draw, and after it until the trace ends (--settle):
+      // what the page's own thread spends around a load, e.g. on a model copy for the statistics worker.
+      const loadedTs = (pickTs ?? 0) + (probes.loadedDrawAt! - probes.pickedAt!) * 1000;
+      const cpuMs = (list: TraceEvent[]) => list.reduce((sum, e) => sum + (e.tdur ?? e.dur ?? 0), 0) / 1000;
+      const before = cpuMs(afterPick.filter((e) => e.ts < loadedTs));
+      const after = cpuMs(afterPick.filter((e) => e.ts >= loadedTs));
+      process.stdout.write(
+        `tasks over ${thresholdMs} ms (wall/CPU): [${list.join(', ')}]; longest CPU time of a task: ${maxCpu.toFixed(1)} ms; ` +
+          `main-thread CPU: ${before.toFixed(0)} ms to the loaded draw (${(probes.loadedDrawAt! - probes.pickedAt!).toFixed(0)} ms after the pick), ${after.toFixed(0)} ms in the ${values.settle} ms after it\n`,
+      );
       await context.close();
       return;
     }
