@@ -5,38 +5,33 @@
  * (PyTorch, fuzz reproducers), generated traces of each shape and layout, damage, bad escapes,
  * gzip, events cut by slice boundaries; budget stops, cancels and read errors alike.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { SHARED_FIXTURES } from '../../testkit/fixtures.ts';
 import { makeCase, seedInputs } from '../../testkit/fuzz/cases.ts';
 import { generateKineto } from '../../testkit/gen/kineto.ts';
-import { FORMATS, type WriterOptions } from '../../testkit/gen/main.ts';
-import { MemorySink } from '../../testkit/gen/sink.ts';
+import type { WriterOptions } from '../../testkit/gen/main.ts';
+import { expectSameOutcome, generatedCapture, outcomeOf, sharedFixtureFiles, type LoadOutcome } from '../../testkit/load/twoWays.ts';
 import type { Model } from '../model/types.ts';
 import { ChromeSplitBuild, ChromeSplitParse, loadModelThroughChromeSplit, MAX_SLICES_IN_FLIGHT, type SplitMessage } from './chromeSplit.ts';
 import type { ByteSource } from './importer.ts';
 import { CHUNK_BYTES, loadModel, memorySource } from './pipeline.ts';
 
-type DirectOutcome = { model: Model } | { error: string };
+type DirectOutcome = LoadOutcome;
 type Outcome = DirectOutcome | { notChrome: string };
 
-async function direct(source: () => ByteSource, options = {}): Promise<DirectOutcome> {
-  try {
-    return { model: await loadModel(source(), options) };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
-}
+const direct = (source: () => ByteSource, options = {}): Promise<DirectOutcome> => outcomeOf(() => loadModel(source(), options));
 
 async function split(source: () => ByteSource, options = {}, minSliceBytes?: number): Promise<Outcome> {
-  try {
-    const r = await loadModelThroughChromeSplit(source(), options, minSliceBytes);
-    return 'notChrome' in r ? r : { model: r };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  let notChrome: { notChrome: string } | undefined;
+  const r = await outcomeOf(async () => {
+    const m = await loadModelThroughChromeSplit(source(), options, minSliceBytes);
+    if ('notChrome' in m) notChrome = m;
+    return m as Model;
+  });
+  return notChrome ?? r;
 }
 
 /**
@@ -56,14 +51,7 @@ async function expectSame(name: string, bytes: Uint8Array, options = {}, step?: 
     expect('model' in a && a.model.capture.format === 'chrome-json', `${name}: a Chrome trace said not to be one`).toBe(false);
     return a;
   }
-  if ('error' in a) expect(b, name).toEqual(a);
-  else {
-    expect('model' in b, `${name}: ${'error' in b ? b.error : ''}`).toBe(true);
-    const mb = (b as { model: Model }).model;
-    // Issues first: a difference there reads better than one deep in the tables.
-    expect(mb.issues, name).toEqual(a.model.issues);
-    expect(mb, name).toEqual(a.model);
-  }
+  expectSameOutcome(name, a, b);
   return a;
 }
 
@@ -74,24 +62,8 @@ async function expectSameEveryWay(name: string, bytes: Uint8Array, options = {})
   return a;
 }
 
-async function generated(options: WriterOptions): Promise<Uint8Array> {
-  const sink = new MemorySink();
-  await FORMATS['chrome-json'](sink, options);
-  return sink.toBytes();
-}
-
-function fixtureFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(json|gz|trace)$/.test(name)) out.push(path);
-    }
-  };
-  walk(SHARED_FIXTURES);
-  return out;
-}
+const generated = (options: WriterOptions): Promise<Uint8Array> => generatedCapture('chrome-json', options);
+const fixtureFiles = () => sharedFixtureFiles((name) => /\.(json|gz|trace)$/.test(name));
 
 const text = (s: string) => new TextEncoder().encode(s);
 

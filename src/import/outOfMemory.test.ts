@@ -5,18 +5,13 @@
  * RangeError) takes the same path.
  */
 import { describe, expect, it } from 'vitest';
-import { FORMATS, type WriterOptions } from '../../testkit/gen/main.ts';
-import { MemorySink } from '../../testkit/gen/sink.ts';
+import { generatedCapture } from '../../testkit/load/twoWays.ts';
 import { modelViolations } from '../../testkit/models/invariants.ts';
 import { isOutOfMemory, ModelBuilder, ModelOverBudget } from '../model/builder.ts';
 import type { Model } from '../model/types.ts';
 import { loadModel, memorySource } from './pipeline.ts';
 
-async function generated(format: string, options: WriterOptions): Promise<Uint8Array> {
-  const sink = new MemorySink();
-  await FORMATS[format](sink, options);
-  return sink.toBytes();
-}
+const generated = generatedCapture;
 
 const countOf = (m: Model) => m.ranges.startNs.length + m.marks.timeNs.length;
 

@@ -3,15 +3,15 @@
  * the model the direct load builds, issues and their order included, for every fixture, generator
  * and fuzz seed, whatever the batch size; budget stops, cancels and read errors behave alike.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED_FIXTURES } from '../../testkit/fixtures.ts';
 import { FUZZ_FORMATS, makeCase, seedInputs, type FuzzFormat } from '../../testkit/fuzz/cases.ts';
 import { generateKineto } from '../../testkit/gen/kineto.ts';
-import { FORMATS, type WriterOptions } from '../../testkit/gen/main.ts';
+import type { WriterOptions } from '../../testkit/gen/main.ts';
 import { nativeCudaCapture } from '../../testkit/gen/nativeCuda.ts';
-import { MemorySink } from '../../testkit/gen/sink.ts';
+import { expectSameOutcome, generatedCapture, outcomeOf, sharedFixtureFiles, type LoadOutcome } from '../../testkit/load/twoWays.ts';
 import { ModelBuilder } from '../model/builder.ts';
 import { TapeBuilder } from '../model/tape/tapeBuilder.ts';
 import type { Model } from '../model/types.ts';
@@ -22,24 +22,19 @@ import { loadModelThroughTape, MAX_BATCHES_IN_FLIGHT, TAPE_FORMATS, TapeBuild, T
 /** As the CI fuzz run (testkit/fuzz/fuzz.test.ts). */
 const SCALE = { maxDepth: 300 };
 
-type DirectOutcome = { model: Model } | { error: string };
+type DirectOutcome = LoadOutcome;
 type Outcome = DirectOutcome | { notTaped: string };
 
-async function direct(source: () => ByteSource, options = {}): Promise<DirectOutcome> {
-  try {
-    return { model: await loadModel(source(), options) };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
-}
+const direct = (source: () => ByteSource, options = {}): Promise<DirectOutcome> => outcomeOf(() => loadModel(source(), options));
 
 async function taped(source: () => ByteSource, options = {}, batchRows?: number): Promise<Outcome> {
-  try {
-    const r = await loadModelThroughTape(source(), options, batchRows);
-    return 'notTaped' in r ? r : { model: r };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  let notTaped: { notTaped: string } | undefined;
+  const r = await outcomeOf(async () => {
+    const m = await loadModelThroughTape(source(), options, batchRows);
+    if ('notTaped' in m) notTaped = m;
+    return m as Model;
+  });
+  return notTaped ?? r;
 }
 
 /** Loads `bytes` both ways and expects the same model (or the same failure); returns the direct one. */
@@ -50,35 +45,11 @@ async function expectSame(name: string, bytes: Uint8Array, batchRows?: number, o
     expect('model' in a ? TAPE_FORMATS.has(a.model.capture.format) : false, `${name}: not taped (${b.notTaped})`).toBe(false);
     return a;
   }
-  if ('error' in a) expect(b, name).toEqual(a);
-  else {
-    expect('model' in b, `${name}: ${'error' in b ? b.error : ''}`).toBe(true);
-    const mb = (b as { model: Model }).model;
-    // Issues first: a difference there reads better than one deep in the tables.
-    expect(mb.issues, name).toEqual(a.model.issues);
-    expect(mb, name).toEqual(a.model);
-  }
+  expectSameOutcome(name, a, b);
   return a;
 }
 
-async function generated(format: string, options: WriterOptions): Promise<Uint8Array> {
-  const sink = new MemorySink();
-  await FORMATS[format](sink, options);
-  return sink.toBytes();
-}
-
-function sharedFixtureFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir).sort()) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (!/\.(md|py)$/.test(name)) out.push(path);
-    }
-  };
-  walk(SHARED_FIXTURES);
-  return out;
-}
+const generated = generatedCapture;
 
 describe('TapeBuilder', () => {
   it('overrides every public method of ModelBuilder (a new one must be recorded, not run on the shadow only)', () => {
@@ -89,7 +60,7 @@ describe('TapeBuilder', () => {
 });
 
 describe('tape replay builds the model the direct load builds', () => {
-  it.each(sharedFixtureFiles().map((p) => [p.slice(SHARED_FIXTURES.length)]))('fixture %s', async (relative) => {
+  it.each(sharedFixtureFiles((name) => !/\.(md|py)$/.test(name)).map((p) => [p.slice(SHARED_FIXTURES.length)]))('fixture %s', async (relative) => {
     const bytes = new Uint8Array(readFileSync(join(SHARED_FIXTURES, relative)));
     await expectSame(relative.split('/').pop()!, bytes);
   }, 120_000);
