@@ -27,22 +27,44 @@ function summaryLine(s: FuzzSummary): string {
   return `| ${s.format} | ${s.seed} | ${s.cases} | ${c.loaded} | ${c.refused} | ${c.hang} | ${c.exception} | ${c['invalid-model']} | ${slow} | ${perCase} | ${(s.wallMs / 60000).toFixed(1)} min | ${s.load.min.toFixed(1)}-${s.load.max.toFixed(1)} (mean ${s.load.mean}) |`;
 }
 
+const OPTIONS = {
+  help: { type: 'boolean', default: false },
+  format: { type: 'string', default: 'all' },
+  cases: { type: 'string', default: '1000' },
+  first: { type: 'string', default: '0' },
+  seed: { type: 'string', default: '1' },
+  out: { type: 'string', default: 'fuzz-out' },
+  'max-depth': { type: 'string', default: '70000' },
+  'fixture-bytes': { type: 'string', default: String(4 << 20) },
+  'seed-events': { type: 'string' },
+  resume: { type: 'boolean', default: false },
+  factor: { type: 'string', default: '10' },
+  'floor-ms': { type: 'string', default: '2000' },
+} as const;
+
+const USAGE = `usage: npm run fuzz -- [--format all|${FUZZ_FORMATS.join('|')}[,...]] [--cases N] [--seed N] [--first N]
+  [--out DIR] [--max-depth N] [--fixture-bytes N] [--seed-events N] [--resume] [--factor N] [--floor-ms N]
+(testkit/fuzz/README.md says what each option does)
+`;
+
+/** The command line, or the usage on --help (exit 0) and on a wrong option (exit 2, with why). */
+function commandLine() {
+  try {
+    const parsed = parseArgs({ options: OPTIONS });
+    if (parsed.values.help) {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    }
+    return parsed.values;
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+
 async function run(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      format: { type: 'string', default: 'all' },
-      cases: { type: 'string', default: '1000' },
-      first: { type: 'string', default: '0' },
-      seed: { type: 'string', default: '1' },
-      out: { type: 'string', default: 'fuzz-out' },
-      'max-depth': { type: 'string', default: '70000' },
-      'fixture-bytes': { type: 'string', default: String(4 << 20) },
-      'seed-events': { type: 'string' },
-      resume: { type: 'boolean', default: false },
-      factor: { type: 'string', default: '10' },
-      'floor-ms': { type: 'string', default: '2000' },
-    },
-  });
+  const values = commandLine();
   const formats = values.format === 'all' ? [...FUZZ_FORMATS] : (values.format!.split(',') as FuzzFormat[]);
   for (const f of formats) if (!FUZZ_FORMATS.includes(f)) throw new Error(`--format: "${f}" is not one of all, ${FUZZ_FORMATS.join(', ')}`);
   const out = resolve(values.out!);
