@@ -24,15 +24,7 @@ type Outcome = DirectOutcome | { notChrome: string };
 
 const direct = (source: () => ByteSource, options = {}): Promise<DirectOutcome> => outcomeOf(() => loadModel(source(), options));
 
-async function split(source: () => ByteSource, options = {}, minSliceBytes?: number): Promise<Outcome> {
-  let notChrome: { notChrome: string } | undefined;
-  const r = await outcomeOf(async () => {
-    const m = await loadModelThroughChromeSplit(source(), options, minSliceBytes);
-    if ('notChrome' in m) notChrome = m;
-    return m as Model;
-  });
-  return notChrome ?? r;
-}
+const split = (source: () => ByteSource, options = {}, minSliceBytes?: number): Promise<Outcome> => outcomeOf(() => loadModelThroughChromeSplit(source(), options, minSliceBytes));
 
 /**
  * The bytes read at most `step` at a time, each read a fresh buffer (as Blob reads are): with

@@ -27,15 +27,7 @@ type Outcome = DirectOutcome | { notTaped: string };
 
 const direct = (source: () => ByteSource, options = {}): Promise<DirectOutcome> => outcomeOf(() => loadModel(source(), options));
 
-async function taped(source: () => ByteSource, options = {}, batchRows?: number): Promise<Outcome> {
-  let notTaped: { notTaped: string } | undefined;
-  const r = await outcomeOf(async () => {
-    const m = await loadModelThroughTape(source(), options, batchRows);
-    if ('notTaped' in m) notTaped = m;
-    return m as Model;
-  });
-  return notTaped ?? r;
-}
+const taped = (source: () => ByteSource, options = {}, batchRows?: number): Promise<Outcome> => outcomeOf(() => loadModelThroughTape(source(), options, batchRows));
 
 /** Loads `bytes` both ways and expects the same model (or the same failure); returns the direct one. */
 async function expectSame(name: string, bytes: Uint8Array, batchRows?: number, options = {}): Promise<DirectOutcome> {

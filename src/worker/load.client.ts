@@ -159,25 +159,15 @@ export class LoadClient {
     return tape || split ? { tape, split } : undefined;
   }
 
-  /** Whether Chrome traces may load split (then the warm-up warms that code too). */
-  private maySplit(): boolean {
-    return this.split === 'always' || (this.split === 'auto' && this.tape === 'auto' && this.cores >= SPLIT_MIN_CORES);
-  }
-
-  /** Whether loads may go on two workers (then the spare for the second is kept too). */
-  private mayUseTwoWorkers(): boolean {
-    const tape = this.tape === 'always' || (this.tape === 'auto' && this.cores >= TAPE_MIN_CORES);
-    return tape || this.maySplit();
-  }
-
   /**
    * Starts the workers for the next load now (idempotent): a new worker's module takes tens of
    * milliseconds to fetch, compile and run before it can read a byte.
    */
   warm(): void {
-    // One more to read a big file for the first where there are two cores, and one more where files
-    // load on two workers.
-    const spares = SPARES + (this.cores >= 2 && this.readerMinBytes !== Infinity ? 1 : 0) + (this.mayUseTwoWorkers() ? 1 : 0);
+    // One more to read a big file for the first where there are two cores, and one more where big
+    // files load on two workers (`plan`: how the biggest file would, so the split's code is warmed too).
+    const plan = this.twoWorkers(Infinity);
+    const spares = SPARES + (this.cores >= 2 && this.readerMinBytes !== Infinity ? 1 : 0) + (plan ? 1 : 0);
     while (this.spares.length < spares) {
       const spare: Spare = { worker: this.createWorker(), failed: false, warming: false };
       // A script that fails reports it once, before any load: the load that takes this worker gets
@@ -191,11 +181,11 @@ export class LoadClient {
     // two workers): it warms up its JIT meanwhile (warmUp.ts) and stops at the load's message. The
     // partial model's worker starts cold: its slice is short, and a second warm-up would take the
     // other core of a 2-core machine while the page is idle.
-    const warmed = this.mayUseTwoWorkers() ? 2 : 1;
+    const warmed = plan ? 2 : 1;
     for (const next of this.spares.slice(0, warmed)) {
       if (next.warming) continue;
       next.warming = true;
-      next.worker.postMessage({ type: 'warm', split: this.maySplit() } satisfies ToWorker);
+      next.worker.postMessage({ type: 'warm', split: plan?.split === true } satisfies ToWorker);
     }
   }
 

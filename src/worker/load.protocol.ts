@@ -109,6 +109,6 @@ export type FromWorker =
   | { type: 'held' }
   /** The answer to 'preview' when the file gets no partial model (small, gzip, a format without a readable prefix, a slice that failed). */
   | { type: 'no-partial' }
-  /** `path`: 'tape' when the file was decoded and built on two threads, else 'single'. */
+  /** `path`: how the file was loaded (`LoadPath`); absent means 'single'. */
   | { type: 'done'; model: Model; decodeMs: number; path?: LoadPath }
   | { type: 'failed'; message: string };

@@ -14,10 +14,14 @@ import { MemorySink } from '../gen/sink.ts';
 /** What a load gave: its model, or the message it failed with. */
 export type LoadOutcome = { model: Model } | { error: string };
 
-/** The outcome of `load` (a thrown error becomes its message). */
-export async function outcomeOf(load: () => Promise<Model>): Promise<LoadOutcome> {
+/**
+ * The outcome of `load` (a thrown error becomes its message). A load may answer something other
+ * than a model (`Other`: the tape's or the split's "not this format"), which is passed through.
+ */
+export async function outcomeOf<Other extends object = never>(load: () => Promise<Model | Other>): Promise<LoadOutcome | Exclude<Other, Model>> {
   try {
-    return { model: await load() };
+    const r = await load();
+    return 'ranges' in r ? { model: r as Model } : (r as Exclude<Other, Model>);
   } catch (e) {
     return { error: (e as Error).message };
   }
