@@ -18,6 +18,7 @@ import { ChromeBuildSide, ChromeParseSide, type ChunkStart, type RecordedSlice }
 import type { GzipProblem } from './gunzip.ts';
 import type { ByteSource } from './importer.ts';
 import { CHUNK_BYTES, LoadCancelled, openContent, rawChunks, reportOutOfMemory, type LoadOptions } from './pipeline.ts';
+import type { BuildSideHooks } from './tapePipeline.ts';
 
 /**
  * Slices the parse side lets the build side hold before it waits (between chunks): most slices are
@@ -123,15 +124,6 @@ export class ChromeSplitParse {
   }
 }
 
-/** What the build side answers. */
-export interface SplitBuildHooks {
-  /** Asks the parse side to stop (the model went over its budget, or memory ran out). */
-  stopDecode(): void;
-  onProgress?(bytesDone: number, bytesTotal: number): void;
-  /** Hands a decoded slice back to the parse side. */
-  recycle?(slice: RecordedSlice): void;
-}
-
 /** The build side of one load: takes the messages in order, `result` once `split-end` came. */
 export class ChromeSplitBuild {
   private builder: ModelBuilder | undefined;
@@ -147,7 +139,7 @@ export class ChromeSplitBuild {
 
   constructor(
     private readonly budgetBytes: number | undefined,
-    private readonly hooks: SplitBuildHooks,
+    private readonly hooks: BuildSideHooks<RecordedSlice>,
   ) {}
 
   get result(): { model: Model } | { failed: string } | undefined {

@@ -78,13 +78,13 @@ export class TapeDecode {
   }
 }
 
-/** What the build side answers. */
-export interface TapeBuildHooks {
+/** What the build side of a two-thread load answers (the tape's; the Chrome split's, chromeSplit.ts, with its slices). */
+export interface BuildSideHooks<Item> {
   /** Asks the decode side to stop (the model went over its budget, or memory ran out). */
   stopDecode(): void;
   onProgress?(bytesDone: number, bytesTotal: number): void;
-  /** Hands a replayed batch back to the decode side for reuse. */
-  recycle?(batch: TapeBatch): void;
+  /** Hands a built batch or slice back to the decode side for reuse. */
+  recycle?(item: Item): void;
 }
 
 /** The build side of one load: takes the messages in order, `result` once `end` came. */
@@ -99,7 +99,7 @@ export class TapeBuild {
 
   constructor(
     private readonly budgetBytes: number | undefined,
-    private readonly hooks: TapeBuildHooks,
+    private readonly hooks: BuildSideHooks<TapeBatch>,
   ) {}
 
   /** Set once the load is over: the model, a failure, or that the format goes on one thread. */
