@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { blobSource } from '../import/pipeline.ts';
+import { sharedFixture } from '../../testkit/fixtures.ts';
+import { blobSource, loadModel, memorySource } from '../import/pipeline.ts';
 import { readerSource, serveReads } from './blobReader.ts';
 
 const bytes = Uint8Array.from({ length: 10_000 }, (_, i) => (i * 7) & 0xff);
@@ -41,4 +43,18 @@ describe('reads made by a reader at the other end of a channel', () => {
     channel.port1.close();
     channel.port2.close();
   });
+
+  it('load the real captures as reading here does: streamed (PyTorch trace) and at random through the synchronous reads (nsys export)', async () => {
+    for (const name of ['pytorch/cnn-h100-torch2.11.json', 'nsys/cnn-h100-nsys2025.3.sqlite']) {
+      const real = new Uint8Array(readFileSync(sharedFixture(name)));
+      const here = await loadModel(memorySource(name, real));
+      const channel = new MessageChannel();
+      serveReads(channel.port2, new Blob([real]));
+      // The local source reads synchronously, as the worker's FileReaderSync does: the nsys importer reads pages with it.
+      const viaReader = await loadModel(readerSource(channel.port1, memorySource(name, real)));
+      expect(viaReader, name).toEqual(here);
+      channel.port1.close();
+      channel.port2.close();
+    }
+  }, 60_000);
 });
