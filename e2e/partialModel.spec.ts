@@ -74,4 +74,8 @@ test('a big native capture shows its start from a second worker, then the whole 
   expect(seen[1].partial).toBe(false);
   expect(seen[0].events).toBeGreaterThan(0);
   expect(seen[0].events).toBeLessThan(seen[1].events / 4);
+  // The whole-file worker held once while the page took the start in, and was let go again.
+  const holds = await page.evaluate(() => (window as unknown as { __nvtxview: { loadHolds: { holdMs: number }[] } }).__nvtxview.loadHolds);
+  expect(holds).toHaveLength(1);
+  expect(holds[0].holdMs).toBeGreaterThan(0);
 });

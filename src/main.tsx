@@ -26,6 +26,7 @@ const store = createViewerStore(loadPreferences());
 const loadClient = new LoadClient(undefined, undefined, budgetFromQuery(window.location.search), undefined, tapeChoiceFromQuery(window.location.search), tapeChoiceFromQuery(window.location.search, 'split'));
 // Test hook: how each load went (one worker or two).
 exposeTestHook('loadPaths', loadClient.paths);
+exposeTestHook('loadHolds', loadClient.holds);
 const controller = new LoadController(store, loadClient);
 persistPreferences(store);
 installTestHooks(store);

@@ -101,6 +101,8 @@ interface LoadFigures {
   dropToLoadedDrawMs: number;
   /** The load worker's own time for the whole model (its 'done' message), from its start. */
   workerDecodeMs: number;
+  /** How long the whole-file worker was held while the page took a partial model in (0 without one; the page's `loadHolds`). */
+  wholeHoldMs: number;
   longestTaskMs: number;
   heapBytes: number;
   arrayBufferBytes: number;
@@ -156,11 +158,15 @@ async function nvtxviewLoad(
     for (const [key, column] of Object.entries(m.rangeLod ?? {})) if (key !== 'startNs' && ArrayBuffer.isView(column)) bytes += column.byteLength;
     return { ranges: m.ranges.startNs.byteLength / 8, marks: m.marks.timeNs.length, rangeBytes: bytes, decodeMs: capture.decodeMs };
   });
+  const holdMs = await page.evaluate(() =>
+    ((window as unknown as { __nvtxview: { loadHolds?: { holdMs: number }[] } }).__nvtxview.loadHolds ?? []).reduce((sum, h) => sum + h.holdMs, 0),
+  );
   const memory = await pageMemory(cdp);
   const figures: LoadFigures = {
     dropToFirstDrawMs: round(probes.firstDrawAt! - picked),
     dropToLoadedDrawMs: round(probes.loadedDrawAt! - picked),
     workerDecodeMs: round(model.decodeMs),
+    wholeHoldMs: round(holdMs),
     longestTaskMs: round(longestTask(probes, picked, probes.loadedDrawAt! + 1000)),
     heapBytes: memory.heapBytes,
     arrayBufferBytes: memory.arrayBufferBytes,

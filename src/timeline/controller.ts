@@ -4,6 +4,7 @@
  * only mounts the elements and hands over the track layout.
  */
 import { trackOfMark, trackOfRange } from '../model/query.ts';
+import { modelsDrawn } from '../state/modelsDrawn.ts';
 import { captureExtent, type ViewerState, type ViewerStore } from '../state/viewerStore.ts';
 import { drawStaticSlice, hitTestFrame, locateRange, RULER_HEIGHT_CSS, type Frame } from './frame.ts';
 import { attachInput, captureToShift, type DragMode } from './input.ts';
@@ -353,6 +354,7 @@ export class TimelineController {
         // The next frame goes on where this one stopped (a frame is what a request buys).
         this.scheduler.request('overlay');
       } else {
+        if (this.layoutDrawn !== this.layout) modelsDrawn(this.layout.captures.map((c) => c.model));
         this.layoutDrawn = this.layout;
         this.frameCount++;
         document.body.dataset.timelineFrame = String(this.frameCount);

@@ -10,6 +10,7 @@ import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
 import { DEFAULT_QPC_HZ, DEFAULT_RDTSC_HZ } from '../import/nvtxt/timebase.ts';
 import type { LoadedCapture, ViewerStore } from '../state/viewerStore.ts';
+import { whenModelDrawn } from '../state/modelsDrawn.ts';
 
 /** What the controller needs from `LoadClient` (a fake in tests). */
 export interface CaptureLoader {
@@ -178,6 +179,7 @@ export class LoadController {
         preview = { captureId: state.addCapture({ model, decodeMs: 0, partial: true, openOrder: id }), view: [0, 0] };
         const fitted = store.getState();
         preview.view = [fitted.viewStartNs, fitted.viewEndNs];
+        return whenModelDrawn(model);
       },
     });
     let preview: { captureId: number; view: [number, number] } | undefined;

@@ -56,7 +56,7 @@ describe('LoadClient', () => {
   it('puts a model together with the string slices posted before it, for the partial and the whole model', async () => {
     const { made, client } = clientMakingWorkers();
     const partials: Model[] = [];
-    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => void partials.push(m) });
     const [whole, preview] = made;
 
     const first = model(['a', 'b']);
@@ -75,7 +75,7 @@ describe('LoadClient', () => {
   it('decodes the partial model in a second worker while the first decodes the whole file', async () => {
     const { made, client } = clientMakingWorkers();
     const partials: Model[] = [];
-    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => void partials.push(m) });
     expect(made).toHaveLength(2);
     expect(made.map((w) => (w.posted[0] as { type: string }).type)).toEqual(['load', 'preview']);
     let stopped = 0;
@@ -144,6 +144,32 @@ describe('LoadClient', () => {
     });
   });
 
+  it('resumes the whole-file worker in the task after the partial model is drawn, when the page promises its drawing, before the page is idle', async () => {
+    vi.stubGlobal('requestIdleCallback', () => {});
+    try {
+      let drawn = () => {};
+      const { made, client } = clientMakingWorkers();
+      client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => new Promise<void>((r) => (drawn = r)) });
+      const sent = () => made[0].posted.map((m) => (m as { type: string }).type);
+      made[1].send({ type: 'slice-read' });
+      made[0].send({ type: 'held' });
+      made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
+      await new Promise((r) => setTimeout(r, 0));
+      expect(sent()).toEqual(['load', 'hold']);
+      drawn();
+      await Promise.resolve();
+      // Not in the drawing frame's own task: the page commits that frame first.
+      expect(sent()).toEqual(['load', 'hold']);
+      await new Promise((r) => setTimeout(r, 0));
+      expect(sent()).toEqual(['load', 'hold', 'resume']);
+      expect(client.holds).toHaveLength(1);
+      expect(client.holds[0].name).toBe('m.test');
+      expect(client.holds[0].holdMs).toBeGreaterThanOrEqual(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('on one core, holds the whole-file worker from the start until the partial model is in', async () => {
     const made: FakeWorker[] = [];
     const client = new LoadClient(1, () => (made.push(new FakeWorker()), made[made.length - 1] as unknown as Worker), undefined, 1);
@@ -161,7 +187,7 @@ describe('LoadClient', () => {
     try {
       const partials: Model[] = [];
       const { made, client } = clientMakingWorkers();
-      client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+      client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => void partials.push(m) });
       made[1].send({ type: 'slice-read' });
       made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
       // Still decoding up to its next slice: the page waits.
@@ -172,7 +198,7 @@ describe('LoadClient', () => {
       // A worker that does not say so in time (inside its finish(), say): shown after the bound.
       const late = clientMakingWorkers();
       const latePartials: Model[] = [];
-      late.client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => latePartials.push(m) });
+      late.client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => void latePartials.push(m) });
       late.made[1].send({ type: 'slice-read' });
       late.made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
       vi.advanceTimersByTime(HOLD_CONFIRM_MS - 1);
@@ -183,7 +209,7 @@ describe('LoadClient', () => {
       // The whole model came first: the waiting partial model is dropped.
       const first = clientMakingWorkers();
       const firstPartials: Model[] = [];
-      const handle = first.client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => firstPartials.push(m) });
+      const handle = first.client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => void firstPartials.push(m) });
       first.made[1].send({ type: 'slice-read' });
       first.made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });
       first.made[0].send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
@@ -199,7 +225,7 @@ describe('LoadClient', () => {
   it('drops a partial model that comes after the whole one, and asks for none without onPartial', async () => {
     const { made, client } = clientMakingWorkers();
     const partials: Model[] = [];
-    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => partials.push(m) });
+    const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: (m) => void partials.push(m) });
     made[0].send({ type: 'done', model: model(['a', 'b']), decodeMs: 1 });
     await handle.promise;
     made[1].send({ type: 'partial', model: model(['a']), bytesDone: 1 });

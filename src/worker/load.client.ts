@@ -37,7 +37,11 @@ export interface LoadRequest {
   options: DecodeOptions;
   onProgress(bytesDone: number, bytesTotal: number): void;
   /** A model of the file's start, while the whole file still decodes (big files only). */
-  onPartial?(model: Model): void;
+  /**
+   * A partial model to show; may return a promise of its first drawing, which lets the held
+   * whole-file decode go on as soon as it is on screen instead of when the page is next idle.
+   */
+  onPartial?(model: Model): Promise<void> | void;
 }
 
 export class LoadCancelledError extends Error {
@@ -152,6 +156,9 @@ export class LoadClient {
   /** How each finished load went, in order (the page's test hooks show it). */
   readonly paths: { name: string; path: LoadPath }[] = [];
 
+  /** How long each hold of a whole-file worker lasted, from 'hold' to 'resume', in order (test hooks and benchmarks read it). */
+  readonly holds: { name: string; holdMs: number }[] = [];
+
   /** How a file of `size` bytes is loaded on two workers, or undefined for one. */
   private twoWorkers(size: number): TwoWorkerPlan | undefined {
     const tape = this.tape !== 'auto' ? this.tape === 'always' : this.cores >= TAPE_MIN_CORES && size >= TAPE_MIN_BYTES;
@@ -221,13 +228,19 @@ export class LoadClient {
     let ended = false;
     /** Shows the partial model that waits for the whole-file worker to stop. */
     let waiting: { show(): void; timer: ReturnType<typeof setTimeout> } | undefined;
+    /** When the current hold was asked (performance.now()). */
+    let heldSince = 0;
     const holdWhole = () => {
       holding = whole() !== undefined;
       stopped = false;
+      heldSince = performance.now();
       whole()?.postMessage({ type: 'hold' } satisfies ToWorker);
     };
     const resumeWhole = () => {
-      if (holding) whole()?.postMessage({ type: 'resume' } satisfies ToWorker);
+      if (holding) {
+        whole()?.postMessage({ type: 'resume' } satisfies ToWorker);
+        this.holds.push({ name: request.name, holdMs: performance.now() - heldSince });
+      }
       holding = false;
     };
     onWholeHeld(() => {
@@ -256,10 +269,13 @@ export class LoadClient {
           if (waiting) clearTimeout(waiting.timer);
           waiting = undefined;
           if (ended || !whole()) return;
-          request.onPartial?.(model);
-          // Not sooner (e.g. after two animation frames): the timeline draws the new capture only
-          // after React has rendered it, and a whole-file worker resumed before that stretched
-          // those tasks past 50 ms on a busy host (docs/performance.md).
+          const drawn = request.onPartial?.(model);
+          // Once the timeline has drawn it (the task after that frame), or when the page is next
+          // idle if that comes first or no drawing is promised. Not sooner (e.g. after two
+          // animation frames): the timeline draws the new capture only after React has rendered
+          // it, and a whole-file worker resumed before that stretched those tasks past 50 ms on a
+          // busy host (docs/performance.md).
+          if (drawn) void drawn.then(() => setTimeout(resumeWhole, 0));
           whenPageIdle(resumeWhole);
         };
         // The page's tasks with the new model would share the machine with the whole file's
