@@ -7,6 +7,7 @@ import { App, DEMO_URL } from './ui/App.tsx';
 import { LoadController } from './ui/loadController.ts';
 import { loadPreferences, persistPreferences } from './ui/preferences.ts';
 import { installSharing } from './ui/share/installSharing.ts';
+import { ViewMotion, WARM_AFTER_LOAD_QUIET_MS } from './ui/stats/viewMotion.ts';
 import { exposeTestHook, installTestHooks } from './ui/testHooks.ts';
 import { LoadClient, tapeChoiceFromQuery } from './worker/load.client.ts';
 import { budgetFromQuery } from './worker/modelBudget.ts';
@@ -34,7 +35,10 @@ installSharing(store, controller);
 // ?demo opens the bundled demo capture (npm start links to it).
 if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxc');
 
-// A decoder worker ready before the first file comes, once the page's own start-up is done.
+// A decoder worker ready before the first file comes, once the page's own start-up is done; after
+// a load, once the view has been still a while (the warm-up would take the core a pan's frames need).
+const viewMotion = new ViewMotion(store);
+loadClient.afterLoadGate = () => viewMotion.whenQuietFor(WARM_AFTER_LOAD_QUIET_MS);
 loadClient.warmWhenIdle();
 
 createRoot(document.getElementById('root')!).render(

@@ -17,6 +17,11 @@ export interface MotionGate {
 export const STILL_MS = 250;
 /** The longest a computation waits for the view to be still: a table comes within seconds even while the view never stops. */
 export const MAX_WAIT_MS = 5000;
+/**
+ * After a load, the spare load worker warms up its JIT only once the view has been still this long:
+ * the bench's zoom and pan script starts within a second of a load (docs/performance.md).
+ */
+export const WARM_AFTER_LOAD_QUIET_MS = 2000;
 
 export class ViewMotion implements MotionGate {
   private lastMoveAt = -Infinity;
@@ -41,6 +46,20 @@ export class ViewMotion implements MotionGate {
       const stillAt = this.lastMoveAt + this.stillMs;
       if (t >= stillAt || t >= giveUpAt) return;
       await this.sleep(Math.min(stillAt, giveUpAt) - t);
+    }
+  }
+
+  /**
+   * Resolves once the view has not moved for `quietMs`, counted from this call at the earliest; no
+   * upper bound (for work that nothing waits on, such as warming a spare load worker).
+   */
+  async whenQuietFor(quietMs: number): Promise<void> {
+    const from = this.now();
+    for (;;) {
+      const t = this.now();
+      const quietAt = Math.max(from, this.lastMoveAt) + quietMs;
+      if (t >= quietAt) return;
+      await this.sleep(quietAt - t);
     }
   }
 
