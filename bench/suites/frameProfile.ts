@@ -116,6 +116,8 @@ interface RunResult {
   self: Map<string, number>;
   /** Trace events inside the steps' tasks by name, thread ms over all steps. */
   phases: Map<string, number>;
+  /** CPU (thread ms) of every traced thread from the first step to the last, by process and thread name. */
+  threads: Map<string, number>;
 }
 
 /**
@@ -242,6 +244,42 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
     longestTaskMs = Math.max(longestTaskMs, (tasks[k].dur ?? 0) / 1000);
     longestTaskCpuMs = Math.max(longestTaskCpuMs, thread(tasks[k]));
   }
+  // What the other threads (the statistics and load workers, the compositor, raster and GPU
+  // threads) took meanwhile: on 2 cores they compete with the main thread for a core.
+  const threads = new Map<string, number>();
+  {
+    const first = tasks[markTask[0]].ts;
+    const lastTask = tasks[markTask[list.length]];
+    const last = lastTask.ts + (lastTask.dur ?? 0);
+    const names = new Map<string, string>();
+    for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? e.tid));
+    const outerEnd = new Map<string, number>();
+    const workerUrl = new Map<string, string>();
+    const threadEvents = new Map<string, number>();
+    const spans = events.filter((e) => e.ph === 'X' && e.ts >= first && e.ts < last).sort((a, b) => a.ts - b.ts);
+    for (const e of spans) {
+      const key = `${e.pid}:${e.tid}`;
+      // Outermost events only: nested ones are inside their parent's time.
+      if (e.ts < (outerEnd.get(key) ?? -Infinity)) continue;
+      outerEnd.set(key, e.ts + (e.dur ?? 0));
+      // Workers share one thread name: their events tell them apart (a worker's first script URL).
+      const name = `${e.pid === pid ? 'page' : `pid ${e.pid}`} ${names.get(key) ?? ''} ${e.tid}${e.pid === pid && e.tid === tid ? ' (main)' : ''}`;
+      const url = (e.args?.data as { url?: string } | undefined)?.url;
+      if (url && !workerUrl.has(name)) workerUrl.set(name, url.replace(/^.*\//, ''));
+      threads.set(name, (threads.get(name) ?? 0) + thread(e));
+      if (process.env.FRAME_PROFILE_THREAD_EVENTS && name.includes(process.env.FRAME_PROFILE_THREAD_EVENTS)) {
+        const data = e.args?.data as { functionName?: string; url?: string } | undefined;
+        const k = `${name} ${e.name} ${data?.functionName ?? ''} ${data?.url ?? ''}`;
+        threadEvents.set(k, (threadEvents.get(k) ?? 0) + thread(e));
+      }
+    }
+    for (const [k, ms] of [...threadEvents].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`      ${ms.toFixed(1).padStart(7)} ms ${k}`);
+    for (const [name, url] of workerUrl) {
+      if (!name.includes('Worker') || !threads.has(name)) continue;
+      threads.set(`${name} (${url})`, threads.get(name)!);
+      threads.delete(name);
+    }
+  }
   const self = new Map<string, number>();
   if (values.sampling) {
     const { nodes, samples } = profileSamples(events, pid, tid);
@@ -259,7 +297,7 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       }
     }
   }
-  return { steps, longestTaskMs, longestTaskCpuMs, self, phases };
+  return { steps, longestTaskMs, longestTaskCpuMs, self, phases, threads };
 }
 
 /** Hash of the static canvas's pixels (FNV-1a over the RGBA bytes), read in the page. */
@@ -325,6 +363,8 @@ async function main(): Promise<void> {
             `CPU P50/P95/P99 ${line.cpuP50.toFixed(1)}/${line.cpuP95.toFixed(1)}/${line.cpuP99.toFixed(1)} ms, mean ${line.cpuMean.toFixed(2)}; P95 of draw ${line.drawCpuP95.toFixed(1)}, commit ${line.commitCpuP95.toFixed(1)}, other tasks ${line.betweenCpuP95.toFixed(1)} ms; longest task ${line.longestTaskMs.toFixed(1)} ms (CPU ${line.longestTaskCpuMs.toFixed(1)})`,
         );
         if (slowest > 0) {
+          const busiest = [...run.threads].sort((a, b) => b[1] - a[1]).slice(0, 8);
+          log(`    CPU of the busiest threads during the script: ${busiest.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')} ms`);
           const byWall = run.steps.map((_, i) => i).sort((a, b) => run.steps[b].wallMs - run.steps[a].wallMs);
           for (const i of byWall.slice(0, slowest)) {
             const st = run.steps[i];
