@@ -23,12 +23,14 @@
  *
  *   node scripts/run-ts.mjs bench/run.ts frame-profile --dist A[,B...] --file CAPTURE [--rounds 3]
  *     [--query Q1,Q2...] [--pointer] [--sampling] [--categories A,B] [--top 15] [--pixels] [--screens DIR] [--dpr 1] [--json]
- *     [--settle-ms 1500] [--slowest N]
+ *     [--settle-ms 1500] [--slowest N] [--thread-events NAME]
  *
  * --settle-ms 0 starts the first round right after the load, as `bench:browser` does (the page then
  * still copies the model for the statistics worker, collects the load's garbage, and that worker
  * computes); --slowest N lists per run the N steps of longest wall time with what else ran on the
- * main thread since the step before (outermost events, thread ms).
+ * main thread since the step before (outermost events, thread ms), and the CPU of every thread of
+ * the browser during the script (workers, compositor: what competes for a core); --thread-events
+ * NAME lists the outermost events of the threads whose name holds NAME (e.g. Worker).
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -56,6 +58,7 @@ const { values } = parseArgs({
     pointer: { type: 'boolean', default: false },
     'settle-ms': { type: 'string', default: '1500' },
     slowest: { type: 'string', default: '0' },
+    'thread-events': { type: 'string' },
   },
 });
 if (!values.dist || !values.file) {
@@ -267,7 +270,7 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       const url = (e.args?.data as { url?: string } | undefined)?.url;
       if (url && !workerUrl.has(name)) workerUrl.set(name, url.replace(/^.*\//, ''));
       threads.set(name, (threads.get(name) ?? 0) + thread(e));
-      if (process.env.FRAME_PROFILE_THREAD_EVENTS && name.includes(process.env.FRAME_PROFILE_THREAD_EVENTS)) {
+      if (values['thread-events'] && name.includes(values['thread-events'])) {
         const data = e.args?.data as { functionName?: string; url?: string } | undefined;
         const k = `${name} ${e.name} ${data?.functionName ?? ''} ${data?.url ?? ''}`;
         threadEvents.set(k, (threadEvents.get(k) ?? 0) + thread(e));
