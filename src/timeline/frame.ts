@@ -116,23 +116,6 @@ export function drawStaticSlice(
   for (let r = first; r < last; r++) order.push(r);
   const bandBottom = RULER_HEIGHT_CSS + Math.min(pinnedHeightCss, heightCss - RULER_HEIGHT_CSS);
   const start = fromRow === null ? 0 : Math.max(0, order.indexOf(fromRow));
-  // The band's rows clip to the band, the scrolled rows to the area under it: one clip per area,
-  // set when the first row of it is drawn (pinned rows come first), not one per row.
-  let clipped: 'band' | 'scrolled' | null = null;
-  const clipTo = (area: 'band' | 'scrolled') => {
-    if (clipped === area) return;
-    if (clipped !== null) ctx.restore();
-    ctx.save();
-    ctx.beginPath();
-    if (area === 'band') ctx.rect(0, RULER_HEIGHT_CSS, widthCss, bandBottom - RULER_HEIGHT_CSS);
-    else ctx.rect(0, bandBottom, widthCss, heightCss - bandBottom);
-    ctx.clip();
-    clipped = area;
-  };
-  const unclip = () => {
-    if (clipped !== null) ctx.restore();
-    clipped = null;
-  };
   for (let k = start; k < order.length; k++) {
     const r = order[k];
     const row = frame.layout.rows[r];
@@ -142,9 +125,11 @@ export function drawStaticSlice(
     if (row.yCss >= bottom || row.yCss + row.heightCss <= top) continue;
     let scale = scales.get(row.offsetNs);
     if (!scale) scales.set(row.offsetNs, (scale = frame.scale.forCapture(row.offsetNs)));
-    clipTo(row.pinned ? 'band' : 'scrolled');
-    // The row's own state (translation, whatever its renderer sets) ends with it.
     ctx.save();
+    ctx.beginPath();
+    if (row.pinned) ctx.rect(0, RULER_HEIGHT_CSS, widthCss, bandBottom - RULER_HEIGHT_CSS);
+    else ctx.rect(0, bandBottom, widthCss, heightCss - bandBottom);
+    ctx.clip();
     const originYCss = rowTopCss(frame, row);
     ctx.translate(0, originYCss);
     rendererFor(row).draw({
@@ -163,12 +148,10 @@ export function drawStaticSlice(
     ctx.fillRect(0, row.heightCss - 1 / dpr, widthCss, 1 / dpr);
     ctx.restore();
     if (k + 1 < order.length && now() >= deadlineMs) {
-      unclip();
       ctx.restore();
       return order[k + 1];
     }
   }
-  unclip();
   ctx.restore();
   return -1;
 }
