@@ -26,8 +26,8 @@
  *     [--settle-ms 1500] [--slowest N] [--thread-events NAME]
  *
  * --settle-ms 0 starts the first round right after the load, as `bench:browser` does (the page then
- * still copies the model for the statistics worker, collects the load's garbage, and that worker
- * computes); --slowest N lists per run the N steps of longest wall time with what else ran on the
+ * still copies the model for the statistics worker and collects the load's garbage, and a spare
+ * load worker may warm up); --slowest N lists per run the N steps of longest wall time with what else ran on the
  * main thread since the step before (outermost events, thread ms), and the CPU of every thread of
  * the browser during the script (workers, compositor: what competes for a core); --thread-events
  * NAME lists the outermost events of the threads whose name holds NAME (e.g. Worker).
@@ -139,10 +139,8 @@ function busyBetween(onMain: TraceEvent[], from: number, to: number, thread: (e:
   let outerEnd = -Infinity;
   for (let k = lo; k < onMain.length && onMain[k].ts < to; k++) {
     const e = onMain[k];
-    if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') {
-      // A task's own time beyond its events shows as the task.
-      continue;
-    }
+    // The tasks themselves are not counted: what ran in them is.
+    if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
     if (e.ts < outerEnd) continue;
     const data = e.args?.data as { functionName?: string } | undefined;
     const key = data?.functionName ? `${e.name} ${data.functionName}` : e.name;
@@ -163,8 +161,8 @@ async function loadPage(browser: Browser, site: Served, query: string): Promise<
     timeout: 600_000,
     polling: 200,
   });
-  // 0: the script starts right after the load, as in `bench:browser` (statistics copy, GC and the
-  // statistics worker then run during it).
+  // 0: the script starts right after the load, as in `bench:browser` (the statistics copy and GC
+  // then run during it).
   const settleMs = Number(values['settle-ms']);
   if (settleMs > 0) await page.waitForTimeout(settleMs);
   return page;
@@ -257,7 +255,6 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
     const names = new Map<string, string>();
     for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? e.tid));
     const outerEnd = new Map<string, number>();
-    const workerUrl = new Map<string, string>();
     const threadEvents = new Map<string, number>();
     const spans = events.filter((e) => e.ph === 'X' && e.ts >= first && e.ts < last).sort((a, b) => a.ts - b.ts);
     for (const e of spans) {
@@ -265,10 +262,8 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       // Outermost events only: nested ones are inside their parent's time.
       if (e.ts < (outerEnd.get(key) ?? -Infinity)) continue;
       outerEnd.set(key, e.ts + (e.dur ?? 0));
-      // Workers share one thread name: their events tell them apart (a worker's first script URL).
+      // Workers share one thread name: the thread id tells them apart.
       const name = `${e.pid === pid ? 'page' : `pid ${e.pid}`} ${names.get(key) ?? ''} ${e.tid}${e.pid === pid && e.tid === tid ? ' (main)' : ''}`;
-      const url = (e.args?.data as { url?: string } | undefined)?.url;
-      if (url && !workerUrl.has(name)) workerUrl.set(name, url.replace(/^.*\//, ''));
       threads.set(name, (threads.get(name) ?? 0) + thread(e));
       if (values['thread-events'] && name.includes(values['thread-events'])) {
         const data = e.args?.data as { functionName?: string; url?: string } | undefined;
@@ -277,11 +272,6 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       }
     }
     for (const [k, ms] of [...threadEvents].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`      ${ms.toFixed(1).padStart(7)} ms ${k}`);
-    for (const [name, url] of workerUrl) {
-      if (!name.includes('Worker') || !threads.has(name)) continue;
-      threads.set(`${name} (${url})`, threads.get(name)!);
-      threads.delete(name);
-    }
   }
   const self = new Map<string, number>();
   if (values.sampling) {
