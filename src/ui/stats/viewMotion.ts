@@ -17,11 +17,6 @@ export interface MotionGate {
 export const STILL_MS = 250;
 /** The longest a computation waits for the view to be still: a table comes within seconds even while the view never stops. */
 export const MAX_WAIT_MS = 5000;
-/**
- * After a load, the spare load worker warms up its JIT only once the view has been still this long:
- * the bench's zoom and pan script starts within a second of a load (docs/performance.md).
- */
-export const WARM_AFTER_LOAD_QUIET_MS = 2000;
 
 export class ViewMotion implements MotionGate {
   private lastMoveAt = -Infinity;
