@@ -17,7 +17,7 @@ export const SUITES: Record<string, { file: string; about: string }> = {
   'native-decode': { file: 'nativeDecode.ts', about: 'native .nvtxc decode of a written capture [events]' },
   'nsys-decode': { file: 'nsysDecode.ts', about: 'Nsight Systems SQLite import [nvtxRanges]' },
   'nvtxt-decode': { file: 'nvtxtDecode.ts', about: 'NVTXT decode [lines]' },
-  'frame-profile': { file: 'frameProfile.ts', about: 'main-thread CPU per frame of the zoom/pan script in the built app, builds alternated (--dist A,B --file F [--sampling] [--pixels])' },
+  'frame-profile': { file: 'frameProfile.ts', about: 'main-thread CPU per frame of the zoom/pan script in the built app, builds alternated (--dist A,B --file F [--sampling] [--pixels] [--settle-ms 0 --slowest N: right after the load, each thread\'s CPU and the slowest frames])' },
   'load-cpu': { file: 'loadCpu.ts', about: 'CPU of one load and of its finish() in Node, this checkout against another (and after the load worker JIT warm-up), alternated (--file F [--against DIR] [--runs N] [--warm-up] [--decoder-only])' },
   'chrome-throughput': { file: 'chromeThroughput.ts', about: 'Chrome JSON: read, parse and build separately [--events N] [--seed N]' },
   'event-table': { file: 'eventTable.ts', about: 'events table: sort and filter of large models [ranges ...]' },

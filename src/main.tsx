@@ -7,6 +7,7 @@ import { App, DEMO_URL } from './ui/App.tsx';
 import { LoadController } from './ui/loadController.ts';
 import { loadPreferences, persistPreferences } from './ui/preferences.ts';
 import { installSharing } from './ui/share/installSharing.ts';
+import { ViewMotion } from './ui/stats/viewMotion.ts';
 import { exposeTestHook, installTestHooks } from './ui/testHooks.ts';
 import { LoadClient, tapeChoiceFromQuery } from './worker/load.client.ts';
 import { budgetFromQuery } from './worker/modelBudget.ts';
@@ -35,7 +36,12 @@ installSharing(store, controller);
 // ?demo opens the bundled demo capture (npm start links to it).
 if (new URLSearchParams(window.location.search).has('demo')) controller.openUrl(DEMO_URL, 'demo.nvtxc');
 
-// A decoder worker ready before the first file comes, once the page's own start-up is done.
+// A decoder worker ready before the first file comes, once the page's own start-up is done; after
+// a load, once the view has been still for 2 s: its JIT warm-up takes the other core for ~0.3 s,
+// and right after a load is when someone pans (docs/performance.md, "Frame time at 10M").
+const WARM_AFTER_LOAD_QUIET_MS = 2000;
+const viewMotion = new ViewMotion(store);
+loadClient.afterLoadGate = () => viewMotion.whenQuietFor(WARM_AFTER_LOAD_QUIET_MS);
 loadClient.warmWhenIdle();
 
 createRoot(document.getElementById('root')!).render(

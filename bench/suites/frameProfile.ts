@@ -23,6 +23,14 @@
  *
  *   node scripts/run-ts.mjs bench/run.ts frame-profile --dist A[,B...] --file CAPTURE [--rounds 3]
  *     [--query Q1,Q2...] [--pointer] [--sampling] [--categories A,B] [--top 15] [--pixels] [--screens DIR] [--dpr 1] [--json]
+ *     [--settle-ms 1500] [--slowest N] [--thread-events NAME]
+ *
+ * --settle-ms 0 starts the first round right after the load, as `bench:browser` does (the page then
+ * still copies the model for the statistics worker and collects the load's garbage, and a spare
+ * load worker may warm up); --slowest N lists per run the N steps of longest wall time with what else ran on the
+ * main thread since the step before (outermost events, thread ms), and the CPU of every thread of
+ * the browser during the script (workers, compositor: what competes for a core); --thread-events
+ * NAME lists the outermost events of the threads whose name holds NAME (e.g. Worker).
  */
 import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -48,6 +56,9 @@ const { values } = parseArgs({
     query: { type: 'string' },
     categories: { type: 'string' },
     pointer: { type: 'boolean', default: false },
+    'settle-ms': { type: 'string', default: '1500' },
+    slowest: { type: 'string', default: '0' },
+    'thread-events': { type: 'string' },
   },
 });
 if (!values.dist || !values.file) {
@@ -62,6 +73,8 @@ const labels = dists.map((d, i) => d + queries[i]);
 const rounds = Math.max(1, Number(values.rounds));
 const topN = Number(values.top);
 const VIEWPORT = { width: 1600, height: 900 };
+/** With --slowest N, the N steps of longest wall time per run are listed with what else ran on the main thread before them. */
+const slowest = Number(values.slowest);
 const log = (line: string) => process.stderr.write(line + '\n');
 
 /** In-page script: one view per frame, a user-timing mark right after each setView. */
@@ -93,6 +106,8 @@ interface StepFigures {
   commitCpuMs: number;
   /** Thread time of the other main-thread tasks since the previous step's (idle callbacks, messages, GC). */
   betweenCpuMs: number;
+  /** What ran on the main thread for this step, beyond the frame's own phases: event name (with the function for calls) → thread ms. */
+  busy?: Record<string, number>;
 }
 
 interface RunResult {
@@ -104,6 +119,35 @@ interface RunResult {
   self: Map<string, number>;
   /** Trace events inside the steps' tasks by name, thread ms over all steps. */
   phases: Map<string, number>;
+  /** CPU (thread ms) of every traced thread from the first step to the last, by process and thread name. */
+  threads: Map<string, number>;
+}
+
+/**
+ * What ran on the main thread in [from, to) (µs, trace clock) outside the frames: each task's
+ * outermost events by name (calls with their function), thread ms. `onMain` sorted by start.
+ */
+function busyBetween(onMain: TraceEvent[], from: number, to: number, thread: (e: TraceEvent) => number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let lo = 0;
+  let hi = onMain.length;
+  while (lo < hi) {
+    const m = (lo + hi) >> 1;
+    if (onMain[m].ts < from) lo = m + 1;
+    else hi = m;
+  }
+  let outerEnd = -Infinity;
+  for (let k = lo; k < onMain.length && onMain[k].ts < to; k++) {
+    const e = onMain[k];
+    // The tasks themselves are not counted: what ran in them is.
+    if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
+    if (e.ts < outerEnd) continue;
+    const data = e.args?.data as { functionName?: string } | undefined;
+    const key = data?.functionName ? `${e.name} ${data.functionName}` : e.name;
+    out[key] = (out[key] ?? 0) + thread(e);
+    outerEnd = e.ts + (e.dur ?? 0);
+  }
+  return out;
 }
 
 async function loadPage(browser: Browser, site: Served, query: string): Promise<Page> {
@@ -117,7 +161,10 @@ async function loadPage(browser: Browser, site: Served, query: string): Promise<
     timeout: 600_000,
     polling: 200,
   });
-  await page.waitForTimeout(1500);
+  // 0: the script starts right after the load, as in `bench:browser` (the statistics copy and GC
+  // then run during it).
+  const settleMs = Number(values['settle-ms']);
+  if (settleMs > 0) await page.waitForTimeout(settleMs);
   return page;
 }
 
@@ -154,7 +201,7 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
   const tasks = events
     .filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask'))
     .sort((a, b) => a.ts - b.ts);
-  const onMain = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X');
+  const onMain = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X').sort((a, b) => a.ts - b.ts);
   const taskAt = (ts: number) => {
     let lo = 0;
     let hi = tasks.length;
@@ -187,7 +234,9 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       if (e.name === 'Commit') commitCpuMs += thread(e);
       phases.set(e.name, (phases.get(e.name) ?? 0) + thread(e));
     }
-    steps.push({ wallMs: wall[i], cpuMs: thread(task), drawCpuMs, commitCpuMs, betweenCpuMs });
+    const step: StepFigures = { wallMs: wall[i], cpuMs: thread(task), drawCpuMs, commitCpuMs, betweenCpuMs };
+    if (slowest > 0) step.busy = busyBetween(onMain, tasks[from].ts + (tasks[from].dur ?? 0), task.ts, thread);
+    steps.push(step);
   }
 
   let longestTaskMs = 0;
@@ -195,6 +244,34 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
   for (let k = markTask[0]; k <= markTask[list.length]; k++) {
     longestTaskMs = Math.max(longestTaskMs, (tasks[k].dur ?? 0) / 1000);
     longestTaskCpuMs = Math.max(longestTaskCpuMs, thread(tasks[k]));
+  }
+  // What the other threads (the statistics and load workers, the compositor, raster and GPU
+  // threads) took meanwhile: on 2 cores they compete with the main thread for a core.
+  const threads = new Map<string, number>();
+  {
+    const first = tasks[markTask[0]].ts;
+    const lastTask = tasks[markTask[list.length]];
+    const last = lastTask.ts + (lastTask.dur ?? 0);
+    const names = new Map<string, string>();
+    for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, String(e.args?.name ?? e.tid));
+    const outerEnd = new Map<string, number>();
+    const threadEvents = new Map<string, number>();
+    const spans = events.filter((e) => e.ph === 'X' && e.ts >= first && e.ts < last).sort((a, b) => a.ts - b.ts);
+    for (const e of spans) {
+      const key = `${e.pid}:${e.tid}`;
+      // Outermost events only: nested ones are inside their parent's time.
+      if (e.ts < (outerEnd.get(key) ?? -Infinity)) continue;
+      outerEnd.set(key, e.ts + (e.dur ?? 0));
+      // Workers share one thread name: the thread id tells them apart.
+      const name = `${e.pid === pid ? 'page' : `pid ${e.pid}`} ${names.get(key) ?? ''} ${e.tid}${e.pid === pid && e.tid === tid ? ' (main)' : ''}`;
+      threads.set(name, (threads.get(name) ?? 0) + thread(e));
+      if (values['thread-events'] && name.includes(values['thread-events'])) {
+        const data = e.args?.data as { functionName?: string; url?: string } | undefined;
+        const k = `${name} ${e.name} ${data?.functionName ?? ''} ${data?.url ?? ''}`;
+        threadEvents.set(k, (threadEvents.get(k) ?? 0) + thread(e));
+      }
+    }
+    for (const [k, ms] of [...threadEvents].sort((a, b) => b[1] - a[1]).slice(0, 12)) log(`      ${ms.toFixed(1).padStart(7)} ms ${k}`);
   }
   const self = new Map<string, number>();
   if (values.sampling) {
@@ -213,7 +290,7 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
       }
     }
   }
-  return { steps, longestTaskMs, longestTaskCpuMs, self, phases };
+  return { steps, longestTaskMs, longestTaskCpuMs, self, phases, threads };
 }
 
 /** Hash of the static canvas's pixels (FNV-1a over the RGBA bytes), read in the page. */
@@ -278,6 +355,20 @@ async function main(): Promise<void> {
           `round ${line.round} ${labels[d]} (load ${line.load1m}): wall P50/P95/P99 ${line.wallP50.toFixed(1)}/${line.wallP95.toFixed(1)}/${line.wallP99.toFixed(1)} ms; ` +
             `CPU P50/P95/P99 ${line.cpuP50.toFixed(1)}/${line.cpuP95.toFixed(1)}/${line.cpuP99.toFixed(1)} ms, mean ${line.cpuMean.toFixed(2)}; P95 of draw ${line.drawCpuP95.toFixed(1)}, commit ${line.commitCpuP95.toFixed(1)}, other tasks ${line.betweenCpuP95.toFixed(1)} ms; longest task ${line.longestTaskMs.toFixed(1)} ms (CPU ${line.longestTaskCpuMs.toFixed(1)})`,
         );
+        if (slowest > 0) {
+          const busiest = [...run.threads].sort((a, b) => b[1] - a[1]).slice(0, 8);
+          log(`    CPU of the busiest threads during the script: ${busiest.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')} ms`);
+          const byWall = run.steps.map((_, i) => i).sort((a, b) => run.steps[b].wallMs - run.steps[a].wallMs);
+          for (const i of byWall.slice(0, slowest)) {
+            const st = run.steps[i];
+            const busy = Object.entries(st.busy ?? {})
+              .filter(([, ms]) => ms >= 0.1)
+              .sort((a, b) => b[1] - a[1])
+              .map(([k, ms]) => `${k} ${ms.toFixed(1)}`)
+              .join(', ');
+            log(`    step ${i}: wall ${st.wallMs.toFixed(1)}, CPU ${st.cpuMs.toFixed(1)} (draw ${st.drawCpuMs.toFixed(1)}, commit ${st.commitCpuMs.toFixed(1)}), before it: ${busy || 'nothing'}`);
+          }
+        }
       }
     }
     const summary: Record<string, unknown> = {};

@@ -262,6 +262,20 @@ describe('LoadClient', () => {
     expect(two.made.map((w) => w.posted.length)).toEqual([1, 1, 0]);
   });
 
+  it('after a load, starts and warms the next spares only once afterLoadGate resolves (the view still a while)', async () => {
+    const { made, client } = clientMakingWorkers();
+    let open!: () => void;
+    client.afterLoadGate = () => new Promise<void>((resolve) => (open = resolve));
+    const handle = client.load({ file: new Blob(['x']), name: 'm.test', options: {}, onProgress: () => {} });
+    made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
+    await handle.promise;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(made).toHaveLength(1);
+    open();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(made.slice(1).map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm'], []]);
+  });
+
   it('warms up the spare left over from a load once it is the next one', async () => {
     const { made, client } = clientMakingWorkers();
     client.warm();

@@ -196,10 +196,20 @@ export class LoadClient {
     }
   }
 
-  /** `warm` once the page is idle (start-up done, a loaded capture drawn). */
-  warmWhenIdle(): void {
+  /**
+   * Waited on before the spares are warmed again after a load (the page passes: the timeline's view
+   * has been still a while). The warm-up takes the other core for ~0.3 s, and right after a load
+   * is when someone pans what was loaded: on two cores the frames then wait for a core
+   * (docs/performance.md, "Frame time at 10M: what else runs during a pan").
+   */
+  afterLoadGate: () => Promise<void> = () => Promise.resolve();
+
+  /** `warm` once the page is idle (start-up done, a loaded capture drawn) and `gate` resolved. */
+  warmWhenIdle(gate: () => Promise<void> = () => Promise.resolve()): void {
     whenPageIdle(() => {
-      if (this.running === 0) this.warm();
+      void gate().then(() => {
+        if (this.running === 0) this.warm();
+      });
     });
   }
 
@@ -328,7 +338,7 @@ export class LoadClient {
           this.running--;
           this.release();
           // The next file gets a started worker too.
-          if (this.running === 0) this.warmWhenIdle();
+          if (this.running === 0) this.warmWhenIdle(this.afterLoadGate);
         };
         const strings = new StringCollector();
         worker.onmessage = (event: MessageEvent<FromWorker>) => {

@@ -56,4 +56,23 @@ describe('ViewMotion', () => {
     expect(sleeps.reduce((a, b) => a + b, 0)).toBe(1000);
     expect(sleeps.length).toBe(4);
   });
+
+  it('whenQuietFor counts from the call, starts again at each move, and has no upper bound', async () => {
+    const store = createViewerStore();
+    let t = 0;
+    const sleeps: number[] = [];
+    let moves = 3;
+    const motion = new ViewMotion(store, 250, 1000, () => t, (ms) => {
+      sleeps.push(ms);
+      // The view moves 500 ms into each of the first three waits.
+      t += moves-- > 0 ? 500 : ms;
+      if (moves >= 0) store.getState().setView(t, t + 100);
+      return Promise.resolve();
+    });
+    await motion.whenQuietFor(2000);
+    // Never quiet before 2 s after the call, nor before 2 s after the last move (past the 1 s longest wait of whenStill).
+    expect(sleeps).toEqual([2000, 2000, 2000, 2000]);
+    expect(t).toBe(1500 + 2000);
+  });
 });
+

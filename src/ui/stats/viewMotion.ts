@@ -44,6 +44,20 @@ export class ViewMotion implements MotionGate {
     }
   }
 
+  /**
+   * Resolves once the view has not moved for `quietMs`, counted from this call at the earliest; no
+   * upper bound (for work that nothing waits on, such as warming a spare load worker).
+   */
+  async whenQuietFor(quietMs: number): Promise<void> {
+    const from = this.now();
+    for (;;) {
+      const t = this.now();
+      const quietAt = Math.max(from, this.lastMoveAt) + quietMs;
+      if (t >= quietAt) return;
+      await this.sleep(quietAt - t);
+    }
+  }
+
   dispose(): void {
     this.unsubscribe();
   }
