@@ -4,7 +4,6 @@
  * when it is read (`payloadValue`). One byte arena and one offset column: transferable, and far
  * smaller than a string per event.
  */
-import { grownCapacity, type GrowthPlan } from './growable.ts';
 import type { JsonTextColumns } from './types.ts';
 
 export class JsonTextStore {
@@ -12,9 +11,6 @@ export class JsonTextStore {
   private used = 0;
   private starts = new Float64Array(1024);
   private count = 0;
-
-  /** @param growth how far into its file the builder is: the arena and offsets grow toward their projected size, as columns do (`GrowthPlan`). */
-  constructor(private readonly growth?: GrowthPlan) {}
 
   get size(): number {
     return this.count;
@@ -24,12 +20,12 @@ export class JsonTextStore {
   add(buf: Uint8Array, start: number, end: number): number {
     const n = end - start;
     if (this.used + n > this.bytes.length) {
-      const grown = new Uint8Array(Math.max(grownCapacity(this.bytes.length, this.growth), this.used + n));
+      const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.used + n));
       grown.set(this.bytes.subarray(0, this.used));
       this.bytes = grown;
     }
     if (this.count + 1 >= this.starts.length) {
-      const grown = new Float64Array(grownCapacity(this.starts.length, this.growth));
+      const grown = new Float64Array(this.starts.length * 2);
       grown.set(this.starts);
       this.starts = grown;
     }

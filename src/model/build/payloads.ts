@@ -22,7 +22,7 @@ export class PayloadStore {
   constructor(
     private readonly names: NameTable,
     private readonly issues: IssueLog,
-    private readonly growth?: GrowthPlan,
+    growth?: GrowthPlan,
   ) {
     this.type = u8(64, growth);
     this.bits = f64(64, growth);
@@ -33,7 +33,7 @@ export class PayloadStore {
     if (!p) return -1;
     if (p.type === PayloadType.Json && p.value === undefined) {
       // JSON bytes (one per Chrome event with args): the row is a plain negative number.
-      this.jsonText ??= new JsonTextStore(this.growth);
+      this.jsonText ??= new JsonTextStore();
       const row = this.type.length;
       this.type.push(PayloadType.Json);
       this.bits.push(-1 - this.jsonText.add(p.bytes, p.start, p.end));
