@@ -4,11 +4,12 @@
  * random async events give the same model either way (the general readers take every key by its
  * bytes).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { modelViolations } from '../../../testkit/models/invariants.ts';
 import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
 import { IntKeyTable, MAX_INT_KEY_PREFIX, integerIdCode } from './asyncIntKeys.ts';
+import { BytesTable } from '../bytesTable.ts';
 import { CHROME_FORMAT_ID, decodeChromeTrace } from './chrome.ts';
 
 /** A small deterministic generator (mulberry32). */
@@ -162,5 +163,20 @@ describe('async keys by integer id', () => {
     expect(messages).toEqual((await decode(text, false)).issues.map((i) => i.message));
     expect(messages.join('\n')).toContain('async id 0x1f, cat "gpu"');
     expect(messages.join('\n')).toContain('async id 42');
+  });
+
+  it('look the key of an unmatched end up only for the messages listed (a scan each: many unmatched ends were quadratic)', async () => {
+    const ends = Array.from({ length: 2000 }, (_, i) => `{"ph":"e","name":"x","cat":"c","id":${i % 2 === 0 ? `"0x${i.toString(16)}"` : `"k${i}"`},"pid":1,"tid":1,"ts":${i}}`);
+    const intScan = vi.spyOn(IntKeyTable.prototype, 'keyOf');
+    const bytesScan = vi.spyOn(BytesTable.prototype, 'bytesOf');
+    try {
+      const model = await decode(`[${ends.join(',')}]`, true);
+      // At most one scan of each table per listed message.
+      expect(intScan.mock.calls.length + bytesScan.mock.calls.length).toBeLessThanOrEqual(20);
+      expect(model.issues.map((i) => i.message).join('\n')).toContain('1990 more of "async end without begin" not listed (2000 in all)');
+    } finally {
+      intScan.mockRestore();
+      bytesScan.mockRestore();
+    }
   });
 });
