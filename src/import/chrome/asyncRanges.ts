@@ -12,6 +12,7 @@ import { JsonTextStore } from '../../model/jsonText.ts';
 import { PayloadType, type JsonTextColumns } from '../../model/types.ts';
 import { BytesTable } from '../bytesTable.ts';
 import { IntKeyTable } from './asyncIntKeys.ts';
+import { OpenBegins } from './openBegins.ts';
 import type { IssueBudget } from './issueBudget.ts';
 import { StyleCache } from '../styleCache.ts';
 
@@ -175,43 +176,37 @@ export class AsyncRangeMatcher {
     const offset = this.offset.view();
     this.argsColumns = this.args.finish();
     const order = orderByKeyAndTime(key, time, this.keyCount);
-    // The open begins of the current key (a stack, innermost last). Its length is kept in
-    // `openCount`: emptying or popping the array per key let V8 shrink and regrow it each time.
-    const open: number[] = [];
-    let openCount = 0;
+    // The open begins of the current key.
+    const open = new OpenBegins(names, n);
     let unterminated = 0;
+    const closeUnterminated = (b: number): void => {
+      builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), this.at(offset[b]));
+    };
     for (let g = 0; g < n; ) {
       const k = key[order[g]];
-      openCount = 0;
+      open.clear();
       for (; g < n && key[order[g]] === k; g++) {
         const i = order[g];
         if (!isEnd[i]) {
-          open[openCount++] = i;
+          open.open(i);
           continue;
         }
         // An end closes the innermost open begin of its name (catapult's rule, and the trace
         // event format's: pairs are matched by category, id and name); an end without a name
         // closes the innermost one. A named end that matches nothing closes nothing.
-        let at = openCount - 1;
         const name = names[i];
-        if (name >= 0) while (at >= 0 && names[open[at]] !== name) at--;
-        if (at < 0) {
+        const b = open.take(name);
+        if (b < 0) {
           // The key's bytes are found by a scan of the key tables: only for the messages listed.
           const kind = 'async end without begin';
-          const why = openCount === 0 ? 'has no open begin' : `has no open begin of its name (${openCount} of other names open)`;
+          const why = open.count === 0 ? 'has no open begin' : `has no open begin of its name (${open.count} of other names open)`;
           budget.report(kind, 'warning', budget.willList(kind) ? `async end "${nameText(name)}" (${describeKey(this.keyBytes(k))}) ${why}; ignored` : '', offset[i]);
           continue;
         }
-        const b = open[at];
-        for (let q = at + 1; q < openCount; q++) open[q - 1] = open[q];
-        openCount--;
         builder.startEnd(thread[b], time[b], time[i], this.attrs(builder, b), thread[i], this.at(offset[b]));
       }
       // Still open at the end: the builder closes them at the capture end and reports each.
-      for (let q = 0; q < openCount; q++) {
-        const b = open[q];
-        builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), this.at(offset[b]));
-      }
+      open.forEach(closeUnterminated);
     }
   }
 
