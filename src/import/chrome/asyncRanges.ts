@@ -11,6 +11,8 @@ import { f64, i32, u32, u8 } from '../../model/growable.ts';
 import { JsonTextStore } from '../../model/jsonText.ts';
 import { PayloadType, type JsonTextColumns } from '../../model/types.ts';
 import { BytesTable } from '../bytesTable.ts';
+import { IntKeyTable } from './asyncIntKeys.ts';
+import { OpenBegins } from './openBegins.ts';
 import type { IssueBudget } from './issueBudget.ts';
 import { StyleCache } from '../styleCache.ts';
 
@@ -63,6 +65,10 @@ const encoder = new TextEncoder();
 
 export class AsyncRangeMatcher {
   private readonly keyIds = new BytesTable();
+  /** Keys of nestable events with a plain integer id and no scope: one numbering with `keyIds`. */
+  private readonly intKeyIds = new IntKeyTable();
+  /** The category bytes of each prefix `intKeyId` was given, for messages (`describeKey`). */
+  private readonly prefixBytes = new Map<number, Uint8Array>();
   private keyCount = 0;
   // One row per event, in typed columns (no boxing, no per-event arrays).
   private readonly key = u32();
@@ -93,6 +99,33 @@ export class AsyncRangeMatcher {
       this.keyIds.set(bytes, 0, key.length, k);
     }
     return k;
+  }
+
+  /**
+   * Id of the key of a nestable event ('b' kind) with no scope and an integer id (`code`: its
+   * `integerIdCode`): `prefix` numbers its category bytes buf[catStart, catEnd) (0 for none),
+   * equal bytes equal numbers. The same id as `keyId` of the key's bytes would be, provided every
+   * key of this shape comes here.
+   */
+  intKeyId(prefix: number, code: number, buf: Uint8Array, catStart: number, catEnd: number): number {
+    let k = this.intKeyIds.get(prefix, code);
+    if (k === -1) {
+      k = this.keyCount++;
+      this.intKeyIds.set(prefix, code, k);
+      if (!this.prefixBytes.has(prefix)) this.prefixBytes.set(prefix, buf.slice(catStart, catEnd));
+    }
+    return k;
+  }
+
+  /** The bytes of key `k` as `AsyncKey` builds them (for messages). */
+  private keyBytes(k: number): Uint8Array {
+    const int = this.intKeyIds.keyOf(k);
+    if (int === undefined) return this.keyIds.bytesOf(k) ?? new Uint8Array(0);
+    const key = new AsyncKey().byte(0x62);
+    const cat = this.prefixBytes.get(int.prefix) ?? new Uint8Array(0);
+    const id = Math.floor(int.code / 2);
+    key.part(cat, 0, cat.length).part(cat, 0, 0).text(int.code % 2 === 1 ? `0x${id.toString(16)}` : String(id));
+    return key.buffer.slice(0, key.length);
   }
 
   get size(): number {
@@ -143,42 +176,37 @@ export class AsyncRangeMatcher {
     const offset = this.offset.view();
     this.argsColumns = this.args.finish();
     const order = orderByKeyAndTime(key, time, this.keyCount);
-    // The open begins of the current key (a stack, innermost last). Its length is kept in
-    // `openCount`: emptying or popping the array per key let V8 shrink and regrow it each time.
-    const open: number[] = [];
-    let openCount = 0;
+    // The open begins of the current key.
+    const open = new OpenBegins(names, n);
     let unterminated = 0;
+    const closeUnterminated = (b: number): void => {
+      builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), this.at(offset[b]));
+    };
     for (let g = 0; g < n; ) {
       const k = key[order[g]];
-      openCount = 0;
+      open.clear();
       for (; g < n && key[order[g]] === k; g++) {
         const i = order[g];
         if (!isEnd[i]) {
-          open[openCount++] = i;
+          open.open(i);
           continue;
         }
         // An end closes the innermost open begin of its name (catapult's rule, and the trace
         // event format's: pairs are matched by category, id and name); an end without a name
         // closes the innermost one. A named end that matches nothing closes nothing.
-        let at = openCount - 1;
         const name = names[i];
-        if (name >= 0) while (at >= 0 && names[open[at]] !== name) at--;
-        if (at < 0) {
-          const key = describeKey(this.keyIds.bytesOf(k) ?? new Uint8Array(0));
-          const why = openCount === 0 ? 'has no open begin' : `has no open begin of its name (${openCount} of other names open)`;
-          budget.report('async end without begin', 'warning', `async end "${nameText(name)}" (${key}) ${why}; ignored`, offset[i]);
+        const b = open.take(name);
+        if (b < 0) {
+          // The key's bytes are found by a scan of the key tables: only for the messages listed.
+          const kind = 'async end without begin';
+          const why = open.count === 0 ? 'has no open begin' : `has no open begin of its name (${open.count} of other names open)`;
+          budget.report(kind, 'warning', budget.willList(kind) ? `async end "${nameText(name)}" (${describeKey(this.keyBytes(k))}) ${why}; ignored` : '', offset[i]);
           continue;
         }
-        const b = open[at];
-        for (let q = at + 1; q < openCount; q++) open[q - 1] = open[q];
-        openCount--;
         builder.startEnd(thread[b], time[b], time[i], this.attrs(builder, b), thread[i], this.at(offset[b]));
       }
       // Still open at the end: the builder closes them at the capture end and reports each.
-      for (let q = 0; q < openCount; q++) {
-        const b = open[q];
-        builder.rangeStart(`chrome async ${unterminated++}`, thread[b], time[b], this.attrs(builder, b), this.at(offset[b]));
-      }
+      open.forEach(closeUnterminated);
     }
   }
 

@@ -18,6 +18,7 @@ import { MAX_STRING_CHARS, cutString, type EventAttrs, type JsonBytesValue, type
 import { PayloadType } from '../../model/types.ts';
 import { StyleCache } from '../styleCache.ts';
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
+import { MAX_INT_KEY_PREFIX, integerIdCode } from './asyncIntKeys.ts';
 import { AsyncKey, AsyncRangeMatcher } from './asyncRanges.ts';
 import { BytesTable } from '../bytesTable.ts';
 import { f64, i32, u32, u8 } from '../../model/growable.ts';
@@ -490,12 +491,7 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
     }
     // Legacy async events pair by name too; nestable ones nest under one id.
     const legacy = f.ph === PH.S || f.ph === PH.F;
-    const key = this.asyncKey.clear().byte(legacy ? PH.S : PH.b);
-    this.keyPart(buf, f.cat);
-    this.keyPart(buf, f.scope);
-    this.asyncIdPart(buf, offset);
-    if (legacy) this.keyPart(buf, f.name);
-    const keyId = this.asyncRanges.keyId(key);
+    const keyId = legacy ? this.asyncKeyId(buf, offset, true) : this.nestableKeyId(buf, offset, category);
     if (f.ph === PH.b || f.ph === PH.S) {
       const color = this.color(buf);
       const hasArgs = f.argsStart >= 0 && !f.argsEmpty;
@@ -507,6 +503,41 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
       const name = f.name.kind === FieldKind.Absent ? -1 : this.nameId(buf);
       this.asyncRanges.end(keyId, t, thread, name, offset);
     }
+  }
+
+  /** Id of the async key of the event: its bytes (kind, category, scope, id[, name]) looked up whole. */
+  private asyncKeyId(buf: Uint8Array, offset: number, legacy: boolean): number {
+    const f = this.f;
+    const key = this.asyncKey.clear().byte(legacy ? PH.S : PH.b);
+    this.keyPart(buf, f.cat);
+    this.keyPart(buf, f.scope);
+    this.asyncIdPart(buf, offset);
+    if (legacy) this.keyPart(buf, f.name);
+    return this.asyncRanges.keyId(key);
+  }
+
+  /**
+   * Id of a nestable event's async key. Keys with no scope and a plain integer id (nearly all)
+   * go by (category, integer: decimal, or hexadecimal as Chrome writes ids) instead of their bytes; which way a key goes depends only on its
+   * bytes, so the two ways share one numbering (src/import/chrome/asyncIntKeys.ts). The general
+   * readers (`fastPath` false) take the bytes for every key: the tests compare the two.
+   */
+  private nestableKeyId(buf: Uint8Array, offset: number, category: number): number {
+    const f = this.f;
+    const id = f.id;
+    const scope = f.scope;
+    const noScope = (scope.kind !== FieldKind.String && scope.kind !== FieldKind.Number) || scope.end === scope.start;
+    if (this.fastPath && noScope && (id.kind === FieldKind.String || id.kind === FieldKind.Number)) {
+      const code = integerIdCode(buf, id.start, id.end);
+      if (code >= 0) {
+        // The key's category part is the bytes of a string or number `cat` (`keyPart`); `categoryId` numbers exactly those.
+        const cat = f.cat;
+        const hasCat = cat.kind === FieldKind.String || cat.kind === FieldKind.Number;
+        // Past MAX_INT_KEY_PREFIX categories, those keys take the bytes (a category's number is fixed, so always).
+        if (!hasCat || category < MAX_INT_KEY_PREFIX) return this.asyncRanges.intKeyId(hasCat ? category : 0, code, buf, cat.start, hasCat ? cat.end : cat.start);
+      }
+    }
+    return this.asyncKeyId(buf, offset, false);
   }
 
   private metadata(buf: Uint8Array, offset: number): void {

@@ -32,6 +32,11 @@ export class IssueBudget {
     if (c.count <= this.listedPerKind) this.builder.report(severity, message, offset === undefined ? undefined : { offset });
   }
 
+  /** Whether the next `report` of `kind` is listed (a message costly to build is then worth building). */
+  willList(kind: string): boolean {
+    return (this.counts.get(kind)?.count ?? 0) < this.listedPerKind;
+  }
+
   /** Counts occurrences of `kind`; one line per kind at `flush()`: "<count> <message> (first at byte N)". */
   tally(kind: string, severity: Severity, message: string, offset: number): void {
     const t = this.tallies.get(kind);
