@@ -5,24 +5,13 @@
  * bytes).
  */
 import { describe, expect, it, vi } from 'vitest';
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
+import { decodeChromeBytes } from '../../../testkit/load/chromeReaders.ts';
 import { modelViolations } from '../../../testkit/models/invariants.ts';
-import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
 import { IntKeyTable, MAX_INT_KEY_PREFIX, integerIdCode } from './asyncIntKeys.ts';
 import { BytesTable } from '../bytesTable.ts';
-import { CHROME_FORMAT_ID, decodeChromeTrace } from './chrome.ts';
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const bytesOf = (s: string) => new TextEncoder().encode(s);
 
@@ -95,24 +84,8 @@ describe('IntKeyTable', () => {
   });
 });
 
-async function decode(text: string, fastPath: boolean): Promise<Model> {
-  const bytes = bytesOf(text);
-  const builder = new ModelBuilder({ fileName: 'async.json', format: CHROME_FORMAT_ID, byteSize: bytes.length });
-  await decodeChromeTrace(
-    {
-      name: 'async.json',
-      size: bytes.length,
-      head: bytes.subarray(0, 64 * 1024),
-      chunks: async function* () {
-        // Odd chunks, so that events straddle them.
-        for (let at = 0; at < bytes.length; at += 4093) yield bytes.subarray(at, at + 4093);
-      },
-    },
-    { builder, options: {} },
-    fastPath,
-  );
-  return builder.finish();
-}
+// Odd chunks, so that events straddle them.
+const decode = (text: string, fastPath: boolean): Promise<Model> => decodeChromeBytes(bytesOf(text), fastPath, 'async.json', 4093);
 
 /** Ids that are the same number written in different bytes, and ids of other shapes. */
 const IDS = ['1', '"1"', '01', '"01"', '"0x1"', '"0x01"', '"0X1"', '"0x0"', '0', '-0', '-1', '1.0', '1e0', '"a"', '"\\u0031"', '1000000000000000', '"0xfffffffffffff"', '"0x10000000000000"', '16', '"0x10"'];

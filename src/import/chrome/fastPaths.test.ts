@@ -6,31 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { chromeJsonPieces, type ChromeJsonOptions } from '../../../testkit/gen/chromeJson.ts';
+import { decodeChromeBytes } from '../../../testkit/load/chromeReaders.ts';
 import { modelViolations } from '../../../testkit/models/invariants.ts';
-import { ModelBuilder } from '../../model/builder.ts';
 import type { Model } from '../../model/types.ts';
-import { CHROME_FORMAT_ID, decodeChromeTrace } from './chrome.ts';
 
 const FIXTURE = '../shared/fixtures/pytorch/cnn-h100-torch2.11.json';
-/** Chunks of an odd size, so that events straddle them. */
-const CHUNK = 65_521;
-
-async function decode(bytes: Uint8Array, fastPath: boolean): Promise<Model> {
-  const builder = new ModelBuilder({ fileName: 'trace.json', format: CHROME_FORMAT_ID, byteSize: bytes.length });
-  await decodeChromeTrace(
-    {
-      name: 'trace.json',
-      size: bytes.length,
-      head: bytes.subarray(0, 64 * 1024),
-      chunks: async function* () {
-        for (let at = 0; at < bytes.length; at += CHUNK) yield bytes.subarray(at, at + CHUNK);
-      },
-    },
-    { builder, options: {} },
-    fastPath,
-  );
-  return builder.finish();
-}
+const decode = (bytes: Uint8Array, fastPath: boolean): Promise<Model> => decodeChromeBytes(bytes, fastPath);
 
 async function expectSameModels(bytes: Uint8Array): Promise<Model> {
   const fast = await decode(bytes, true);

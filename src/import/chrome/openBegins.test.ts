@@ -5,19 +5,9 @@
  * end matches nothing, the same begins left open in the same order.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRandom as random } from '../../../testkit/gen/random.ts';
 import { OpenBegins } from './openBegins.ts';
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What happened to each event of a key: a begin opened (-2), an end took a begin (its index), or took none (-1 - open count). */
 type Outcome = { steps: number[]; left: number[] };
