@@ -1,7 +1,7 @@
 /**
  * A big capture's partial model: a second worker decodes the file's start (src/worker/preview.ts)
  * while the first decodes the whole file; the page shows the start, then the whole capture in its
- * place. The capture is generated (about 45 MB, over the native preview threshold) and deleted.
+ * place. The capture is generated (about 107 MB, over the native preview threshold) and deleted.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   dir = mkdtempSync(join(tmpdir(), 'nvtxview-partial-'));
   path = join(dir, 'big.nvtxc');
-  await generateFile(path, 'nvtxc', { events: 2_700_000, seed: 3 });
+  await generateFile(path, 'nvtxc', { events: 6_500_000, seed: 3 });
   expect(statSync(path).size).toBeGreaterThan(PREVIEW_MIN_BYTES.nvtxc);
 });
 

@@ -10,9 +10,9 @@
  * behind the thresholds are in docs/performance.md, "Figures behind constants".
  */
 export const PREVIEW_MIN_BYTES: Readonly<Record<string, number>> = {
-  nvtxc: 40 << 20,
+  nvtxc: 96 << 20,
   nvtxt: 64 << 20,
-  'chrome-json': 192 << 20,
+  'chrome-json': 256 << 20,
 };
 
 /**
