@@ -36,10 +36,10 @@ export interface LoadRequest {
   name: string;
   options: DecodeOptions;
   onProgress(bytesDone: number, bytesTotal: number): void;
-  /** A model of the file's start, while the whole file still decodes (big files only). */
   /**
-   * A partial model to show; may return a promise of its first drawing, which lets the held
-   * whole-file decode go on as soon as it is on screen instead of when the page is next idle.
+   * A model of the file's start, while the whole file still decodes (big files only). May return
+   * a promise of its first drawing, which lets the held whole-file decode go on as soon as it is on
+   * screen instead of when the page is next idle.
    */
   onPartial?(model: Model): Promise<void> | void;
 }

@@ -1,9 +1,10 @@
 /**
- * Whether the timeline's view is moving (pan, zoom, a fit after a load), for the statistics
- * service: a computation in the statistics worker takes a core for up to seconds at 10M events, and
- * on a 2-core machine the frames of someone panning then wait for one (docs/performance.md,
- * "Statistics while the view moves"). The service starts its next worker computation once the view has
- * been still for `stillMs`, or after `maxWaitMs` whatever the view does, so a table always comes.
+ * Whether the timeline's view is moving (pan, zoom, a fit after a load), for work that would take
+ * the core a panning user's frames wait for on a 2-core machine (docs/performance.md, "Statistics
+ * while the view moves", "Frame time at 10M: what else runs during a pan"). The statistics service
+ * starts its next worker computation once the view has been still for `stillMs`, or after
+ * `maxWaitMs` whatever the view does, so a table always comes (`whenStill`); the load client warms
+ * its spare workers after a load once the view has been quiet a while (`whenQuietFor`).
  */
 import type { ViewerStore } from '../../state/viewerStore.ts';
 
@@ -36,12 +37,7 @@ export class ViewMotion implements MotionGate {
 
   async whenStill(): Promise<void> {
     const giveUpAt = this.now() + this.maxWaitMs;
-    for (;;) {
-      const t = this.now();
-      const stillAt = this.lastMoveAt + this.stillMs;
-      if (t >= stillAt || t >= giveUpAt) return;
-      await this.sleep(Math.min(stillAt, giveUpAt) - t);
-    }
+    return this.until(() => Math.min(this.lastMoveAt + this.stillMs, giveUpAt));
   }
 
   /**
@@ -50,11 +46,16 @@ export class ViewMotion implements MotionGate {
    */
   async whenQuietFor(quietMs: number): Promise<void> {
     const from = this.now();
+    return this.until(() => Math.max(from, this.lastMoveAt) + quietMs);
+  }
+
+  /** Sleeps until the time `at()` gives, asked again after each sleep (a move pushes it later). */
+  private async until(at: () => number): Promise<void> {
     for (;;) {
       const t = this.now();
-      const quietAt = Math.max(from, this.lastMoveAt) + quietMs;
-      if (t >= quietAt) return;
-      await this.sleep(quietAt - t);
+      const due = at();
+      if (t >= due) return;
+      await this.sleep(due - t);
     }
   }
 
