@@ -79,3 +79,19 @@ test('a big native capture shows its start from a second worker, then the whole 
   expect(holds).toHaveLength(1);
   expect(holds[0].holdMs).toBeGreaterThan(0);
 });
+
+test('the held whole-file worker goes on once the timeline has drawn the partial model, without waiting for an idle page', async ({ page }) => {
+  test.setTimeout(180_000);
+  // A page that is never idle: only the partial model's drawing can let the whole-file worker go on.
+  await page.addInitScript(() => {
+    window.requestIdleCallback = () => 0;
+  });
+  await openApp(page);
+  await page.getByTestId('open-input').setInputFiles(path);
+  const holds = () => page.evaluate(() => (window as unknown as { __nvtxview: { loadHolds: { holdMs: number }[] } }).__nvtxview.loadHolds.length);
+  // Resumed by the drawing well before the worker's own bound on a hold would let it go.
+  await expect.poll(holds, { timeout: 60_000 }).toBe(1);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as PartialWindow).__nvtxview.store.getState().captures.some((c) => !c.partial)), { timeout: 170_000 })
+    .toBe(true);
+});
