@@ -28,6 +28,15 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
   post(msg, modelTransferables(msg.model));
 }
 
+/**
+ * The least time between two 'progress' posts. Each one costs the page a render of its load strip
+ * and a frame (about 3.5 ms of main-thread CPU, plus the compositor's and the GPU process's share),
+ * CPU that a big load's decode then waits for on a 2-core machine: at 50 ms that was ~250 ms of the
+ * page's main thread over the 10M native load (docs/performance.md, "What the page adds to the
+ * whole 10M native load"). Five a second still moves the bar smoothly.
+ */
+const PROGRESS_INTERVAL_MS = 200;
+
 /** The whole-file decode's pause while the page takes a partial model in. */
 const gate = new HoldGate(HOLD_MAX_MS, channelTask(), () => post({ type: 'held' }));
 const checkpoint = () => gate.checkpoint();
@@ -80,10 +89,10 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
   if (msg.type === 'resume') return tapeBuild ? tapeBuild.resume() : gate.release();
   const t0 = performance.now();
-  let lastProgress = 0;
+  let lastProgress = -Infinity;
   const onProgress = (bytesDone: number, bytesTotal: number) => {
     const now = performance.now();
-    if (now - lastProgress > 50 || bytesDone === bytesTotal) {
+    if (now - lastProgress >= PROGRESS_INTERVAL_MS || bytesDone === bytesTotal) {
       lastProgress = now;
       post({ type: 'progress', bytesDone, bytesTotal });
     }
