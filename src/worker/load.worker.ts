@@ -10,6 +10,7 @@ import { openDownload } from './fetchCapture.ts';
 import { HOLD_MAX_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { channelTask, HoldGate } from './holdGate.ts';
 import { previewSlice } from './preview.ts';
+import { throttledProgress } from './progressThrottle.ts';
 import { stringSlices } from './stringSlices.ts';
 import { runTapeBuild, runTapeDecode } from './tapeRoles.ts';
 import { warmUp } from './warmUp.ts';
@@ -27,15 +28,6 @@ function postModel(msg: Extract<FromWorker, { type: 'partial' | 'done' }>): void
   }
   post(msg, modelTransferables(msg.model));
 }
-
-/**
- * The least time between two 'progress' posts. Each one costs the page a render of its load strip
- * and a frame (about 3.5 ms of main-thread CPU, plus the compositor's and the GPU process's share),
- * CPU that a big load's decode then waits for on a 2-core machine: at 50 ms that was ~250 ms of the
- * page's main thread over the 10M native load (docs/performance.md, "What the page adds to the
- * whole 10M native load"). Five a second still moves the bar smoothly.
- */
-const PROGRESS_INTERVAL_MS = 200;
 
 /** The whole-file decode's pause while the page takes a partial model in. */
 const gate = new HoldGate(HOLD_MAX_MS, channelTask(), () => post({ type: 'held' }));
@@ -89,14 +81,7 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
   if (msg.type === 'resume') return tapeBuild ? tapeBuild.resume() : gate.release();
   const t0 = performance.now();
-  let lastProgress = -Infinity;
-  const onProgress = (bytesDone: number, bytesTotal: number) => {
-    const now = performance.now();
-    if (now - lastProgress >= PROGRESS_INTERVAL_MS || bytesDone === bytesTotal) {
-      lastProgress = now;
-      post({ type: 'progress', bytesDone, bytesTotal });
-    }
-  };
+  const onProgress = throttledProgress((bytesDone, bytesTotal) => post({ type: 'progress', bytesDone, bytesTotal }));
   const deviceMemory = (navigator as { deviceMemory?: number }).deviceMemory;
   const options: DecodeOptions = { ...msg.options, modelBudgetBytes: msg.options.modelBudgetBytes ?? defaultModelBudget(deviceMemory) };
   if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate, msg.plan);
