@@ -6,12 +6,16 @@
  * own events (script, style, layout, paint, GC) and the JavaScript functions with the most samples.
  * Use an unminified build for readable names: `npx vite build --minify false --outDir /tmp/x`.
  *
- *   node scripts/run-ts.mjs bench/run.ts profile-load --dist /tmp/x --file capture.nvtxc [--threshold 50] [--top 12] [--trace out.json] [--summary] [--query '?tape=always']
+ *   node scripts/run-ts.mjs bench/run.ts profile-load --dist /tmp/x --file capture.nvtxc [--threshold 50] [--top 12] [--trace out.json] [--summary] [--query '?tape=always'] [--light] [--threads] [--pick-after-ms N]
  *
  * Wall time and CPU time of a task differ on a loaded machine (the thread waits for a core): both
  * are printed. `--summary` prints one line: the tasks over the threshold as wall/CPU ms, the
  * longest CPU time of any main-thread task from the pick to the end of the trace, and the main
  * thread's CPU time before and after the loaded draw (until the trace ends, `--settle` ms later).
+ * `--threads` prints, per thread of the page's renderer (main thread, each worker), its busy and CPU
+ * time from the pick to the loaded draw and a strip of its busy-ness per 100 ms (0-9), which shows
+ * which worker ran when and where one waited; `--light` leaves the sampling profiler out, whose
+ * own cost otherwise slows the workers.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -28,6 +32,12 @@ const { values } = parseArgs({
     trace: { type: 'string' },
     settle: { type: 'string', default: '1500' },
     summary: { type: 'boolean', default: false },
+    /** Without V8's sampling profiler (and the `v8` category): wall times near an untraced load's, no JavaScript samples. */
+    light: { type: 'boolean', default: false },
+    /** Per thread from the pick to the loaded draw: busy and CPU time, and busy-ness per 100 ms (where each worker waits). */
+    threads: { type: 'boolean', default: false },
+    /** Wait this long after the app is ready before picking the file (spare workers warm up meanwhile, as for a user). */
+    'pick-after-ms': { type: 'string', default: '0' },
     /** A query for the page's URL, e.g. '?tape=always'. */
     query: { type: 'string', default: '' },
   },
@@ -48,13 +58,14 @@ async function main(): Promise<void> {
     await installProbes(page);
     await page.goto(app.url + values.query);
     await page.waitForFunction(() => (window as unknown as { __nvtxview?: { idle?: unknown } }).__nvtxview?.idle !== undefined);
+    const pickAfterMs = Number(values['pick-after-ms']);
+    if (pickAfterMs > 0) await page.waitForTimeout(pickAfterMs);
     await browser.startTracing(page, {
       categories: [
         'devtools.timeline',
         'disabled-by-default-devtools.timeline',
         'v8.execute',
-        'v8',
-        'disabled-by-default-v8.cpu_profiler',
+        ...(values.light ? [] : ['v8', 'disabled-by-default-v8.cpu_profiler']),
         'blink.user_timing',
       ],
     });
@@ -88,6 +99,11 @@ async function main(): Promise<void> {
     // The file input's change event: where the load starts (the page's own start-up comes before).
     const pickTs = onMain.find((e) => e.name === 'EventDispatch' && (e.args?.data as { type?: string } | undefined)?.type === 'change')?.ts;
     const afterPick = onMain.filter((e) => e.name === 'RunTask' && e.ts >= (pickTs ?? 0));
+    if (values.threads && pickTs !== undefined) {
+      const loadedTs = pickTs + (probes.loadedDrawAt! - probes.pickedAt!) * 1000;
+      process.stdout.write(`${values.file}: first draw ${(probes.firstDrawAt! - probes.pickedAt!).toFixed(0)} ms, loaded draw ${(probes.loadedDrawAt! - probes.pickedAt!).toFixed(0)} ms after the pick\n`);
+      process.stdout.write(threadStrips(events, main.pid, pickTs, loadedTs));
+    }
     if (values.summary) {
       const maxCpu = Math.max(0, ...afterPick.map((e) => (e.tdur ?? e.dur ?? 0) / 1000));
       const list = tasks.filter((e) => e.ts >= (pickTs ?? 0)).map((e) => `${(e.dur! / 1000).toFixed(0)}/${((e.tdur ?? e.dur!) / 1000).toFixed(0)}`);
@@ -155,6 +171,42 @@ async function main(): Promise<void> {
     await browser.close();
     await app.close();
   }
+}
+
+const STRIP_MS = 100;
+
+/**
+ * Per thread of the renderer process `pid`, its top-level tasks between `fromTs` and `toTs` (trace
+ * clock, µs): busy (wall) and CPU ms, and one digit per STRIP_MS for the share of it spent in tasks.
+ */
+function threadStrips(events: TraceEvent[], pid: number, fromTs: number, toTs: number): string {
+  const names = new Map<number, string>();
+  for (const e of events) if (e.pid === pid && e.name === 'thread_name') names.set(e.tid, (e.args as { name?: string }).name ?? '?');
+  const bins = Math.ceil((toTs - fromTs) / 1000 / STRIP_MS);
+  const lines: string[] = [];
+  for (const [tid, name] of names) {
+    const tasks = events.filter((e) => e.pid === pid && e.tid === tid && e.ph === 'X' && e.name === 'RunTask' && e.ts + (e.dur ?? 0) > fromTs && e.ts < toTs);
+    let busy = 0;
+    let cpu = 0;
+    const strip = new Float64Array(bins);
+    for (const e of tasks) {
+      const start = Math.max(e.ts, fromTs);
+      const end = Math.min(e.ts + (e.dur ?? 0), toTs);
+      busy += end - start;
+      cpu += ((e.tdur ?? e.dur ?? 0) * (end - start)) / Math.max(1, e.dur ?? 0);
+      for (let t = start; t < end; ) {
+        const bin = Math.floor((t - fromTs) / 1000 / STRIP_MS);
+        const binEnd = fromTs + (bin + 1) * STRIP_MS * 1000;
+        const take = Math.min(end, binEnd) - t;
+        strip[Math.min(bin, bins - 1)] += take;
+        t += take;
+      }
+    }
+    if (busy < 20_000) continue;
+    const digits = Array.from(strip, (us) => String(Math.min(9, Math.floor(us / 1000 / STRIP_MS * 10)))).join('');
+    lines.push(`  ${`${name} ${tid}`.padEnd(30)} busy ${(busy / 1000).toFixed(0).padStart(5)} ms, CPU ${(cpu / 1000).toFixed(0).padStart(5)} ms  ${digits}\n`);
+  }
+  return `threads from the pick to the loaded draw (a digit per ${STRIP_MS} ms: tenths of it in tasks):\n${lines.join('')}`;
 }
 
 main().catch((e: unknown) => {

@@ -246,20 +246,20 @@ describe('LoadClient', () => {
     expect(made).toHaveLength(2);
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
     expect(made).toHaveLength(2);
-    // The worker for the file warmed up its JIT until the file came; the partial model's did not.
-    expect(made.map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm', 'load'], ['preview']]);
+    // The workers for the file and for its partial model warmed up their JIT until the file came.
+    expect(made.map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm', 'load'], ['warm', 'preview']]);
     made[1].send({ type: 'no-partial' });
     made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
     expect(made).toHaveLength(4);
-    expect(made.slice(2).map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm'], []]);
+    expect(made.slice(2).map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm'], ['warm']]);
     // Where files load on two workers, a third for the build side.
     const two = clientMakingWorkers(1, 'auto', TAPE_MIN_CORES);
     two.client.warm();
     expect(two.made).toHaveLength(3);
-    // Both workers of the next load warm up (build side first, as load() takes them).
-    expect(two.made.map((w) => w.posted.length)).toEqual([1, 1, 0]);
+    // All three warm up, as load() takes them: build side, decode side, partial model.
+    expect(two.made.map((w) => w.posted.length)).toEqual([1, 1, 1]);
   });
 
   it('after a load, starts and warms the next spares only once afterLoadGate resolves (the view still a while)', async () => {
@@ -273,21 +273,21 @@ describe('LoadClient', () => {
     expect(made).toHaveLength(1);
     open();
     await new Promise((r) => setTimeout(r, 0));
-    expect(made.slice(1).map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm'], []]);
+    expect(made.slice(1).map((w) => w.posted.map((m) => (m as { type: string }).type))).toEqual([['warm'], ['warm']]);
   });
 
-  it('warms up the spare left over from a load once it is the next one', async () => {
+  it('warms each spare once, the one left over from a load included', async () => {
     const { made, client } = clientMakingWorkers();
     client.warm();
     const handle = client.load({ file: new Blob(['small']), name: 'small.test', options: {}, onProgress: () => {} });
     made[0].send({ type: 'done', model: model(['a']), decodeMs: 1 });
     await handle.promise;
     await new Promise((r) => setTimeout(r, 0));
-    // made[1] waited cold behind made[0]; now the next load takes it, so it warms up, once.
+    // made[1] (warmed for a partial model) is left over and now the next load's; the new spare warms for the partial model.
     expect(made[1].posted.map((m) => (m as { type: string }).type)).toEqual(['warm']);
     client.warm();
     expect(made[1].posted).toHaveLength(1);
-    expect(made.slice(2).map((w) => w.posted.length)).toEqual([0]);
+    expect(made.slice(2).map((w) => w.posted.length)).toEqual([1]);
   });
 
   it('replaces a warmed worker whose script failed, instead of waiting on it', async () => {
@@ -329,10 +329,11 @@ describe('LoadClient', () => {
   it('has a big file read by another worker on two cores, passes the reads on if it fails, and ends it with the load', async () => {
     const { made, client } = clientMakingWorkers(1, 'never', 2, 'never', READER_MIN_BYTES);
     client.warm();
-    // One for the file, one to read it, one for its partial model.
+    // One for the file, one for its partial model, one to read it: the first two warm up, as load() takes them.
     expect(made).toHaveLength(3);
+    expect(made.map((w) => w.posted.length)).toEqual([1, 1, 0]);
     const handle = client.load({ file: bigFile, name: 'm.test', options: {}, onProgress: () => {}, onPartial: () => {} });
-    const [whole, reader, preview] = made;
+    const [whole, preview, reader] = made;
     const first = (w: FakeWorker) => w.posted.find((m) => (m as { type: string }).type !== 'warm') as { type: string; port?: MessagePort };
     expect([whole, reader, preview].map((w) => first(w).type)).toEqual(['load', 'read', 'preview']);
     // The two ends of one channel: the load worker's reads reach the reader.

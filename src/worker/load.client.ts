@@ -4,8 +4,9 @@
  * by a second worker while the first decodes the whole file, so on two cores it costs the whole
  * load nothing (docs/performance.md). Spare workers are started while the page is idle
  * (`warmWhenIdle`), so a dropped file does not wait for a worker's script to load: about 55 ms of
- * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode. The spare that the next
- * load takes also warms up its JIT on small built-in captures until that load comes (warmUp.ts).
+ * the ~180 ms a 1M-event Chrome trace spent outside the worker's decode. The spares that the next
+ * load and its partial model take also warm up their JIT on small built-in captures until that
+ * load comes (warmUp.ts).
  */
 import type { Model } from '../model/types.ts';
 import type { DecodeOptions } from '../import/importer.ts';
@@ -185,15 +186,18 @@ export class LoadClient {
       this.spares.push(spare);
     }
     // The next load takes the first spare (and the second for its decode side where files load on
-    // two workers): it warms up its JIT meanwhile (warmUp.ts) and stops at the load's message. The
-    // partial model's worker starts cold: its slice is short, and a second warm-up would take the
-    // other core of a 2-core machine while the page is idle.
-    const warmed = plan ? 2 : 1;
-    for (const next of this.spares.slice(0, warmed)) {
-      if (next.warming) continue;
+    // two workers), then the one for its partial model: they warm up their JIT meanwhile
+    // (warmUp.ts) and stop at the load's message. A cold partial model's worker compiled the same
+    // decoder and builder as the whole-file worker at the same time, and V8's background compiler
+    // threads took the cores from both (docs/performance.md, "What the page adds to the whole 10M
+    // native load").
+    const warmed = (plan ? 2 : 1) + 1;
+    this.spares.slice(0, warmed).forEach((next, k) => {
+      if (next.warming) return;
       next.warming = true;
-      next.worker.postMessage({ type: 'warm', split: plan?.split === true } satisfies ToWorker);
-    }
+      // Only the load's own workers take the split's code; the partial model loads on one.
+      next.worker.postMessage({ type: 'warm', split: plan?.split === true && k < warmed - 1 } satisfies ToWorker);
+    });
   }
 
   /**
@@ -230,8 +234,8 @@ export class LoadClient {
    * start, until the page is idle. The partial model is handed on once that worker has stopped
    * ('held', through `onWholeHeld`) or after HOLD_CONFIRM_MS. Returns its terminate.
    */
-  private startPreview(file: Blob, request: LoadRequest, whole: () => Worker | undefined, onWholeHeld: (listener: () => void) => void): () => void {
-    let worker: Worker | undefined = this.takeWorker();
+  private startPreview(taken: Worker, file: Blob, request: LoadRequest, whole: () => Worker | undefined, onWholeHeld: (listener: () => void) => void): () => void {
+    let worker: Worker | undefined = taken;
     let holding = false;
     /** Whether the whole-file worker said it stopped on the current hold. */
     let stopped = false;
@@ -362,8 +366,10 @@ export class LoadClient {
         const { file, name } = request;
         const options = this.modelBudgetBytes === undefined ? request.options : { ...request.options, modelBudgetBytes: this.modelBudgetBytes };
         const plan = file instanceof Blob ? this.twoWorkers(file.size) : undefined;
-        if (file instanceof Blob && plan) {
-          decoder = this.takeWorker();
+        if (file instanceof Blob && plan) decoder = this.takeWorker();
+        // Taken before a reader: the spare after the load's own is the one warmed for a partial model (`warm`).
+        const partialWorker = file instanceof Blob && request.onPartial && mayPreview(file.size) ? this.takeWorker() : undefined;
+        if (file instanceof Blob && plan && decoder) {
           decoder.onerror = worker.onerror;
           const channel = new MessageChannel();
           worker.postMessage({ type: 'tape-build', file, name, options, port: channel.port1 } satisfies ToWorker, [channel.port1]);
@@ -385,7 +391,7 @@ export class LoadClient {
             file instanceof Blob ? { type: 'load', file, name, options } : { type: 'load-url', url: file.url, name, options };
           worker.postMessage(msg);
         }
-        if (file instanceof Blob && request.onPartial && mayPreview(file.size)) stopPreview = this.startPreview(file, request, () => worker, (listener) => (onHeld = listener));
+        if (file instanceof Blob && partialWorker) stopPreview = this.startPreview(partialWorker, file, request, () => worker, (listener) => (onHeld = listener));
       };
       if (this.running < this.maxParallel) start();
       else this.queue.push(start);

@@ -10,6 +10,7 @@ import { openDownload } from './fetchCapture.ts';
 import { HOLD_MAX_MS, type FromWorker, type ToWorker } from './load.protocol.ts';
 import { channelTask, HoldGate } from './holdGate.ts';
 import { previewSlice } from './preview.ts';
+import { throttledProgress } from './progressThrottle.ts';
 import { stringSlices } from './stringSlices.ts';
 import { runTapeBuild, runTapeDecode } from './tapeRoles.ts';
 import { warmUp } from './warmUp.ts';
@@ -80,14 +81,7 @@ scope.onmessage = async (event: MessageEvent<ToWorker>) => {
   if (msg.type === 'hold') return tapeBuild ? tapeBuild.hold() : gate.hold();
   if (msg.type === 'resume') return tapeBuild ? tapeBuild.resume() : gate.release();
   const t0 = performance.now();
-  let lastProgress = 0;
-  const onProgress = (bytesDone: number, bytesTotal: number) => {
-    const now = performance.now();
-    if (now - lastProgress > 50 || bytesDone === bytesTotal) {
-      lastProgress = now;
-      post({ type: 'progress', bytesDone, bytesTotal });
-    }
-  };
+  const onProgress = throttledProgress((bytesDone, bytesTotal) => post({ type: 'progress', bytesDone, bytesTotal }));
   const deviceMemory = (navigator as { deviceMemory?: number }).deviceMemory;
   const options: DecodeOptions = { ...msg.options, modelBudgetBytes: msg.options.modelBudgetBytes ?? defaultModelBudget(deviceMemory) };
   if (msg.type === 'tape-decode') return runTapeDecode(msg.port, msg.file, msg.name, options, gate, msg.plan);
