@@ -4,7 +4,7 @@
  */
 import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
 import type { OnceNotes } from './onceNotes.ts';
-import { RangeIdTable } from './rangeIdTable.ts';
+import { RangeIdTable } from '../../model/rangeIdTable.ts';
 
 interface EarlyEnd {
   thread: number;
