@@ -23,3 +23,23 @@ describe('EventStyles', () => {
     }
   });
 });
+
+describe('EventStyles, unusual keys', () => {
+  it('gives the builder style for category ids beyond 32 bits and colors above 2^31', () => {
+    const cached = new ModelBuilder({ fileName: 'a', format: 'test', byteSize: 0 });
+    const plain = new ModelBuilder({ fileName: 'b', format: 'test', byteSize: 0 });
+    const nameId = cached.intern('x');
+    plain.intern('x');
+    const styles = new EventStyles(cached);
+    for (const [color, category] of [
+      [0, 2 ** 40],
+      [0xffffffff, 2 ** 32 + 3],
+      [0xffffffff, 3],
+      [0x80000000, 3],
+      [0, 2 ** 40],
+      [0xffffffff, 3],
+    ]) {
+      expect(styles.styleOf(nameId, color, category)).toBe(plain.style({ nameId, color, category }));
+    }
+  });
+});
