@@ -887,6 +887,11 @@ export class NativeDecoder {
     const thread = this.threadOf(st, r);
     const attrs = this.readAttrs(r, st, domain);
     this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
+    // A start while its id is open makes no range, so no style (the builder's open ids are the pairing's).
+    if (!this.pairing.isOpen(id)) {
+      const style = this.cachedStyle(attrs, domain);
+      if (style >= 0) attrs.style = style;
+    }
     this.pairing.start(id, thread, t, attrs, at);
     this.eventsDecoded++;
   }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../testkit/gen/random.ts';
 import { ModelBuilder } from '../../model/builder.ts';
+import type { Model } from '../../model/types.ts';
+import { loadBytes } from '../../../testkit/load/nativeCapture.ts';
+import { CaptureWriter, StreamRecords } from '../../../testkit/writers/nvtxcWriter.ts';
 import { EventStyles } from './eventStyles.ts';
+import { MessageType, Op } from './format.ts';
+import { MAX_PUSH_DEPTH } from './pushNesting.ts';
 
 describe('EventStyles', () => {
   it('gives the style the builder gives, whatever the mix of names, colors and categories (slots shared and overwritten)', () => {
@@ -41,5 +46,36 @@ describe('EventStyles, unusual keys', () => {
     ]) {
       expect(styles.styleOf(nameId, color, category)).toBe(plain.style({ nameId, color, category }));
     }
+  });
+});
+
+describe('the decoder with EventStyles', () => {
+  const T0 = 1_000_000n;
+  const N0 = 5_000_000_000n;
+  const SEAL: [bigint, bigint] = [T0 + 2_000_000_000n, N0 + 1_000_000_000n];
+  const styleNames = (model: Model) => Array.from(model.styles.name, (n) => model.strings[n]);
+  const message = (rec: StreamRecords, text: string) => ({ type: MessageType.Ascii, id: rec.sid(text) });
+
+  it('makes no style for a start/end range started again while open, nor for a push dropped for its depth', async () => {
+    const rec = new StreamRecords().thread(5, 'w');
+    rec.ex(Op.StartEx, 10, 0, { category: 1, message: message(rec, 'first') }, 7);
+    rec.ex(Op.StartEx, 20, 0, { category: 2, message: message(rec, 'again while open') }, 7);
+    rec.end(30, 7);
+    rec.ex(Op.StartEx, 40, 0, { category: 3, message: message(rec, 'after the end') }, 7);
+    rec.end(50, 7);
+    const deep = message(rec, 'deep');
+    for (let k = 0; k < MAX_PUSH_DEPTH; k++) rec.ex(Op.PushEx, 100 + k, 0, { category: 1, message: deep });
+    rec.ex(Op.PushEx, 100 + MAX_PUSH_DEPTH, 0, { category: 4, message: message(rec, 'too deep') });
+    const all = rec.bytes();
+    const w = new CaptureWriter().process({ pid: 7, t0: T0, n0: N0, tickRate: 2_000_000_000 }).exitNormally();
+    w.events(1, SEAL, all);
+    const model = await loadBytes(w.bytes());
+    const names = styleNames(model);
+    expect(names).toContain('first');
+    expect(names).toContain('after the end');
+    expect(names).toContain('deep');
+    expect(names).not.toContain('again while open');
+    expect(names).not.toContain('too deep');
+    expect(model.issues.map((i) => i.message).join('\n')).toMatch(/started again while still open[\s\S]*nest deeper than/);
   });
 });

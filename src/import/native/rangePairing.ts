@@ -26,6 +26,14 @@ export class StartEndPairing {
     private readonly notes: OnceNotes,
   ) {}
 
+  /**
+   * Whether start/end range `id` is open: a start of it now would be a second start, which the
+   * builder ignores (every start and end reaches the builder through here, so its open ids are these).
+   */
+  isOpen(id: number): boolean {
+    return this.open.has(id);
+  }
+
   start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
     const early = this.earlyEnds.size === 0 ? undefined : this.earlyEnds.get(id);
     if (early) {
