@@ -25,9 +25,9 @@ import { PayloadStore } from './build/payloads.ts';
 import { ProcessTree } from './build/processTree.ts';
 import { RowTable } from './build/rows.ts';
 import { StyleTable } from './build/styles.ts';
-import { boundEventAttrs, boundPayload, boundRename, boundRowOptions, type StringKind, type StringPlace } from './build/stringCuts.ts';
+import { boundEventAttrs, boundPayload, boundRename, boundRowOptions, type StringCuts, type StringKind, type StringPlace } from './build/stringCuts.ts';
 import type { ExtMemoryInput, ExtPayloadInput } from './extPayloads.ts';
-import type { CaptureInfo, LoadIssue, Model, ResourceInfo, StringId } from './types.ts';
+import { PayloadType, type CaptureInfo, type LoadIssue, type Model, type ResourceInfo, type StringId } from './types.ts';
 
 export { isOutOfMemory, ModelOverBudget } from './build/heldBytes.ts';
 export { MAX_STRING_CHARS, cutString, type StringKind, type StringPlace } from './build/stringCuts.ts';
@@ -183,6 +183,25 @@ export class ModelBuilder {
    */
   pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
     this.events.pop(thread, tNs, domain, where, payload && boundPayload(payload, this.cuts, where), boundRename(rename, this.cuts, where));
+  }
+
+  /**
+   * `push` for a decoder's hot path: the style already made (`style()`), the location a byte
+   * offset, and no attributes object to read or bound (the style's strings were bound when it was
+   * made). The same range as `push(thread, tNs, { style, domain, payload }, { offset })`.
+   */
+  pushStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined, offset: number): void {
+    this.events.pushStyled(thread, tNs, domain, style, payload === undefined ? undefined : boundPayloadAt(payload, this.cuts, offset), -2 - offset);
+  }
+
+  /** `pop(thread, tNs, domain, { offset })` for a decoder's hot path: no payload, no rename. */
+  popAt(thread: number, tNs: number, domain: number, offset: number): void {
+    this.events.popPlain(thread, tNs, domain, -2 - offset);
+  }
+
+  /** `mark(thread, tNs, { style, domain, payload })` for a decoder's hot path (see `pushStyled`). */
+  markStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined): void {
+    this.events.markStyled(thread, tNs, domain, style, payload === undefined ? undefined : boundPayload(payload, this.cuts));
   }
 
   /** A push/pop range known with both ends (e.g. an nsys row or a Chrome X event). */
@@ -345,4 +364,9 @@ export class ModelBuilder {
       issues: this.issues,
     });
   }
+}
+
+/** `payload` within the bound; the location object is made only for a text payload (which may be cut). */
+function boundPayloadAt(payload: PayloadValue, cuts: StringCuts, offset: number): PayloadValue {
+  return payload.type === PayloadType.String || payload.type === PayloadType.Json ? boundPayload(payload, cuts, { offset }) : payload;
 }

@@ -9,7 +9,6 @@
 import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
-import { StyleCache } from '../styleCache.ts';
 import type { Frame, FrameProblem } from './chunks.ts';
 import { openChunkEvents, type OpenEvents } from './openChunk.ts';
 import {
@@ -39,6 +38,7 @@ import { StartEndPairing } from './rangePairing.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
 import { recordTickSpan } from './streamTicks.ts';
+import { EventStyles } from './eventStyles.ts';
 
 interface StreamState {
   id: number;
@@ -113,7 +113,7 @@ export class NativeDecoder {
   private readonly domains: CaptureDomains;
   private readonly pairing: StartEndPairing;
   private readonly nesting = new PushNesting();
-  private readonly styles: StyleCache;
+  private readonly styles: EventStyles;
   private readonly streams = new Map<number, StreamState>();
   private readonly registered = new Map<number, number>();
   private readonly syncs = new Map<number, SyncObject>();
@@ -147,7 +147,7 @@ export class NativeDecoder {
 
   constructor(private readonly b: ModelBuilder) {
     this.emptyName = b.intern('');
-    this.styles = new StyleCache(b);
+    this.styles = new EventStyles(b);
     this.notes = new OnceNotes(b);
     this.domains = new CaptureDomains(b, this.notes);
     this.pairing = new StartEndPairing(b, this.notes);
@@ -753,7 +753,7 @@ export class NativeDecoder {
     return a;
   }
 
-  /** Attributes of a hot record (message only, default domain), with its style from the importers' one cache. */
+  /** Attributes of a hot record (message only, default domain), with its style from the decoder's cache. */
   private plainAttrs(st: StreamState, sid: number, r: ByteReader): EventAttrs {
     const a = this.resetAttrs(this.stringOf(st, sid, r), 0);
     a.style = this.styles.styleOf(a.nameId!, 0, 0);
@@ -803,11 +803,12 @@ export class NativeDecoder {
   })();
 
   private pushRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
-    const attrs = this.plainAttrs(st, r.varint(), r);
+    const nameId = this.stringOf(st, r.varint(), r);
+    const style = this.styles.styleOf(nameId, 0, 0);
     const thread = this.threadOf(st, r);
     if (this.nesting.push(thread, 0, at)) {
-      this.b.push(thread, t, attrs, this.at(at));
-      this.launching?.push(thread, 0, t, attrs.nameId!, undefined);
+      this.b.pushStyled(thread, t, 0, style, undefined, at);
+      this.launching?.push(thread, 0, t, nameId, undefined);
     }
     this.eventsDecoded++;
   }
@@ -815,14 +816,16 @@ export class NativeDecoder {
   private popRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
     const thread = this.threadOf(st, r);
     if (this.nesting.pop(thread, 0)) {
-      this.b.pop(thread, t, 0, this.at(at));
+      this.b.popAt(thread, t, 0, at);
       this.launching?.pop(thread, 0, t);
     }
     this.eventsDecoded++;
   }
 
   private markRecord(r: ByteReader, st: StreamState, t: number): void {
-    this.b.mark(this.threadOf(st, r), t, this.plainAttrs(st, r.varint(), r));
+    const thread = this.threadOf(st, r);
+    const style = this.styles.styleOf(this.stringOf(st, r.varint(), r), 0, 0);
+    this.b.markStyled(thread, t, 0, style, undefined);
     this.eventsDecoded++;
   }
 
@@ -850,7 +853,9 @@ export class NativeDecoder {
     const attrs = this.readAttrs(r, st, domain);
     const thread = this.threadOf(st, r);
     if (this.nesting.push(thread, domain, at)) {
-      this.b.push(thread, t, attrs, this.at(at));
+      const style = this.cachedStyle(attrs, domain);
+      if (style >= 0) this.b.pushStyled(thread, t, domain, style, attrs.payload, at);
+      else this.b.push(thread, t, attrs, this.at(at));
       this.launching?.push(thread, domain, t, attrs.nameId!, attrs.color);
     }
     this.eventsDecoded++;
@@ -860,15 +865,19 @@ export class NativeDecoder {
     const domain = this.domains.indexOf(r.varint(), at);
     const thread = this.threadOf(st, r);
     if (this.nesting.pop(thread, domain)) {
-      this.b.pop(thread, t, domain, this.at(at));
+      this.b.popAt(thread, t, domain, at);
       this.launching?.pop(thread, domain, t);
     }
     this.eventsDecoded++;
   }
 
   private markExRecord(r: ByteReader, st: StreamState, at: number, t: number): void {
-    const attrs = this.readAttrs(r, st, this.domains.indexOf(r.varint(), at));
-    this.b.mark(this.threadOf(st, r), t, attrs);
+    const domain = this.domains.indexOf(r.varint(), at);
+    const attrs = this.readAttrs(r, st, domain);
+    const thread = this.threadOf(st, r);
+    const style = this.cachedStyle(attrs, domain);
+    if (style >= 0) this.b.markStyled(thread, t, domain, style, attrs.payload);
+    else this.b.mark(thread, t, attrs);
     this.eventsDecoded++;
   }
 
@@ -878,8 +887,25 @@ export class NativeDecoder {
     const thread = this.threadOf(st, r);
     const attrs = this.readAttrs(r, st, domain);
     this.launching?.start(id, thread, t, attrs.nameId!, attrs.color, domain);
+    // A start while its id is open makes no range, so no style (the builder's open ids are the pairing's).
+    if (!this.pairing.isOpen(id)) {
+      const style = this.cachedStyle(attrs, domain);
+      if (style >= 0) attrs.style = style;
+    }
     this.pairing.start(id, thread, t, attrs, at);
     this.eventsDecoded++;
+  }
+
+  /**
+   * The style of a default-domain event's attributes from the decoder's cache, or -1 for the
+   * builder to work out (another domain, or a name given as text, which the builder bounds and
+   * reports where it was). Asked only where the builder would make the style: a push dropped for
+   * its depth or a start while open makes none, and a style made for nothing would shift the ids.
+   */
+  private cachedStyle(attrs: EventAttrs, domain: number): number {
+    if (attrs.style !== undefined) return attrs.style;
+    if (domain !== 0 || attrs.name !== undefined) return -1;
+    return this.styles.styleOf(attrs.nameId!, attrs.color ?? 0, attrs.category ?? 0);
   }
 
   /** The record kinds that are rare in a capture: strings, thread names, sync objects, extensions. */

@@ -10,7 +10,7 @@
  * count moved by its end. Only open ones are kept (slots are reused).
  */
 
-import { RangeIdTable } from './rangeIdTable.ts';
+import { RangeIdTable } from '../../model/rangeIdTable.ts';
 
 /**
  * One thread's open ranges of one domain, innermost last: start, name, color (NaN: none) and

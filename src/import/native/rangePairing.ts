@@ -4,7 +4,7 @@
  */
 import type { EventAttrs, ModelBuilder, PayloadValue, RangeRename } from '../../model/builder.ts';
 import type { OnceNotes } from './onceNotes.ts';
-import { RangeIdTable } from './rangeIdTable.ts';
+import { RangeIdTable } from '../../model/rangeIdTable.ts';
 
 interface EarlyEnd {
   thread: number;
@@ -25,6 +25,14 @@ export class StartEndPairing {
     private readonly b: ModelBuilder,
     private readonly notes: OnceNotes,
   ) {}
+
+  /**
+   * Whether start/end range `id` is open: a start of it now would be a second start, which the
+   * builder ignores (every start and end reaches the builder through here, so its open ids are these).
+   */
+  isOpen(id: number): boolean {
+    return this.open.has(id);
+  }
 
   start(id: number, thread: number, t: number, attrs: EventAttrs, offset: number): void {
     const early = this.earlyEnds.size === 0 ? undefined : this.earlyEnds.get(id);

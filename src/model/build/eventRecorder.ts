@@ -28,53 +28,71 @@ export class EventRecorder {
   ) {}
 
   push(thread: number, tNs: number, attrs: EventAttrs, where?: SourceLocation): void {
-    const row = this.rows.stackRow(thread, attrs.domain ?? 0);
-    const ev = row.events;
+    this.pushStyled(thread, tNs, attrs.domain ?? 0, this.styles.styleOf(attrs), attrs.payload, locCode(where));
+  }
+
+  /** `push` with its style resolved and its location as a `locCode`. */
+  pushStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined, loc: number): void {
+    const row = this.rows.stackRow(thread, domain);
     const on = row.online;
     if (on !== undefined) {
       if (tNs >= on.lastT) {
         on.lastT = tNs;
-        on.push(tNs, this.styles.styleOf(attrs), this.payloads.rowOf(attrs.payload), locCode(where));
+        on.push(tNs, style, this.payloads.rowOf(payload), loc);
         this.seeTime(tNs);
         return;
       }
       replayOnline(row);
     }
+    const ev = row.events;
     ev.evT.push(tNs);
     ev.evPush.push(1);
-    ev.evStyle.push(this.styles.styleOf(attrs));
-    ev.evPayload.push(this.payloads.rowOf(attrs.payload));
-    ev.evLoc.push(locCode(where));
+    ev.evStyle.push(style);
+    ev.evPayload.push(this.payloads.rowOf(payload));
+    ev.evLoc.push(loc);
     this.seeTime(tNs);
   }
 
   pop(thread: number, tNs: number, domain: number, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
+    if (payload === undefined && rename === undefined) return this.popPlain(thread, tNs, domain, locCode(where));
     const row = this.rows.stackRow(thread, domain);
-    const ev = row.events;
+    if (row.online !== undefined) replayOnline(row);
+    this.popEvent(row, tNs, payload, rename, locCode(where));
+  }
+
+  /** `pop` without a payload or a rename, its location as a `locCode`. */
+  popPlain(thread: number, tNs: number, domain: number, loc: number): void {
+    const row = this.rows.stackRow(thread, domain);
     const on = row.online;
     if (on !== undefined) {
-      if (tNs >= on.lastT && payload === undefined && rename === undefined) {
+      if (tNs >= on.lastT) {
         on.lastT = tNs;
         if (on.open.length > 0) {
           const i = on.open.pop()!;
           on.end[i] = tNs;
-          on.endLoc[i] = locCode(where);
+          on.endLoc[i] = loc;
         } else {
           // Nothing to close (e.g. the capture began inside a range): reported at finish, as the
           // general path reports it, instead of leaving the fast path for the rest of the row.
-          (on.strayPops ??= []).push(on.count, tNs, locCode(where));
+          (on.strayPops ??= []).push(on.count, tNs, loc);
         }
         this.seeTime(tNs);
         return;
       }
       replayOnline(row);
     }
+    this.popEvent(row, tNs, undefined, undefined, loc);
+  }
+
+  /** A pop into a row on the general path (its events, sorted and replayed at finish). */
+  private popEvent(row: RowMeta, tNs: number, payload: PayloadValue | undefined, rename: RangeRename | undefined, loc: number): void {
+    const ev = row.events;
     if (rename && (rename.name !== undefined || rename.color !== undefined)) (ev.evRename ??= new Map()).set(ev.evT.length, rename);
     ev.evT.push(tNs);
     ev.evPush.push(0);
     ev.evStyle.push(0);
     ev.evPayload.push(this.payloads.rowOf(payload));
-    ev.evLoc.push(locCode(where));
+    ev.evLoc.push(loc);
     this.seeTime(tNs);
   }
 
@@ -152,16 +170,20 @@ export class EventRecorder {
   }
 
   mark(thread: number, tNs: number, attrs: EventAttrs): void {
+    this.markStyled(thread, tNs, attrs.domain ?? 0, this.styles.styleOf(attrs), attrs.payload);
+  }
+
+  /** `mark` with its style resolved. */
+  markStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined): void {
     const rowIndex = this.rows.marksRow(thread);
     const row = this.rows.rows[rowIndex];
-    const style = this.styles.styleOf(attrs);
     row.markT!.push(tNs);
     row.markStyle!.push(style);
-    row.markPayload!.push(this.payloads.rowOf(attrs.payload));
+    row.markPayload!.push(this.payloads.rowOf(payload));
     this.seeTime(tNs);
     const category = this.styles.categoryOf(style);
     if (category !== -1) {
-      const catRow = this.rows.categoryRow(this.tree.threads[thread].process, attrs.domain ?? 0, category);
+      const catRow = this.rows.categoryRow(this.tree.threads[thread].process, domain, category);
       (catRow.markRefs ??= []).push(row.markT!.length - 1, rowIndex);
     }
   }

@@ -9,6 +9,7 @@ import { Random } from '../../../testkit/gen/random.ts';
 import { ModelBuilder } from '../builder.ts';
 import { ISSUES_LISTED_PER_KIND } from '../issueList.ts';
 import { RangeFlag } from '../types.ts';
+import { OpenStartEnds } from './openStartEnds.ts';
 
 describe('open start/end ranges', () => {
   it('give the ranges and messages of a map of open ranges by id, on random streams', () => {
@@ -73,5 +74,48 @@ describe('open start/end ranges', () => {
       ).toEqual(messages);
     }
     expect(compared).toBeGreaterThan(20);
+  });
+});
+
+describe('OpenStartEnds', () => {
+  it('opens, finds, closes and lists ids as the Map of open ids it replaced, on random ids of every kind', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const rnd = new Random(seed);
+      const table = new OpenStartEnds();
+      // The old structure: a Map from id to slot, slots reused from a free list.
+      const map = new Map<string | number, number>();
+      const free: number[] = [];
+      // Small ids, ids above 2^32 (a thread in the high bits), strings, and the ids a Map treats specially.
+      const kinds = [
+        () => rnd.int(0, 30),
+        () => rnd.int(0, 7) * 2 ** 32 + rnd.int(0, 30),
+        () => `id${rnd.int(0, 30)}`,
+        () => rnd.pick([0, -0, NaN, 2 ** 53, -5, 1.5, '', '0']),
+      ];
+      for (let step = 0; step < 2000; step++) {
+        const key = rnd.pick(kinds)();
+        expect(table.has(key), `seed ${seed} step ${step}`).toBe(map.has(key));
+        if (rnd.chance(0.5)) {
+          if (map.has(key)) continue;
+          const slot = table.open(key);
+          const want = free.pop() ?? map.size;
+          expect(slot).toBe(want);
+          map.set(key, slot);
+          table.t[slot] = step;
+        } else {
+          const want = map.get(key) ?? -1;
+          expect(table.close(key)).toBe(want);
+          if (want >= 0) {
+            map.delete(key);
+            free.push(want);
+          }
+        }
+        if (step % 97 === 0) expect(table.entries()).toEqual([...map.entries()]);
+      }
+      expect(table.entries()).toEqual([...map.entries()]);
+      table.clear();
+      expect(table.entries()).toEqual([]);
+      expect(table.open(1)).toBe(0);
+    }
   });
 });

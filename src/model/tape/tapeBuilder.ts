@@ -368,6 +368,19 @@ export class TapeBuilder extends ModelBuilder {
     this.where(i, where);
   }
 
+  /** Recorded as the `push` it stands for (the replay side makes the same range either way). */
+  override pushStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined, offset: number): void {
+    this.push(thread, tNs, { style, domain: domain === 0 ? undefined : domain, payload }, { offset });
+  }
+
+  override popAt(thread: number, tNs: number, domain: number, offset: number): void {
+    this.pop(thread, tNs, domain, { offset });
+  }
+
+  override markStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined): void {
+    this.mark(thread, tNs, { style, domain: domain === 0 ? undefined : domain, payload });
+  }
+
   override pop(thread: number, tNs: number, domain = 0, where?: SourceLocation, payload?: PayloadValue, rename?: RangeRename): void {
     const i = this.timed(Op.Pop, thread, tNs);
     this.batch.i1[i] = domain;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RangeIdTable } from './rangeIdTable.ts';
-import { seededRandom as random } from '../../../testkit/gen/random.ts';
+import { seededRandom as random } from '../../testkit/gen/random.ts';
 
 describe('RangeIdTable', () => {
   it('behaves as a Map under random sets, gets and deletes of ids of every size', () => {
