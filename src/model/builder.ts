@@ -19,7 +19,7 @@ import { EventRecorder } from './build/eventRecorder.ts';
 import type { GrowthPlan } from './growable.ts';
 import { ModelOverBudget, typedBytes } from './build/heldBytes.ts';
 import type { BuilderOptions, CounterRowOptions, CustomRowOptions, EventAttrs, PayloadValue, RangeRename, SourceLocation } from './build/inputs.ts';
-import { IssueLog } from './build/issues.ts';
+import { IssueLog, offsetLocCode } from './build/issues.ts';
 import { NameTable } from './build/names.ts';
 import { PayloadStore } from './build/payloads.ts';
 import { ProcessTree } from './build/processTree.ts';
@@ -191,12 +191,12 @@ export class ModelBuilder {
    * made). The same range as `push(thread, tNs, { style, domain, payload }, { offset })`.
    */
   pushStyled(thread: number, tNs: number, domain: number, style: number, payload: PayloadValue | undefined, offset: number): void {
-    this.events.pushStyled(thread, tNs, domain, style, payload === undefined ? undefined : boundPayloadAt(payload, this.cuts, offset), -2 - offset);
+    this.events.pushStyled(thread, tNs, domain, style, payload === undefined ? undefined : boundPayloadAt(payload, this.cuts, offset), offsetLocCode(offset));
   }
 
   /** `pop(thread, tNs, domain, { offset })` for a decoder's hot path: no payload, no rename. */
   popAt(thread: number, tNs: number, domain: number, offset: number): void {
-    this.events.popPlain(thread, tNs, domain, -2 - offset);
+    this.events.popPlain(thread, tNs, domain, offsetLocCode(offset));
   }
 
   /** `mark(thread, tNs, { style, domain, payload })` for a decoder's hot path (see `pushStyled`). */

@@ -14,8 +14,13 @@ export const NO_LOC = -1;
 export function locCode(where: SourceLocation | undefined): number {
   if (!where) return NO_LOC;
   if (where.line !== undefined) return where.line;
-  if (where.offset !== undefined) return -2 - where.offset;
+  if (where.offset !== undefined) return offsetLocCode(where.offset);
   return NO_LOC;
+}
+
+/** The `locCode` of a byte offset, for hot paths that have no location object. */
+export function offsetLocCode(offset: number): number {
+  return -2 - offset;
 }
 
 /** The location of a `locCode`. */
