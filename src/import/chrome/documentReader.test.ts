@@ -247,3 +247,27 @@ describe('TraceDocumentReader line counting work', () => {
     expect(r.events.length).toBe(4);
   });
 });
+
+describe('TraceDocumentReader first chunk', () => {
+  it('reads a first chunk larger than the early cut as it reads it in small pieces: events, offsets, lines, issues', () => {
+    // 40 kB of events one per line, with a bad one and a top-level key around the 16 KiB cut.
+    const lines: string[] = [];
+    for (let i = 0; lines.join('\n').length < 40_000; i++) {
+      lines.push(i === 180 ? '{"name":"bad" "ph":"X"},' : `{"name":"ev${i}","ph":"X","ts":${i},"args":{"k":[${i},{"s":"a\\nb"}]}},`);
+    }
+    const text = `{"traceEvents":[\n${lines.join('\n')}\n{"last":1}],\n"otherData":{"x":1}}`;
+    const bytes = encode(text);
+    for (const at of [16 * 1024 - 40, 16 * 1024 - 7, 16 * 1024, 16 * 1024 + 3]) {
+      // A bad event or a cut event right at the cut, as well as the cut anywhere in an event.
+      const shifted = encode(' '.repeat(Math.max(0, 16 * 1024 - at)) + text);
+      const whole = read([shifted]);
+      const pieces = read(Array.from({ length: Math.ceil(shifted.length / 997) }, (_, k) => shifted.subarray(k * 997, (k + 1) * 997)));
+      expect(whole).toEqual(pieces);
+    }
+    const whole = read([bytes]);
+    expect(whole.events.length).toBe(lines.length);
+    expect(whole.issues.length).toBeGreaterThan(0);
+    expect(whole.issues[0].line).toBe(182);
+    expect(whole.top.map((t) => t.key)).toEqual(['otherData']);
+  });
+});

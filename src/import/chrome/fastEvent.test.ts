@@ -162,6 +162,33 @@ describe('parseEventFast', () => {
     expect(fellBack).toBeGreaterThan(5000);
   });
 
+  it('cut anywhere, falls back or agrees with parseEvent, and reads the whole event itself', () => {
+    // Every limit inside events of the shapes the slice readers meet at a 4 MiB boundary: flat
+    // args of each scalar kind, nested args, an unknown key (AT_LIMIT and the near-limit key check).
+    const events = [
+      '{"ph":"X","name":"optimize_batch","pid":4385,"tid":10007,"ts":1000786567.760,"dur":0.635,"args":{"seq":0,"input":"tensor","ok":true,"no":false,"v":null,"x":-1.5e3}}',
+      '{"ph":"i","s":"t","name":"copy","cat":"gpu","pid":1,"tid":2,"ts":3,"args":{}}',
+      '{"ph":"X","name":"k","pid":1,"tid":2,"ts":3,"dur":4,"args":{"a":{"b":[1,2,{"c":"d"}]},"e":"f"}}',
+      '{"ph":"b","cat":"Disk","id":"0x1","name":"n","pid":1,"tid":2,"ts":3,"tts":9,"unknown_key":"v","z":true}',
+    ];
+    let whole = 0;
+    for (const text of events) {
+      const buf = encode(`[${text},{}`);
+      const end = 1 + text.length;
+      for (let limit = 2; limit <= buf.length; limit++) {
+        const got = fast(buf, 1, limit);
+        if (got === undefined) {
+          // Past the event's end the fast reader must not give it up.
+          expect(limit, text).toBeLessThan(end + 1);
+          continue;
+        }
+        if (limit > end) whole++;
+        expect({ text, limit, got }).toEqual({ text, limit, got: general(buf, 1, limit) });
+      }
+    }
+    expect(whole).toBeGreaterThan(0);
+  });
+
   it('leaves timestamps and durations exact, rounding past the third decimal as parseMicros does', () => {
     const cases: [string, number, number][] = [
       ['1000786566.044', 1000786566, 44],

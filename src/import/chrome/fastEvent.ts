@@ -38,6 +38,13 @@ import { ROUND_HALF, ROUND_NONE, ROUND_UP } from './decimal.ts';
 
 /** Returned when the event is not of the fast shape: parse it with `parseEvent`. */
 export const FALLBACK = -2;
+/**
+ * From the value readers inside this file: the value runs into `limit` (the event continues in
+ * the next slice). `parseEventFast` then returns FALLBACK at once instead of trying the readers of
+ * rarer shapes: a slice ends inside an event once per 4 MiB, and a rare branch first taken there,
+ * late in a load, deoptimises the parser (V8 has no type feedback for it) and costs a recompile.
+ */
+const AT_LIMIT = -3;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -90,7 +97,11 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
     // Key.
     if (c !== QUOTE) return FALLBACK;
     const keyStart = i + 1;
-    let key = knownKey(buf, keyStart, limit);
+    // Near the slice's end the event is (nearly always) incomplete: the general parser says so.
+    // Checked here, not by scanning the key, so that the unknown-key scan below runs only for keys
+    // that are unknown (see AT_LIMIT).
+    if (keyStart + 5 >= limit) return FALLBACK;
+    let key = knownKey(buf, keyStart);
     let k = keyStart;
     if (key >= 0) k += key >> 4;
     else {
@@ -209,6 +220,7 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
       }
       case K_ARGS: {
         let end = c === LBRACE ? flatObjectEnd(buf, i, limit) : FALLBACK;
+        if (end === AT_LIMIT) return FALLBACK;
         if (end === FALLBACK) {
           end = nestedValueEnd(buf, i, limit);
           lines += nested.lineBreaks;
@@ -230,6 +242,7 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
         return FALLBACK;
       default: {
         const end = scalarEnd(buf, i, limit);
+        if (end === AT_LIMIT) return FALLBACK;
         if (end === FALLBACK) {
           i = nestedValueEnd(buf, i, limit);
           lines += nested.lineBreaks;
@@ -261,9 +274,9 @@ export function parseEventFast(buf: Uint8Array, pos: number, limit: number, f: E
 /**
  * The usual keys, recognised from their first bytes and closing quote (no scan, no call per
  * byte): length << 4 | key, or -1 for any other key (then scanned and looked up with `keyOf`).
+ * buf[s, s + 5] must lie before the limit.
  */
-function knownKey(buf: Uint8Array, s: number, limit: number): number {
-  if (s + 5 >= limit) return -1;
+function knownKey(buf: Uint8Array, s: number): number {
   const b0 = buf[s];
   const b1 = buf[s + 1];
   if (b1 === QUOTE) return b0 === 0x73 ? (1 << 4) | K_S : -1; // s (instants' scope)
@@ -379,8 +392,12 @@ function readSpan(buf: Uint8Array, i: number, limit: number, field: SpanField): 
   return FALLBACK;
 }
 
-/** End of a string, number or literal at buf[i] (as `skipValue` reads them), else FALLBACK. */
+/**
+ * End of a string, number or literal at buf[i] (as `skipValue` reads them); AT_LIMIT where it
+ * runs into the limit (a literal cut there included), else FALLBACK.
+ */
 function scalarEnd(buf: Uint8Array, i: number, limit: number): number {
+  if (i >= limit) return AT_LIMIT;
   const c = buf[i];
   if (c === QUOTE) {
     for (let k = i + 1; k < limit; k++) {
@@ -389,36 +406,44 @@ function scalarEnd(buf: Uint8Array, i: number, limit: number): number {
       if (b < 0x20) return FALLBACK;
       if (b === BACKSLASH) k++;
     }
-    return FALLBACK;
+    return AT_LIMIT;
   }
   if (c === MINUS || (c >= 0x30 && c <= 0x39)) {
     let k = i + 1;
     while (k < limit && isNumberByte(buf[k])) k++;
-    return k >= limit ? FALLBACK : k;
+    return k >= limit ? AT_LIMIT : k;
   }
   // true / false / null
-  if (c === 0x74) return i + 4 <= limit && buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65 ? i + 4 : FALLBACK;
+  if (c === 0x74) return i + 4 > limit ? AT_LIMIT : buf[i + 1] === 0x72 && buf[i + 2] === 0x75 && buf[i + 3] === 0x65 ? i + 4 : FALLBACK;
   if (c === 0x66) {
-    return i + 5 <= limit && buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65 ? i + 5 : FALLBACK;
+    return i + 5 > limit ? AT_LIMIT : buf[i + 1] === 0x61 && buf[i + 2] === 0x6c && buf[i + 3] === 0x73 && buf[i + 4] === 0x65 ? i + 5 : FALLBACK;
   }
-  if (c === 0x6e) return i + 4 <= limit && buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c ? i + 4 : FALLBACK;
+  if (c === 0x6e) return i + 4 > limit ? AT_LIMIT : buf[i + 1] === 0x75 && buf[i + 2] === 0x6c && buf[i + 3] === 0x6c ? i + 4 : FALLBACK;
   return FALLBACK;
 }
 
-/** End of a flat object `{"k":scalar,...}` at buf[i] (no whitespace, no nesting), else FALLBACK. */
+/**
+ * End of a flat object `{"k":scalar,...}` at buf[i] (no whitespace, no nesting); AT_LIMIT where
+ * it runs into the limit, else FALLBACK.
+ */
 function flatObjectEnd(buf: Uint8Array, i: number, limit: number): number {
   let k = i + 1;
-  if (k < limit && buf[k] === RBRACE) return k + 1;
+  if (k >= limit) return AT_LIMIT;
+  if (buf[k] === RBRACE) return k + 1;
   for (;;) {
-    if (k >= limit || buf[k] !== QUOTE) return FALLBACK;
+    if (buf[k] !== QUOTE) return FALLBACK;
     k = scalarEnd(buf, k, limit);
-    if (k === FALLBACK || k >= limit || buf[k] !== COLON) return FALLBACK;
+    if (k < 0) return k;
+    if (k >= limit) return AT_LIMIT;
+    if (buf[k] !== COLON) return FALLBACK;
     k = scalarEnd(buf, k + 1, limit);
-    if (k === FALLBACK || k >= limit) return FALLBACK;
+    if (k < 0) return k;
+    if (k >= limit) return AT_LIMIT;
     const b = buf[k];
     if (b === RBRACE) return k + 1;
     if (b !== COMMA) return FALLBACK;
     k++;
+    if (k >= limit) return AT_LIMIT;
   }
 }
 

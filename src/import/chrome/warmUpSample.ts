@@ -11,6 +11,8 @@
 const NAMES = ['forward', 'backward', 'optimizer_step', 'copy_batch', 'aten::matmul', 'aten::add_', 'render_frame', 'wait'];
 const CATS = ['cpu_op', 'user_annotation', 'python_function', 'gpu'];
 const THREADS = 4;
+/** The gap halfway through the sample, in µs: 3 s, more than 2^31 ns. */
+const GAP_US = 3_000_000;
 
 /** `events` events (at least 16) of a trace, as UTF-8 bytes. */
 export function chromeWarmUpSample(events: number): Uint8Array {
@@ -26,6 +28,11 @@ export function chromeWarmUpSample(events: number): Uint8Array {
     return (r >>> 8) % n;
   };
   for (let e = 0; e < events; e++) {
+    // Halfway, a gap of 3 s (a capture's pause between two steps): the second half's times lie
+    // past 2^31 ns from the first event, as a real trace's do after a second or two. V8's small
+    // integers end at 2^30 (2^31 without pointer compression); code optimised on small times only
+    // is deoptimised by the real file's first later event (the decoder's `complete` at `t + dur`).
+    if (e === events >> 1) for (let t = 0; t < THREADS; t++) clocks[t] += GAP_US;
     const thread = e % THREADS;
     const tid = 100 + thread;
     const name = NAMES[next(NAMES.length)];
