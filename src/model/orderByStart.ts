@@ -31,7 +31,7 @@ export function orderByStart(start: ArrayLike<number>, end: ArrayLike<number>, l
   const hi = span >= 2 ** 32 ? new Uint32Array(n) : lo;
   splitKeys(start, min, lo, hi);
   let from = order;
-  let to = new Uint32Array(n);
+  let to: Uint32Array = new Uint32Array(n);
   const count = new Uint32Array(DIGITS);
   const passes = span < 2 ** 16 ? 1 : span < 2 ** 32 ? 2 : span < 2 ** 48 ? 3 : 4;
   for (let pass = 0; pass < passes; pass++) {
