@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
-import { subPixelRunEnd } from './lod.ts';
-import type { Model } from './types.ts';
+import { buildRangeLod, LOD_BASE_SHIFT, MIXED_STYLE, subPixelRunEnd } from './lod.ts';
+import type { Model, RangeColumns, RangeLod } from './types.ts';
 
 /** One thread of top-level ranges with widths and gaps spread over six orders of magnitude, 3 names. */
 function model(seed: number, n: number): Model {
@@ -68,4 +68,84 @@ describe('subPixelRunEnd', () => {
     const lod = m.rangeLod!;
     expect(lod.maxDur.byteLength + lod.maxStep.byteLength + lod.style.byteLength).toBeLessThan(1.6 * m.ranges.startNs.length);
   });
+
+  it('builds the same summaries as the earlier one-loop build on random columns', () => {
+    const rnd = new Random(15);
+    for (let trial = 0; trial < 300; trial++) {
+      const n = rnd.chance(0.2) ? rnd.int(0, 40) : rnd.int(0, 3000);
+      const startNs = new Float64Array(n);
+      const endNs = new Float64Array(n);
+      const style = new Uint32Array(n);
+      const styles = [0, 1, 2, 0x7fffffff, 0x80000000, MIXED_STYLE - 1, MIXED_STYLE];
+      const stylesUsed = rnd.int(1, styles.length);
+      let t = rnd.int(0, 1000);
+      for (let i = 0; i < n; i++) {
+        // Mostly forward, sometimes back (a new level or track), sometimes equal; odd values now and then.
+        t += rnd.chance(0.05) ? -rnd.int(0, 5000) : rnd.chance(0.2) ? 0 : Math.floor(10 ** (rnd.next() * 5));
+        startNs[i] = rnd.chance(0.01) ? NaN : rnd.chance(0.01) ? t + 0.5 : t;
+        endNs[i] = rnd.chance(0.01) ? NaN : rnd.chance(0.01) ? Infinity : startNs[i] + Math.floor(10 ** (rnd.next() * 6));
+        style[i] = rnd.chance(0.9) && i > 0 ? style[i - 1] : styles[rnd.int(0, stylesUsed - 1)];
+      }
+      const ranges = { startNs, endNs, style } as RangeColumns;
+      expect(buildRangeLod(ranges)).toEqual(earlierRangeLod(ranges));
+    }
+  });
 });
+
+/** The build before summarizeBlocks (kept to compare with): one loop, style compared as a double. */
+function earlierRangeLod(ranges: RangeColumns): RangeLod {
+  const up = (x: number) => Math.fround(x * (1 + 2 ** -20));
+  const { startNs, endNs, style } = ranges;
+  const n = startNs.length;
+  const levelOffset = [0];
+  let blocks = n >> LOD_BASE_SHIFT;
+  if ((blocks << LOD_BASE_SHIFT) < n) blocks++;
+  let total = 0;
+  for (let size = blocks; size > 0; size = size > 1 ? (size + 1) >> 1 : 0) {
+    total += size;
+    levelOffset.push(total);
+  }
+  const maxDur = new Float32Array(total);
+  const maxStep = new Float32Array(total);
+  const blockStyle = new Uint32Array(total);
+  const base = 1 << LOD_BASE_SHIFT;
+  for (let b = 0; b < blocks; b++) {
+    const lo = b * base;
+    const hi = Math.min(n, lo + base);
+    let dur = endNs[lo] - startNs[lo];
+    let step = 0;
+    let s = style[lo];
+    for (let k = lo + 1; k < hi; k++) {
+      const d = endNs[k] - startNs[k];
+      if (d > dur) dur = d;
+      const st = startNs[k] - startNs[k - 1];
+      if (st > step || st < 0) step = st < 0 ? Infinity : st;
+      if (style[k] !== s) s = MIXED_STYLE;
+    }
+    maxDur[b] = up(dur);
+    maxStep[b] = up(step);
+    blockStyle[b] = s;
+  }
+  for (let m = 1; m < levelOffset.length - 1; m++) {
+    const child = levelOffset[m - 1];
+    const childCount = levelOffset[m] - child;
+    const at = levelOffset[m];
+    const span = base << (m - 1);
+    for (let b = 0; b < levelOffset[m + 1] - at; b++) {
+      const left = child + 2 * b;
+      if (2 * b + 1 >= childCount) {
+        maxDur[at + b] = maxDur[left];
+        maxStep[at + b] = maxStep[left];
+        blockStyle[at + b] = blockStyle[left];
+        continue;
+      }
+      const right = left + 1;
+      const firstOfRight = (2 * b + 1) * span;
+      const join = startNs[firstOfRight] - startNs[firstOfRight - 1];
+      maxDur[at + b] = Math.max(maxDur[left], maxDur[right]);
+      maxStep[at + b] = Math.max(maxStep[left], maxStep[right], join < 0 ? Infinity : up(join));
+      blockStyle[at + b] = blockStyle[left] === blockStyle[right] ? blockStyle[left] : MIXED_STYLE;
+    }
+  }
+  return { startNs, levelOffset, maxDur, maxStep, style: blockStyle };
+}

@@ -40,23 +40,7 @@ export function buildRangeLod(ranges: RangeColumns): RangeLod {
   const maxStep = new Float32Array(total);
   const blockStyle = new Uint32Array(total);
   const base = 1 << LOD_BASE_SHIFT;
-  for (let b = 0; b < blocks; b++) {
-    const lo = b * base;
-    const hi = Math.min(n, lo + base);
-    let dur = endNs[lo] - startNs[lo];
-    let step = 0;
-    let s = style[lo];
-    for (let k = lo + 1; k < hi; k++) {
-      const d = endNs[k] - startNs[k];
-      if (d > dur) dur = d;
-      const st = startNs[k] - startNs[k - 1];
-      if (st > step || st < 0) step = st < 0 ? Infinity : st;
-      if (style[k] !== s) s = MIXED_STYLE;
-    }
-    maxDur[b] = up(dur);
-    maxStep[b] = up(step);
-    blockStyle[b] = s;
-  }
+  summarizeBlocks(startNs, endNs, style, blocks, maxDur, maxStep, blockStyle);
   for (let m = 1; m < levelOffset.length - 1; m++) {
     const child = levelOffset[m - 1];
     const childCount = levelOffset[m] - child;
@@ -79,6 +63,49 @@ export function buildRangeLod(ranges: RangeColumns): RangeLod {
     }
   }
   return { startNs, levelOffset, maxDur, maxStep, style: blockStyle };
+}
+
+/**
+ * The finest level: each block's longest duration, longest start-to-start step (Infinity when a
+ * start goes back) and shared style. Its own function, with the style test as a xor and no
+ * double-valued style (MIXED_STYLE is above 2^31) in the loop: the one long loop over every range
+ * then runs as integer and float64 code (docs/performance.md; lod.test.ts compares it with the
+ * earlier loop).
+ */
+function summarizeBlocks(
+  startNs: Float64Array,
+  endNs: Float64Array,
+  style: Uint32Array,
+  blocks: number,
+  maxDur: Float32Array,
+  maxStep: Float32Array,
+  blockStyle: Uint32Array,
+): void {
+  const n = startNs.length;
+  const base = 1 << LOD_BASE_SHIFT;
+  for (let b = 0; b < blocks; b++) {
+    const lo = b * base;
+    const hi = Math.min(n, lo + base);
+    let prev = startNs[lo];
+    let dur = endNs[lo] - prev;
+    let step = 0;
+    let back = false;
+    const first = style[lo];
+    let differs = 0;
+    for (let k = lo + 1; k < hi; k++) {
+      const s = startNs[k];
+      const d = endNs[k] - s;
+      if (d > dur) dur = d;
+      const gap = s - prev;
+      if (gap > step) step = gap;
+      if (gap < 0) back = true;
+      prev = s;
+      differs |= style[k] ^ first;
+    }
+    maxDur[b] = up(dur);
+    maxStep[b] = back ? Infinity : up(step);
+    blockStyle[b] = differs !== 0 ? MIXED_STYLE : first;
+  }
 }
 
 /**

@@ -90,8 +90,10 @@ export function assembleModel(p: BuildParts): Model {
       locOf(row.events.loc.get(i)),
     );
 
-  // Where each marks row's marks land, for category-row references (`rank` undefined: in arrival order).
-  const markRowBase = new Map<number, { base: number; rank: Uint32Array | undefined }>();
+  // Where each marks row's marks land, by row index, for category-row references (first mark, and
+  // each mark's place in the row's placed order; undefined: in arrival order).
+  const markRowBase = new Int32Array(rows.length);
+  const markRowRank = new Array<Uint32Array | undefined>(rows.length).fill(undefined);
   const tracks: Track[] = [];
   let r = 0;
   let m = 0;
@@ -157,7 +159,8 @@ export function assembleModel(p: BuildParts): Model {
     if (row.markT && row.markT.length > 0) {
       const n = row.markT.length;
       const rank = placeMarks(row, m, zero, marks);
-      markRowBase.set(rowIndex, { base: m, rank });
+      markRowBase[rowIndex] = m;
+      markRowRank[rowIndex] = rank;
       m += n;
       track.markEnd = m;
     }
@@ -182,10 +185,7 @@ export function assembleModel(p: BuildParts): Model {
     const refs = rows[t].markRefs;
     if (!refs) continue;
     const begin = refPos;
-    for (let k = 0; k < refs.length; k += 2) {
-      const where = markRowBase.get(refs[k + 1])!;
-      markRefs[refPos++] = where.base + (where.rank === undefined ? refs[k] : where.rank[refs[k]]);
-    }
+    refPos = resolveMarkRefs(refs, markRowBase, markRowRank, markRefs, refPos);
     const rowRefs = markRefs.subarray(begin, refPos);
     // Marks of one thread arrive in time order: then the references already are.
     if (!byTimeThenIndex(rowRefs, marks.timeNs)) sortRefs(rowRefs, marks.timeNs);
@@ -257,6 +257,20 @@ function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<
   }
   const byId = Int32Array.from({ length: n }, (_, i) => i).sort((a, b) => id[a] - id[b] || range[a] - range[b]);
   return { range, id, byId };
+}
+
+/**
+ * Writes a category row's mark references, (mark in its row, marks row) pairs, as model mark
+ * indexes into `out` from `at`; returns the next place. Arrays by row index rather than a map: a
+ * capture's category rows hold hundreds of thousands of references.
+ */
+function resolveMarkRefs(refs: number[], base: Int32Array, rank: (Uint32Array | undefined)[], out: Uint32Array, at: number): number {
+  for (let k = 0; k < refs.length; k += 2) {
+    const row = refs[k + 1];
+    const placed = rank[row];
+    out[at++] = base[row] + (placed === undefined ? refs[k] : placed[refs[k]]);
+  }
+  return at;
 }
 
 /** `Track.levelBegin` from the ranges per level of a row placed at `at`. */

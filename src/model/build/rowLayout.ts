@@ -172,15 +172,11 @@ function byLevel(startOrder: Uint32Array, level: Uint16Array, levelCounts: numbe
   return out;
 }
 
-/** Permutation sorting `t` ascending, stable (arrival order breaks ties); identity when already sorted. */
+/**
+ * Permutation sorting `t` ascending, stable (arrival order breaks ties); identity when already
+ * sorted. The radix sort of `orderByStart` with `t` as its own tie key: the same order as a stable
+ * comparator sort (which it falls back to for non-integer times or a NaN), without the comparator.
+ */
 export function sortedOrder(t: Float64Array): Uint32Array {
-  const n = t.length;
-  const order = new Uint32Array(n);
-  let sorted = true;
-  for (let i = 0; i < n; i++) {
-    order[i] = i;
-    if (i > 0 && t[i] < t[i - 1]) sorted = false;
-  }
-  if (!sorted) order.sort((a, b) => t[a] - t[b] || a - b);
-  return order;
+  return orderByStart(t, t, false);
 }
