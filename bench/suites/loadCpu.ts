@@ -73,7 +73,7 @@ async function loadOnce(root: string, file: string, warm: boolean): Promise<Load
   };
   if (values['decoder-only']) {
     const perEvent = ModelBuilder.prototype as unknown as Record<string, () => void>;
-    for (const m of ['push', 'pop', 'mark', 'rangeStart', 'rangeEnd', 'startEnd', 'pushStyled', 'popAt', 'markStyled']) perEvent[m] = () => {};
+    for (const m of ['push', 'pop', 'mark', 'rangeStart', 'rangeEnd', 'startEnd', 'pushStyled', 'popAt', 'markStyled', 'directStack']) perEvent[m] = () => {};
   }
   const buffer = readFileSync(file);
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);

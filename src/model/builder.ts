@@ -23,7 +23,7 @@ import { IssueLog, offsetLocCode } from './build/issues.ts';
 import { NameTable } from './build/names.ts';
 import { PayloadStore } from './build/payloads.ts';
 import { ProcessTree } from './build/processTree.ts';
-import { RowTable } from './build/rows.ts';
+import { RowTable, type OnlineStack } from './build/rows.ts';
 import { StyleTable } from './build/styles.ts';
 import { boundEventAttrs, boundPayload, boundRename, boundRowOptions, type StringCuts, type StringKind, type StringPlace } from './build/stringCuts.ts';
 import type { ExtMemoryInput, ExtPayloadInput } from './extPayloads.ts';
@@ -197,6 +197,24 @@ export class ModelBuilder {
   /** `pop(thread, tNs, domain, { offset })` for a decoder's hot path: no payload, no rename. */
   popAt(thread: number, tNs: number, domain: number, offset: number): void {
     this.events.popPlain(thread, tNs, domain, offsetLocCode(offset));
+  }
+
+  /**
+   * The online stack of the thread's default-domain push/pop row, for a decoder loop that writes
+   * plain pushes and pops into it directly: what `pushStyled` and `popAt` (no payload) would write
+   * while the row is online and its times do not go back. The caller then reports the times it
+   * wrote (`sawTimes`). Undefined when the row is not made yet or is on the general path, and
+   * always on a builder that records its calls (`TapeBuilder`), which must see every call.
+   */
+  directStack(thread: number): OnlineStack | undefined {
+    return this.rows.madeDefaultStackRow(thread)?.online;
+  }
+
+  /** The earliest and latest times of events written through `directStack`. */
+  sawTimes(firstNs: number, lastNs: number): void {
+    const ev = this.events;
+    if (firstNs < ev.minT) ev.minT = firstNs;
+    if (lastNs > ev.maxT) ev.maxT = lastNs;
   }
 
   /** `mark(thread, tNs, { style, domain, payload })` for a decoder's hot path (see `pushStyled`). */

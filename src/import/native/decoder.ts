@@ -33,7 +33,7 @@ import { CudaRecords } from './cudaRecords.ts';
 import { ExtensionRecords } from './extensions.ts';
 import { LaunchingRanges } from './launchingRanges.ts';
 import { OnceNotes } from './onceNotes.ts';
-import { PushNesting } from './pushNesting.ts';
+import { MAX_PUSH_DEPTH, PushNesting } from './pushNesting.ts';
 import { StartEndPairing } from './rangePairing.ts';
 import { ByteReader, FormatError, utf8Text } from './reader.ts';
 import { resourceHandle, resourceKind } from './resources.ts';
@@ -772,11 +772,141 @@ export class NativeDecoder {
     const readers = this.recordReaders;
     const timed = TIMED_RECORDS;
     while (r.pos < r.end) {
+      const first = r.bytes[r.pos];
+      if ((first === Op.Push || first === Op.Pop) && this.plainRun(r, st)) continue;
       const at = r.offset;
       const op = r.u8();
       if (timed[op] === 1) this.recordTime = this.time(st, r.svarint(), at);
       readers[op](r, st, at, op);
     }
+  }
+
+  /**
+   * A run of consecutive PUSH and POP records (half of a capture's records) in one loop, with what
+   * every one of them needs looked up once: the thread's online stack (written directly, see
+   * `ModelBuilder.directStack`), its nesting count, the clock and the stream's strings, and the
+   * varints read inline. It stops before the first record it does not handle the way `pushRecord`
+   * and `popRecord` would (another kind, a varint that is long or runs past the chunk, a string not
+   * defined, a time out of the chunk's bound, a push too deep), which the general path then reads.
+   * False when it read no record (no thread yet, the row not made or not online, dropped pushes
+   * waiting for their pops, or times that went back on the row).
+   */
+  private plainRun(r: ByteReader, st: StreamState): boolean {
+    const thread = st.thread;
+    if (thread < 0) return false;
+    const stack = this.b.directStack(thread);
+    if (stack === undefined || !(stack.lastT <= st.lastNs)) return false;
+    let depth = this.nesting.defaultOpen(thread);
+    if (depth < 0) return false;
+    const bytes = r.bytes;
+    const end = r.end;
+    const base = r.fileOffset;
+    const clock = this.clock;
+    const rate = clock.rate;
+    const sealRel = clock.sealRel;
+    const strings = st.strings;
+    const styles = this.styles;
+    const launching = this.launching;
+    const open = stack.open;
+    let pos = r.pos;
+    let rel = st.prevRel;
+    let t = st.lastNs;
+    let stackT = stack.lastT;
+    // In the order the general path makes them (what an exception, e.g. out of memory, leaves):
+    // records whose time was taken, whose range was written, and that were counted.
+    let timed = 0;
+    let firstTimed = 0;
+    let written = 0;
+    let firstWritten = 0;
+    let lastWritten = 0;
+    let n = 0;
+    try {
+      while (pos < end) {
+        const op = bytes[pos];
+        if (op !== Op.Push && op !== Op.Pop) break;
+        // The tick delta: a zigzag varint of one to four bytes.
+        let p = pos + 1;
+        if (p + 4 > end) break;
+        let z = bytes[p++];
+        if (z >= 0x80) {
+          const b1 = bytes[p++];
+          z = (z & 0x7f) | ((b1 & 0x7f) << 7);
+          if (b1 >= 0x80) {
+            const b2 = bytes[p++];
+            z |= (b2 & 0x7f) << 14;
+            if (b2 >= 0x80) {
+              const b3 = bytes[p++];
+              if (b3 >= 0x80) break;
+              z |= b3 << 21;
+            }
+          }
+        }
+        const nextRel = rel + ((z >>> 1) ^ -(z & 1));
+        if (!(nextRel >= 0 && nextRel <= sealRel)) break;
+        let nameId = 0;
+        if (op === Op.Push) {
+          // The string id: one to three bytes.
+          if (p + 3 > end || depth >= MAX_PUSH_DEPTH) break;
+          let sid = bytes[p++];
+          if (sid >= 0x80) {
+            const b1 = bytes[p++];
+            sid = (sid & 0x7f) | ((b1 & 0x7f) << 7);
+            if (b1 >= 0x80) {
+              const b2 = bytes[p++];
+              if (b2 >= 0x80) break;
+              sid |= b2 << 14;
+            }
+          }
+          if (sid >= strings.length) break;
+          nameId = strings[sid];
+          if (nameId === undefined) break;
+        }
+        // The record is taken: what time() does, then what pushRecord or popRecord does.
+        rel = nextRel;
+        let tNs = Math.round(rel * rate);
+        if (tNs < t) tNs = t;
+        t = tNs;
+        if (timed++ === 0) firstTimed = t;
+        const loc = -2 - (base + pos);
+        if (op === Op.Push) {
+          const style = styles.styleOf(nameId, 0, 0);
+          depth++;
+          stackT = t;
+          stack.push(t, style, -1, loc);
+        } else {
+          if (depth > 0) depth--;
+          stackT = t;
+          if (open.length > 0) {
+            const i = open.pop()!;
+            stack.end[i] = t;
+            stack.endLoc[i] = loc;
+          } else {
+            (stack.strayPops ??= []).push(stack.count, t, loc);
+          }
+        }
+        if (written++ === 0) firstWritten = t;
+        lastWritten = t;
+        if (launching !== undefined) {
+          if (op === Op.Push) launching.push(thread, 0, t, nameId, undefined);
+          else launching.pop(thread, 0, t);
+        }
+        n++;
+        pos = p;
+      }
+    } finally {
+      if (timed > 0) {
+        r.pos = pos;
+        st.prevRel = rel;
+        st.lastNs = t;
+        clock.see(firstTimed);
+        clock.see(t);
+        stack.lastT = stackT;
+        if (written > 0) this.b.sawTimes(firstWritten, lastWritten);
+        this.nesting.setDefaultOpen(thread, depth);
+        this.eventsDecoded += n;
+      }
+    }
+    return n > 0;
   }
 
   /**

@@ -43,6 +43,22 @@ export class PushNesting {
     return true;
   }
 
+  /**
+   * The open pushes of the thread's default domain, for a loop that counts its pushes and pops
+   * itself (`setDefaultOpen` after); -1 while pushes dropped for their depth wait for their pops
+   * there (each pop must then go through `pop`).
+   */
+  defaultOpen(thread: number): number {
+    const dropped = thread < this.dropped.length ? this.dropped[thread] : undefined;
+    if (dropped !== undefined && dropped.length > 0 && dropped[0] > 0) return -1;
+    const open = thread < this.open.length ? this.open[thread] : undefined;
+    return open !== undefined && open.length > 0 ? (open[0] ?? 0) : 0;
+  }
+
+  setDefaultOpen(thread: number, n: number): void {
+    (this.open[thread] ??= [])[0] = n;
+  }
+
   /** The open pushes of a thread per domain, forgotten: the caller closes them (a gap in its stream). */
   takeOpen(thread: number): number[] {
     const open = this.open[thread] ?? [];

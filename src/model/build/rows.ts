@@ -214,6 +214,11 @@ export class RowTable {
     return id;
   }
 
+  /** The thread's default-domain push/pop row if one was made (this makes none). */
+  madeDefaultStackRow(thread: number): RowMeta | undefined {
+    return thread < this.defaultStackRows.length ? this.defaultStackRows[thread] : undefined;
+  }
+
   /** The push/pop row of a thread in a domain; new rows start resolved on arrival. */
   stackRow(thread: number, domain: number): RowMeta {
     // Caches in front of the string-keyed row table, which this runs once per event: an array for

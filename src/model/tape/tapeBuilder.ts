@@ -373,6 +373,11 @@ export class TapeBuilder extends ModelBuilder {
     this.push(thread, tNs, { style, domain: domain === 0 ? undefined : domain, payload }, { offset });
   }
 
+  /** None: the decoder then makes each push and pop a call, which the tape records. */
+  override directStack(): undefined {
+    return undefined;
+  }
+
   override popAt(thread: number, tNs: number, domain: number, offset: number): void {
     this.pop(thread, tNs, domain, { offset });
   }
