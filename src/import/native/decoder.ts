@@ -823,7 +823,7 @@ export class NativeDecoder {
     try {
       while (pos < end) {
         const op = bytes[pos];
-        if (op !== Op.Push && op !== Op.Pop) break;
+        if (op !== Op.Push && op !== Op.Pop && op !== Op.PushEx) break;
         // The tick delta: a zigzag varint of one to four bytes.
         let p = pos + 1;
         if (p + 4 > end) break;
@@ -844,7 +844,43 @@ export class NativeDecoder {
         const nextRel = rel + ((z >>> 1) ^ -(z & 1));
         if (!(nextRel >= 0 && nextRel <= sealRel)) break;
         let nameId = 0;
-        if (op === Op.Push) {
+        let category = 0;
+        let color = 0;
+        let argb = false;
+        if (op === Op.PushEx) {
+          // Default domain (one zero byte), then what commonAttrs reads without a payload.
+          if (p + 3 > end || bytes[p] !== 0 || depth >= MAX_PUSH_DEPTH) break;
+          const length = bytes[p + 1];
+          let q = p + 2;
+          const attrsEnd = q + length;
+          if (length >= 0x80 || length === 0 || attrsEnd > end) break;
+          const mask = bytes[q++];
+          if ((mask & ~(Attr.Category | Attr.Color | Attr.Message)) !== 0) break;
+          if (mask & Attr.Category) {
+            if (q >= attrsEnd || bytes[q] >= 0x80) break;
+            category = bytes[q++];
+          }
+          if (mask & Attr.Color) {
+            if (q + 5 > attrsEnd || bytes[q] >= 0x80) break;
+            argb = bytes[q] === NVTX_COLOR_ARGB;
+            if (argb) color = (bytes[q + 1] | (bytes[q + 2] << 8) | (bytes[q + 3] << 16) | (bytes[q + 4] << 24)) >>> 0;
+            q += 5;
+          }
+          if (mask & Attr.Message) {
+            if (q + 2 > attrsEnd || bytes[q] >= 0x80 || bytes[q] === MessageType.Registered) break;
+            let sid = bytes[q + 1];
+            if (sid >= 0x80) {
+              if (q + 3 > attrsEnd || bytes[q + 2] >= 0x80) break;
+              sid = (sid & 0x7f) | (bytes[q + 2] << 7);
+            }
+            if (sid >= strings.length) break;
+            nameId = strings[sid];
+            if (nameId === undefined) break;
+          } else {
+            nameId = this.emptyName;
+          }
+          p = attrsEnd; // fields added by later versions
+        } else if (op === Op.Push) {
           // The string id: one to three bytes.
           if (p + 3 > end || depth >= MAX_PUSH_DEPTH) break;
           let sid = bytes[p++];
@@ -873,6 +909,11 @@ export class NativeDecoder {
           depth++;
           stackT = t;
           stack.push(t, style, -1, loc);
+        } else if (op === Op.PushEx) {
+          depth++;
+          const style = styles.styleOf(nameId, color, category);
+          stackT = t;
+          stack.push(t, style, -1, loc);
         } else {
           if (depth > 0) depth--;
           stackT = t;
@@ -887,8 +928,8 @@ export class NativeDecoder {
         if (written++ === 0) firstWritten = t;
         lastWritten = t;
         if (launching !== undefined) {
-          if (op === Op.Push) launching.push(thread, 0, t, nameId, undefined);
-          else launching.pop(thread, 0, t);
+          if (op === Op.Pop) launching.pop(thread, 0, t);
+          else launching.push(thread, 0, t, nameId, argb ? color : undefined);
         }
         n++;
         pos = p;
