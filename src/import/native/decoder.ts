@@ -72,6 +72,16 @@ const TIMED_RECORDS = (() => {
   return timed;
 })();
 
+/**
+ * Timed record kinds that leave a thread's default-domain push/pop stack and nesting alone: the
+ * PUSH/POP loop (plainRun) reads them with their own readers and goes on.
+ */
+const STACK_NEUTRAL_RECORDS = (() => {
+  const neutral = new Uint8Array(256);
+  for (const op of [Op.Mark, Op.MarkEx, Op.Start, Op.StartEx, Op.End, Op.EndDomain]) neutral[op] = 1;
+  return neutral;
+})();
+
 /** A payload whose value is a number (see payloadValue). */
 interface NumberPayload {
   type: typeof PayloadType.U64 | typeof PayloadType.I64 | typeof PayloadType.F64 | typeof PayloadType.U32 | typeof PayloadType.I32 | typeof PayloadType.F32;
@@ -807,6 +817,7 @@ export class NativeDecoder {
     const strings = st.strings;
     const styles = this.styles;
     const launching = this.launching;
+    const readers = this.recordReaders;
     const open = stack.open;
     let pos = r.pos;
     let rel = st.prevRel;
@@ -823,7 +834,8 @@ export class NativeDecoder {
     try {
       while (pos < end) {
         const op = bytes[pos];
-        if (op !== Op.Push && op !== Op.Pop && op !== Op.PushEx) break;
+        const neutral = STACK_NEUTRAL_RECORDS[op] === 1;
+        if (op !== Op.Push && op !== Op.Pop && op !== Op.PushEx && !neutral) break;
         // The tick delta: a zigzag varint of one to four bytes.
         let p = pos + 1;
         if (p + 4 > end) break;
@@ -843,6 +855,21 @@ export class NativeDecoder {
         }
         const nextRel = rel + ((z >>> 1) ^ -(z & 1));
         if (!(nextRel >= 0 && nextRel <= sealRel)) break;
+        if (neutral) {
+          // What records() does for it, with the stream's time stored first.
+          rel = nextRel;
+          let tNs = Math.round(rel * rate);
+          if (tNs < t) tNs = t;
+          t = tNs;
+          if (timed++ === 0) firstTimed = t;
+          st.prevRel = rel;
+          st.lastNs = t;
+          r.pos = p;
+          this.recordTime = t;
+          readers[op](r, st, base + pos, op);
+          pos = r.pos;
+          continue;
+        }
         let nameId = 0;
         let category = 0;
         let color = 0;
