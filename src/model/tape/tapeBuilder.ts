@@ -378,6 +378,11 @@ export class TapeBuilder extends ModelBuilder {
     return undefined;
   }
 
+  /** Only for events written through `directStack`, which gives none here. */
+  override sawTimes(): void {
+    throw new Error('TapeBuilder.sawTimes: no events are written directly into a recording builder (directStack gives no stack)');
+  }
+
   override popAt(thread: number, tNs: number, domain: number, offset: number): void {
     this.pop(thread, tNs, domain, { offset });
   }
