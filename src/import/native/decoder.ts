@@ -776,7 +776,8 @@ export class NativeDecoder {
    * its own; their common first field, the time, is read here. V8 inlines the calls of a method
    * last to first while its budget lasts: in one switch over every kind, or with the time read in
    * each method before the builder's calls, the reader's varints and the time conversion were left
-   * as calls (docs/performance.md, "The native decoder's CPU").
+   * as calls (docs/performance.md, "The native decoder's CPU"). Runs of push/pop records (and the
+   * records between them that leave the stack alone) go to one loop, `plainRun`.
    */
   private records(r: ByteReader, st: StreamState): void {
     const readers = this.recordReaders;
@@ -792,14 +793,16 @@ export class NativeDecoder {
   }
 
   /**
-   * A run of consecutive PUSH and POP records (half of a capture's records) in one loop, with what
-   * every one of them needs looked up once: the thread's online stack (written directly, see
-   * `ModelBuilder.directStack`), its nesting count, the clock and the stream's strings, and the
-   * varints read inline. It stops before the first record it does not handle the way `pushRecord`
-   * and `popRecord` would (another kind, a varint that is long or runs past the chunk, a string not
-   * defined, a time out of the chunk's bound, a push too deep), which the general path then reads.
-   * False when it read no record (no thread yet, the row not made or not online, dropped pushes
-   * waiting for their pops, or times that went back on the row).
+   * A run of records in one loop, with what every one needs looked up once: the thread's online
+   * stack (written directly, see `ModelBuilder.directStack`), its nesting count, the clock and the
+   * stream's strings, and the varints read inline. PUSH, POP and default-domain PUSH_EX without a
+   * payload (most of a capture's records) are read here; the kinds of STACK_NEUTRAL_RECORDS are read
+   * by their own readers without leaving the loop. It stops before the first record it does not
+   * read the way the general path would (another kind, a varint that is long or runs past the
+   * chunk, a string not defined or registered, a payload or another domain, a time out of the
+   * chunk's bound, a push too deep), which the general path then reads. False when it read no
+   * record (no thread yet, the row not made or not online, dropped pushes waiting for their pops,
+   * or times that went back on the row). Measured in docs/performance.md ("one loop per run").
    */
   private plainRun(r: ByteReader, st: StreamState): boolean {
     const thread = st.thread;
