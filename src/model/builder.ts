@@ -30,6 +30,7 @@ import type { ExtMemoryInput, ExtPayloadInput } from './extPayloads.ts';
 import { PayloadType, type CaptureInfo, type LoadIssue, type Model, type ResourceInfo, type StringId } from './types.ts';
 
 export { isOutOfMemory, ModelOverBudget } from './build/heldBytes.ts';
+export { offsetLocCode } from './build/issues.ts';
 export { MAX_STRING_CHARS, cutString, type StringKind, type StringPlace } from './build/stringCuts.ts';
 export type {
   BuilderOptions,

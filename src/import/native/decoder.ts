@@ -6,7 +6,7 @@
  * only open start/end ranges, sync-object events and GPU activity (placed by the CUDA clock pairs)
  * wait for the end.
  */
-import type { EventAttrs, ModelBuilder, PayloadValue } from '../../model/builder.ts';
+import { offsetLocCode, type EventAttrs, type ModelBuilder, type PayloadValue } from '../../model/builder.ts';
 import type { ExtMemoryInput } from '../../model/extPayloads.ts';
 import { PayloadType } from '../../model/types.ts';
 import type { Frame, FrameProblem } from './chunks.ts';
@@ -933,7 +933,7 @@ export class NativeDecoder {
         if (tNs < t) tNs = t;
         t = tNs;
         if (timed++ === 0) firstTimed = t;
-        const loc = -2 - (base + pos);
+        const loc = offsetLocCode(base + pos);
         if (op === Op.Push) {
           const style = styles.styleOf(nameId, 0, 0);
           depth++;
