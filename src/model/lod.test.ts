@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Random } from '../../testkit/gen/random.ts';
 import { ModelBuilder } from './builder.ts';
 import { buildRangeLod, LOD_BASE_SHIFT, MIXED_STYLE, subPixelRunEnd } from './lod.ts';
-import type { Model, RangeColumns, RangeLod } from './types.ts';
+import type { Model, RangeColumns } from './types.ts';
 
 /** One thread of top-level ranges with widths and gaps spread over six orders of magnitude, 3 names. */
 function model(seed: number, n: number): Model {
@@ -69,7 +69,7 @@ describe('subPixelRunEnd', () => {
     expect(lod.maxDur.byteLength + lod.maxStep.byteLength + lod.style.byteLength).toBeLessThan(1.6 * m.ranges.startNs.length);
   });
 
-  it('builds the same summaries as the earlier one-loop build on random columns', () => {
+  it('builds the same finest level as the earlier one-loop build on random columns', () => {
     const rnd = new Random(15);
     for (let trial = 0; trial < 300; trial++) {
       const n = rnd.chance(0.2) ? rnd.int(0, 40) : rnd.int(0, 3000);
@@ -87,28 +87,30 @@ describe('subPixelRunEnd', () => {
         style[i] = rnd.chance(0.9) && i > 0 ? style[i - 1] : styles[rnd.int(0, stylesUsed - 1)];
       }
       const ranges = { startNs, endNs, style } as RangeColumns;
-      expect(buildRangeLod(ranges)).toEqual(earlierRangeLod(ranges));
+      const lod = buildRangeLod(ranges);
+      const finest = earlierFinestLevel(ranges);
+      const blocks = finest.maxDur.length;
+      expect(lod.levelOffset[1] ?? 0).toBe(blocks);
+      expect(lod.maxDur.subarray(0, blocks)).toEqual(finest.maxDur);
+      expect(lod.maxStep.subarray(0, blocks)).toEqual(finest.maxStep);
+      expect(lod.style.subarray(0, blocks)).toEqual(finest.style);
     }
   });
 });
 
-/** The build before summarizeBlocks (kept to compare with): one loop, style compared as a double. */
-function earlierRangeLod(ranges: RangeColumns): RangeLod {
+/**
+ * The finest level as built before summarizeBlocks (kept to compare with): one loop, the style
+ * compared as a double. The coarser levels are made from it by code that did not change.
+ */
+function earlierFinestLevel(ranges: RangeColumns): { maxDur: Float32Array; maxStep: Float32Array; style: Uint32Array } {
   const up = (x: number) => Math.fround(x * (1 + 2 ** -20));
   const { startNs, endNs, style } = ranges;
   const n = startNs.length;
-  const levelOffset = [0];
-  let blocks = n >> LOD_BASE_SHIFT;
-  if ((blocks << LOD_BASE_SHIFT) < n) blocks++;
-  let total = 0;
-  for (let size = blocks; size > 0; size = size > 1 ? (size + 1) >> 1 : 0) {
-    total += size;
-    levelOffset.push(total);
-  }
-  const maxDur = new Float32Array(total);
-  const maxStep = new Float32Array(total);
-  const blockStyle = new Uint32Array(total);
   const base = 1 << LOD_BASE_SHIFT;
+  const blocks = Math.ceil(n / base);
+  const maxDur = new Float32Array(blocks);
+  const maxStep = new Float32Array(blocks);
+  const blockStyle = new Uint32Array(blocks);
   for (let b = 0; b < blocks; b++) {
     const lo = b * base;
     const hi = Math.min(n, lo + base);
@@ -126,26 +128,5 @@ function earlierRangeLod(ranges: RangeColumns): RangeLod {
     maxStep[b] = up(step);
     blockStyle[b] = s;
   }
-  for (let m = 1; m < levelOffset.length - 1; m++) {
-    const child = levelOffset[m - 1];
-    const childCount = levelOffset[m] - child;
-    const at = levelOffset[m];
-    const span = base << (m - 1);
-    for (let b = 0; b < levelOffset[m + 1] - at; b++) {
-      const left = child + 2 * b;
-      if (2 * b + 1 >= childCount) {
-        maxDur[at + b] = maxDur[left];
-        maxStep[at + b] = maxStep[left];
-        blockStyle[at + b] = blockStyle[left];
-        continue;
-      }
-      const right = left + 1;
-      const firstOfRight = (2 * b + 1) * span;
-      const join = startNs[firstOfRight] - startNs[firstOfRight - 1];
-      maxDur[at + b] = Math.max(maxDur[left], maxDur[right]);
-      maxStep[at + b] = Math.max(maxStep[left], maxStep[right], join < 0 ? Infinity : up(join));
-      blockStyle[at + b] = blockStyle[left] === blockStyle[right] ? blockStyle[left] : MIXED_STYLE;
-    }
-  }
-  return { startNs, levelOffset, maxDur, maxStep, style: blockStyle };
+  return { maxDur, maxStep, style: blockStyle };
 }
