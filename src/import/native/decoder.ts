@@ -821,7 +821,6 @@ export class NativeDecoder {
     const styles = this.styles;
     const launching = this.launching;
     const readers = this.recordReaders;
-    const open = stack.open;
     let pos = r.pos;
     let rel = st.prevRel;
     let t = st.lastNs;
@@ -934,26 +933,14 @@ export class NativeDecoder {
         t = tNs;
         if (timed++ === 0) firstTimed = t;
         const loc = offsetLocCode(base + pos);
-        if (op === Op.Push) {
-          const style = styles.styleOf(nameId, 0, 0);
-          depth++;
-          stackT = t;
-          stack.push(t, style, -1, loc);
-        } else if (op === Op.PushEx) {
-          depth++;
-          const style = styles.styleOf(nameId, color, category);
-          stackT = t;
-          stack.push(t, style, -1, loc);
-        } else {
+        // A plain PUSH left color and category at 0.
+        stackT = t;
+        if (op === Op.Pop) {
           if (depth > 0) depth--;
-          stackT = t;
-          if (open.length > 0) {
-            const i = open.pop()!;
-            stack.end[i] = t;
-            stack.endLoc[i] = loc;
-          } else {
-            (stack.strayPops ??= []).push(stack.count, t, loc);
-          }
+          stack.pop(t, loc);
+        } else {
+          depth++;
+          stack.push(t, styles.styleOf(nameId, color, category), -1, loc);
         }
         if (written++ === 0) firstWritten = t;
         lastWritten = t;

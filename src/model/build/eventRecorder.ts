@@ -67,15 +67,7 @@ export class EventRecorder {
     if (on !== undefined) {
       if (tNs >= on.lastT) {
         on.lastT = tNs;
-        if (on.open.length > 0) {
-          const i = on.open.pop()!;
-          on.end[i] = tNs;
-          on.endLoc[i] = loc;
-        } else {
-          // Nothing to close (e.g. the capture began inside a range): reported at finish, as the
-          // general path reports it, instead of leaving the fast path for the rest of the row.
-          (on.strayPops ??= []).push(on.count, tNs, loc);
-        }
+        on.pop(tNs, loc);
         this.seeTime(tNs);
         return;
       }

@@ -121,6 +121,22 @@ export class OnlineStack {
     this.count = i + 1;
   }
 
+  /**
+   * The innermost open range closed at `t`; with nothing open (e.g. the capture began inside a
+   * range) the pop is kept to be reported at finish, as the general path reports it, instead of
+   * leaving the fast path for the rest of the row.
+   */
+  pop(t: number, loc: number): void {
+    const open = this.open;
+    if (open.length > 0) {
+      const i = open.pop()!;
+      this.end[i] = t;
+      this.endLoc[i] = loc;
+    } else {
+      (this.strayPops ??= []).push(this.count, t, loc);
+    }
+  }
+
   private grow(): void {
     const capacity = grownCapacity(this.start.length, this.plan);
     const n = this.count;
