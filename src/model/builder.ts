@@ -213,9 +213,7 @@ export class ModelBuilder {
 
   /** The earliest and latest times of events written through `directStack`. */
   sawTimes(firstNs: number, lastNs: number): void {
-    const ev = this.events;
-    if (firstNs < ev.minT) ev.minT = firstNs;
-    if (lastNs > ev.maxT) ev.maxT = lastNs;
+    this.events.sawTimes(firstNs, lastNs);
   }
 
   /** `mark(thread, tNs, { style, domain, payload })` for a decoder's hot path (see `pushStyled`). */

@@ -217,6 +217,12 @@ export class EventRecorder {
     this.seeTime(toNs);
   }
 
+  /** The first and last times of events written past the recorder (`ModelBuilder.directStack`). */
+  sawTimes(firstNs: number, lastNs: number): void {
+    this.seeTime(firstNs);
+    this.seeTime(lastNs);
+  }
+
   private seeTime(t: number): void {
     if (t < this.minT) this.minT = t;
     if (t > this.maxT) this.maxT = t;
