@@ -61,6 +61,25 @@ describe('growable columns', () => {
   });
 });
 
+describe('Growable.release', () => {
+  it('hands out a view of a nearly full column, a tight copy of a mostly empty one, with the same values', () => {
+    const full = u32(100);
+    for (let i = 0; i < 80; i++) full.push(i * 3);
+    const kept = full.release();
+    expect(kept.buffer).toBe(full.array().buffer);
+    expect(Array.from(kept)).toEqual(Array.from({ length: 80 }, (_, i) => i * 3));
+
+    const sparse = f64(100);
+    for (let i = 0; i < 74; i++) sparse.push(i + 0.5);
+    const copied = sparse.release();
+    expect(copied.buffer).not.toBe(sparse.array().buffer);
+    expect(copied.buffer.byteLength).toBe(74 * 8);
+    expect(Array.from(copied)).toEqual(Array.from({ length: 74 }, (_, i) => i + 0.5));
+
+    expect(u32(64).release().length).toBe(0);
+  });
+});
+
 describe('ModelBuilder.inputRead', () => {
   /** Held bytes after `ranges` complete ranges on one thread, the builder told it is a quarter into its file. */
   function heldAfter(ranges: number, budget: number | undefined): number {

@@ -35,6 +35,12 @@ const MAX_GROWTH = 32;
  */
 const PROJECTION_HEADROOM = 1.2;
 
+/**
+ * The most of a column's backing array that `release` leaves unfilled behind a view instead of
+ * copying: a column grown toward its projection ends within `PROJECTION_HEADROOM` of its length.
+ */
+const RELEASE_SLACK = 0.25;
+
 export interface Growable<T extends TypedArray> {
   /** Values pushed so far; may be lowered to drop the tail. */
   length: number;
@@ -50,6 +56,13 @@ export interface Growable<T extends TypedArray> {
   array(): T;
   /** The filled part as a tightly sized copy, safe to transfer. */
   toArray(): T;
+  /**
+   * The filled part, safe to transfer, for a column that is done (never pushed to or set again):
+   * a view of the backing array when at most `RELEASE_SLACK` of it is unfilled (no copy, so no
+   * fresh pages written at finish; the unfilled tail was never written, so it holds address space
+   * but no memory), else a tightly sized copy as `toArray`.
+   */
+  release(): T;
   /** Makes room for `capacity` values in all (one copy at most), when the count to come is known. */
   reserve(capacity: number): void;
   /** Takes `data` as the backing array, its first `length` values filled (no copy). */
@@ -81,6 +94,10 @@ abstract class Column<T extends TypedArray> {
 
   toArray(): T {
     return this.data.slice(0, this.length) as T;
+  }
+
+  release(): T {
+    return this.length >= this.data.length * (1 - RELEASE_SLACK) ? this.view() : this.toArray();
   }
 
   get capacityBytes(): number {

@@ -96,7 +96,78 @@ describe('subPixelRunEnd', () => {
       expect(lod.style.subarray(0, blocks)).toEqual(finest.style);
     }
   });
+
+  it('builds the same coarser levels as the earlier build, which read the join of two blocks from the starts', () => {
+    const rnd = new Random(16);
+    for (let trial = 0; trial < 300; trial++) {
+      const n = rnd.chance(0.2) ? rnd.int(0, 70) : rnd.int(0, 5000);
+      const startNs = new Float64Array(n);
+      const endNs = new Float64Array(n);
+      const style = new Uint32Array(n);
+      let t = rnd.int(0, 1000);
+      for (let i = 0; i < n; i++) {
+        // Joins that go back, tie, jump far (beyond float32's precision) or are NaN.
+        t += rnd.chance(0.03) ? -rnd.int(0, 5000) : rnd.chance(0.2) ? 0 : Math.floor(10 ** (rnd.next() * 12));
+        startNs[i] = rnd.chance(0.005) ? NaN : t;
+        endNs[i] = startNs[i] + Math.floor(10 ** (rnd.next() * 6));
+        style[i] = rnd.chance(0.95) && i > 0 ? style[i - 1] : rnd.int(0, 3);
+      }
+      const ranges = { startNs, endNs, style } as RangeColumns;
+      const lod = buildRangeLod(ranges);
+      const earlier = earlierLod(ranges);
+      expect(lod.levelOffset).toEqual(earlier.levelOffset);
+      expect(lod.maxDur).toEqual(earlier.maxDur);
+      expect(lod.maxStep).toEqual(earlier.maxStep);
+      expect(lod.style).toEqual(earlier.style);
+    }
+  });
 });
+
+/**
+ * Every level as built before the joins were kept per finest block (kept to compare with): the
+ * finest level as `earlierFinestLevel`, each coarser one reading the join from the starts.
+ */
+function earlierLod(ranges: RangeColumns): { levelOffset: number[]; maxDur: Float32Array; maxStep: Float32Array; style: Uint32Array } {
+  const up = (x: number) => Math.fround(x * (1 + 2 ** -20));
+  const { startNs } = ranges;
+  const finest = earlierFinestLevel(ranges);
+  const blocks = finest.maxDur.length;
+  const levelOffset = [0];
+  let total = 0;
+  for (let size = blocks; size > 0; size = size > 1 ? (size + 1) >> 1 : 0) {
+    total += size;
+    levelOffset.push(total);
+  }
+  const maxDur = new Float32Array(total);
+  const maxStep = new Float32Array(total);
+  const blockStyle = new Uint32Array(total);
+  maxDur.set(finest.maxDur);
+  maxStep.set(finest.maxStep);
+  blockStyle.set(finest.style);
+  const base = 1 << LOD_BASE_SHIFT;
+  for (let m = 1; m < levelOffset.length - 1; m++) {
+    const child = levelOffset[m - 1];
+    const childCount = levelOffset[m] - child;
+    const at = levelOffset[m];
+    const span = base << (m - 1);
+    for (let b = 0; b < levelOffset[m + 1] - at; b++) {
+      const left = child + 2 * b;
+      if (2 * b + 1 >= childCount) {
+        maxDur[at + b] = maxDur[left];
+        maxStep[at + b] = maxStep[left];
+        blockStyle[at + b] = blockStyle[left];
+        continue;
+      }
+      const right = left + 1;
+      const firstOfRight = (2 * b + 1) * span;
+      const join = startNs[firstOfRight] - startNs[firstOfRight - 1];
+      maxDur[at + b] = Math.max(maxDur[left], maxDur[right]);
+      maxStep[at + b] = Math.max(maxStep[left], maxStep[right], join < 0 ? Infinity : up(join));
+      blockStyle[at + b] = blockStyle[left] === blockStyle[right] ? blockStyle[left] : MIXED_STYLE;
+    }
+  }
+  return { levelOffset, maxDur, maxStep, style: blockStyle };
+}
 
 /**
  * The finest level as built before summarizeBlocks (kept to compare with): one loop, the style

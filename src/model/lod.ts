@@ -39,35 +39,52 @@ export function buildRangeLod(ranges: RangeColumns): RangeLod {
   const maxDur = new Float32Array(total);
   const maxStep = new Float32Array(total);
   const blockStyle = new Uint32Array(total);
-  const base = 1 << LOD_BASE_SHIFT;
-  summarizeBlocks(startNs, endNs, style, blocks, maxDur, maxStep, blockStyle);
+  // The step into each finest block from the range before it: the coarser levels read it here,
+  // in block order, instead of two starts a whole block apart in the range table each.
+  const joinStep = new Float32Array(blocks);
+  summarizeBlocks(startNs, endNs, style, blocks, maxDur, maxStep, blockStyle, joinStep);
   for (let m = 1; m < levelOffset.length - 1; m++) {
-    const child = levelOffset[m - 1];
-    const childCount = levelOffset[m] - child;
-    const at = levelOffset[m];
-    const span = base << (m - 1);
-    for (let b = 0; b < levelOffset[m + 1] - at; b++) {
-      const left = child + 2 * b;
-      if (2 * b + 1 >= childCount) {
-        maxDur[at + b] = maxDur[left];
-        maxStep[at + b] = maxStep[left];
-        blockStyle[at + b] = blockStyle[left];
-        continue;
-      }
-      const right = left + 1;
-      const firstOfRight = (2 * b + 1) * span;
-      const join = startNs[firstOfRight] - startNs[firstOfRight - 1];
-      maxDur[at + b] = Math.max(maxDur[left], maxDur[right]);
-      maxStep[at + b] = Math.max(maxStep[left], maxStep[right], join < 0 ? Infinity : up(join));
-      blockStyle[at + b] = blockStyle[left] === blockStyle[right] ? blockStyle[left] : MIXED_STYLE;
-    }
+    summarizeLevel(levelOffset[m - 1], levelOffset[m], levelOffset[m + 1], m, maxDur, maxStep, blockStyle, joinStep);
   }
   return { startNs, levelOffset, maxDur, maxStep, style: blockStyle };
 }
 
 /**
+ * Level `m` (blocks [at, end)) from the level below ([child, at)): each block joins two children
+ * (or takes a last odd one as it is), its step the larger of theirs and the step from the left
+ * child's last range to the right child's first, which is `joinStep` of the right child's first
+ * finest block.
+ */
+function summarizeLevel(
+  child: number,
+  at: number,
+  end: number,
+  m: number,
+  maxDur: Float32Array,
+  maxStep: Float32Array,
+  blockStyle: Uint32Array,
+  joinStep: Float32Array,
+): void {
+  const childCount = at - child;
+  for (let b = 0; b < end - at; b++) {
+    const left = child + 2 * b;
+    if (2 * b + 1 >= childCount) {
+      maxDur[at + b] = maxDur[left];
+      maxStep[at + b] = maxStep[left];
+      blockStyle[at + b] = blockStyle[left];
+      continue;
+    }
+    const right = left + 1;
+    maxDur[at + b] = Math.max(maxDur[left], maxDur[right]);
+    maxStep[at + b] = Math.max(maxStep[left], maxStep[right], joinStep[(2 * b + 1) << (m - 1)]);
+    blockStyle[at + b] = blockStyle[left] === blockStyle[right] ? blockStyle[left] : MIXED_STYLE;
+  }
+}
+
+/**
  * The finest level: each block's longest duration, longest start-to-start step (Infinity when a
- * start goes back) and shared style. Its own function, with the style test as a xor and no
+ * start goes back) and shared style; and each block's `joinStep`, the step from the range before
+ * it to its first (as a step is stored: Infinity when it goes back; 0 for the first block). Its own function, with the style test as a xor and no
  * double-valued style (MIXED_STYLE is above 2^31) in the loop: the one long loop over every range
  * then runs as integer and float64 code (docs/performance.md; lod.test.ts compares it with the
  * earlier loop).
@@ -80,6 +97,7 @@ function summarizeBlocks(
   maxDur: Float32Array,
   maxStep: Float32Array,
   blockStyle: Uint32Array,
+  joinStep: Float32Array,
 ): void {
   const n = startNs.length;
   const base = 1 << LOD_BASE_SHIFT;
@@ -87,6 +105,10 @@ function summarizeBlocks(
     const lo = b * base;
     const hi = Math.min(n, lo + base);
     let prev = startNs[lo];
+    if (b > 0) {
+      const join = prev - startNs[lo - 1];
+      joinStep[b] = join < 0 ? Infinity : up(join);
+    }
     let dur = endNs[lo] - prev;
     let step = 0;
     let back = false;

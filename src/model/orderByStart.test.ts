@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../testkit/gen/random.ts';
-import { orderByStart } from './orderByStart.ts';
+import { bucketOrder, orderByStart } from './orderByStart.ts';
 
 function reference(start: number[], end: number[], longestFirst: boolean): number[] {
   const s = longestFirst ? -1 : 1;
@@ -60,6 +60,49 @@ describe('orderByStart', () => {
         expect(Array.from(orderByStart(start, end, true)).sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
       }
     }
+  });
+});
+
+describe('bucketOrder', () => {
+  it('gives the stable order by start where starts spread, and steps aside where they crowd', () => {
+    const rnd = new Random(43);
+    let taken = 0;
+    let refused = 0;
+    for (let trial = 0; trial < 300; trial++) {
+      const n = rnd.int(1, 3000);
+      const span = rnd.pick([50, 1e4, 2 ** 33, 2 ** 52]);
+      // Spread (uniform, in end order with long ranges), crowded into a few bursts, or one far
+      // outlier that puts every other start into the first bucket.
+      const shape = rnd.pick(['uniform', 'endOrder', 'bursts', 'outlier']);
+      const start = new Float64Array(n);
+      let t = 0;
+      for (let i = 0; i < n; i++) {
+        if (shape === 'uniform') start[i] = Math.floor(rnd.next() * span);
+        else if (shape === 'endOrder') {
+          t += Math.floor(rnd.next() * (span / n));
+          start[i] = Math.max(0, t - Math.floor(rnd.next() ** 4 * span * 0.2));
+        } else if (shape === 'bursts') start[i] = rnd.int(0, 3) * Math.floor(span / 4) + rnd.int(0, 20);
+        else start[i] = i === n - 1 ? span : rnd.int(0, 1000);
+        if (i > 0 && rnd.chance(0.1)) start[i] = start[rnd.int(0, i - 1)];
+      }
+      let min = Infinity;
+      let max = -Infinity;
+      for (const s of start) {
+        min = Math.min(min, s);
+        max = Math.max(max, s);
+      }
+      const order = bucketOrder(start, min, max - min);
+      const stable = Array.from({ length: n }, (_, i) => i).sort((a, b) => start[a] - start[b] || a - b);
+      if (order === undefined) refused++;
+      else {
+        taken++;
+        expect(Array.from(order)).toEqual(stable);
+      }
+      const end = start.map((s) => s + rnd.int(0, 3) * 7);
+      for (const longest of [true, false]) expect(Array.from(orderByStart(start, end, longest))).toEqual(Array.from(comparatorOrder(start, end, longest)));
+    }
+    expect(taken).toBeGreaterThan(100);
+    expect(refused).toBeGreaterThan(20);
   });
 });
 

@@ -6,6 +6,11 @@
  * ranges take a few milliseconds where `Array.prototype.sort` with a comparator takes hundreds.
  * Non-integer or huge spans of starts fall back to the comparator sort.
  *
+ * Before the radix passes, one bucket pass is tried (`bucketOrder`): ranges by start into about n
+ * buckets, then an insertion sort that fixes the order inside buckets. On starts spread over their
+ * span, as a capture's are, that is one pass instead of two to four; where starts crowd into few
+ * buckets, the insertion sort gives up after a bounded number of moves and the radix sort runs.
+ *
  * Each loop is its own small function: the sort runs once per row at finish, in a fresh worker,
  * and one large function compiled while its first loop runs (on-stack replacement) lacks feedback
  * for the loops after it and falls back to the interpreter there.
@@ -26,6 +31,11 @@ export function orderByStart(start: ArrayLike<number>, end: ArrayLike<number>, l
     return order;
   }
   const span = max - min;
+  const bucketed = bucketOrder(start, min, span);
+  if (bucketed !== undefined) {
+    orderTies(bucketed, start, end, endSign);
+    return bucketed;
+  }
   // Start minus the smallest as 32-bit halves, so that a digit is a shift and a mask.
   const lo = new Uint32Array(n);
   const hi = span >= 2 ** 32 ? new Uint32Array(n) : lo;
@@ -71,6 +81,61 @@ function scanStarts(start: ArrayLike<number>, end: ArrayLike<number>, endSign: n
     }
   }
   return { sorted, integral, min, max };
+}
+
+/** Moves per range that the insertion sort after the bucket pass may make before the radix sort takes over. */
+const MOVES_PER_RANGE = 8;
+
+/**
+ * The permutation ordering integer starts (ties in index order, as the stable radix sort), from one
+ * pass into about n buckets by start and an insertion sort of the result; undefined when the
+ * insertion sort needs more than MOVES_PER_RANGE moves per range (starts crowded into few
+ * buckets). A bucket holds ranges in index order, and the buckets follow the starts, so only ranges
+ * of one bucket are out of order, and an insertion sort that moves a range only past greater
+ * starts keeps equal starts in index order.
+ */
+export function bucketOrder(start: ArrayLike<number>, min: number, span: number): Uint32Array | undefined {
+  const n = start.length;
+  let buckets = 1;
+  while (buckets * 2 <= n) buckets *= 2;
+  const scale = buckets / (span + 1);
+  const bucket = new Uint32Array(n);
+  const first = new Uint32Array(buckets + 1);
+  bucketsOf(start, min, scale, buckets, bucket, first);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[first[bucket[i]]++] = i;
+  return insertionSort(order, start, MOVES_PER_RANGE * n) ? order : undefined;
+}
+
+/** Each range's bucket, and the buckets' first places (exclusive prefix sums of their sizes) in `first`. */
+function bucketsOf(start: ArrayLike<number>, min: number, scale: number, buckets: number, bucket: Uint32Array, first: Uint32Array): void {
+  const n = start.length;
+  for (let i = 0; i < n; i++) {
+    const b = Math.min(Math.floor((start[i] - min) * scale), buckets - 1);
+    bucket[i] = b;
+    first[b + 1]++;
+  }
+  for (let b = 1; b <= buckets; b++) first[b] += first[b - 1];
+}
+
+/** Sorts `order` by start, stable; false (order left part sorted) once more than `budget` moves were needed. */
+function insertionSort(order: Uint32Array, start: ArrayLike<number>, budget: number): boolean {
+  const n = order.length;
+  let moves = 0;
+  for (let k = 1; k < n; k++) {
+    const x = order[k];
+    const s = start[x];
+    let j = k - 1;
+    if (!(start[order[j]] > s)) continue;
+    do {
+      order[j + 1] = order[j];
+      j--;
+    } while (j >= 0 && start[order[j]] > s);
+    order[j + 1] = x;
+    moves += k - 1 - j;
+    if (moves > budget) return false;
+  }
+  return true;
 }
 
 /** `start` minus `min` into 32-bit halves (`hi` is `lo` when every key fits 32 bits). */

@@ -3,7 +3,6 @@
  * writes the model's columns (ranges, marks, mark references, counters, correlation, cross-thread
  * ends), then the track tree and the indexes built from the columns.
  */
-import { buildFlaggedRanges } from '../flagged.ts';
 import { f64, i32 } from '../growable.ts';
 import { buildRangeLod } from '../lod.ts';
 import { orderByStart } from '../orderByStart.ts';
@@ -79,6 +78,8 @@ export function assembleModel(p: BuildParts): Model {
   };
   const counters = { timeNs: new Float64Array(counterCount), value: new Float64Array(counterCount) };
   const markRefs = new Uint32Array(markRefCount);
+  // Model indexes of the ranges given a flag, as they are placed (`Model.flaggedRanges`).
+  const flagged: number[] = [];
   const crossRange: number[] = [];
   const crossThread: number[] = [];
   const corrRange = i32();
@@ -124,7 +125,7 @@ export function assembleModel(p: BuildParts): Model {
     if (row.online && row.online.count > 0) {
       const laid = layoutOnline(row.online);
       if (laid.dropped) reportTooDeep(p, row, laid.dropped);
-      placeOnlineRow(laid, row.online, row.thread, r, zero, ranges);
+      placeOnlineRow(laid, row.online, row.thread, r, zero, ranges, flagged);
       track.levelBegin = levelBegins(laid.levelCounts, r);
       r += laid.placed;
       track.rangeEnd = r;
@@ -136,7 +137,7 @@ export function assembleModel(p: BuildParts): Model {
       // Each range's index in the model (-1: dropped for its depth), written by placeRows.
       const newIndex = new Int32Array(ev.start.length);
       if (laid.dropped) newIndex.fill(-1);
-      placeRows(laid, ev, newIndex, r, zero, ranges);
+      placeRows(laid, ev, newIndex, r, zero, ranges, flagged);
       if (row.corr) {
         for (let k = 0; k < row.corr.length; k++) {
           const id = row.corr.get(k);
@@ -241,7 +242,7 @@ export function assembleModel(p: BuildParts): Model {
   p.payloads.finishInto(model);
   model.trackTree = buildTrackTree(model);
   model.rangeLod = buildRangeLod(ranges);
-  model.flaggedRanges = buildFlaggedRanges(ranges.flags);
+  model.flaggedRanges = { flags: ranges.flags, index: Int32Array.from(flagged).sort() };
   return model;
 }
 
@@ -292,8 +293,7 @@ function placeMarks(row: RowMeta, at: number, zero: number, marks: Model['marks'
   const n = t.length;
   const timeOut = marks.timeNs;
   marks.thread.fill(row.thread, at, at + n);
-  if (isAscending(t)) {
-    for (let k = 0; k < n; k++) timeOut[at + k] = t[k] - zero;
+  if (copiedAscending(t, timeOut, at, zero)) {
     marks.style.set(style, at);
     marks.payload.set(payload, at);
     return undefined;
@@ -312,10 +312,24 @@ function placeMarks(row: RowMeta, at: number, zero: number, marks: Model['marks'
   return rank;
 }
 
-/** Whether `t` is in the order `sortedOrder` gives (non-decreasing; a NaN takes the sorting path). */
-function isAscending(t: Float64Array): boolean {
-  for (let i = 1; i < t.length; i++) if (!(t[i] >= t[i - 1])) return false;
-  return t.length === 0 || t[0] === t[0];
+/**
+ * Copies `t` rebased by `zero` into `out` at `at` while it is in the order `sortedOrder` gives
+ * (non-decreasing; a NaN takes the sorting path); whether all of it was (one pass over the times
+ * instead of a check, then the copy).
+ */
+function copiedAscending(t: Float64Array, out: Float64Array, at: number, zero: number): boolean {
+  const n = t.length;
+  if (n === 0) return true;
+  let prev = t[0];
+  if (prev !== prev) return false;
+  out[at] = prev - zero;
+  for (let k = 1; k < n; k++) {
+    const v = t[k];
+    if (!(v >= prev)) return false;
+    out[at + k] = v - zero;
+    prev = v;
+  }
+  return true;
 }
 
 /**

@@ -108,7 +108,7 @@ export class PayloadStore {
 
   /** `Model.payloads`. */
   columns(): Model['payloads'] {
-    return { type: this.type.toArray(), bits: this.bits.toArray() };
+    return { type: this.type.release(), bits: this.bits.release() };
   }
 
   /** Sets `extPayloads`, `jsonText` and `payloadRegistry` on the model when there are any. */

@@ -105,8 +105,10 @@ describe('placing ranges', () => {
         actualIndex.fill(-1);
       }
       placeRowsByGather(laid, ev, expectedIndex, at, zero, expected);
-      placeRows(laid, ev, actualIndex, at, zero, actual);
+      const flagged: number[] = [];
+      placeRows(laid, ev, actualIndex, at, zero, actual, flagged);
       expectSameColumns(actual, expected, `seed ${seed}`);
+      expect(flagged.sort((a, b) => a - b), `seed ${seed}`).toEqual(flaggedByScan(actual.flags));
       expectSameColumns({ index: actualIndex }, { index: expectedIndex }, `seed ${seed}`);
     }
   });
@@ -183,9 +185,16 @@ describe('placing ranges', () => {
       expect(laid.placed, `seed ${seed}`).toBe(order.length);
       expect(laid.levelCounts, `seed ${seed}`).toEqual(levelCounts);
       const actual = emptyRanges(at + laid.placed);
-      placeOnlineRow(laid, on, thread, at, zero, actual);
+      const flagged: number[] = [];
+      placeOnlineRow(laid, on, thread, at, zero, actual, flagged);
       expectSameColumns(actual, expected, `seed ${seed}`);
+      expect(flagged.sort((a, b) => a - b), `seed ${seed}`).toEqual(flaggedByScan(actual.flags));
 
     }
   });
 });
+
+/** The ranges whose flags are set, by a pass over the flags (what `Model.flaggedRanges` lists). */
+function flaggedByScan(flags: Uint8Array): number[] {
+  return [...flags.keys()].filter((i) => flags[i] !== 0);
+}

@@ -14,9 +14,10 @@ import type { OnlineStack, RowEvents } from './rows.ts';
  * Writes a row's ranges into the model's columns at [at, at + n) in layout order, times rebased by
  * `zero`, and each range's model index into `newIndex` (which holds -1 for the ranges the layout
  * dropped, 0 otherwise). The model indexes come first, so a range's parent is known whatever the
- * order the row is read in.
+ * order the row is read in. The model indexes of the ranges given a flag are added to `flagged`
+ * (in no order), so that the model's list of them needs no pass over every range's flags.
  */
-export function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges']): void {
+export function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at: number, zero: number, ranges: Model['ranges'], flagged: number[]): void {
   const order = laid.order;
   const n = order.length;
   for (let k = 0; k < n; k++) newIndex[order[k]] = at + k;
@@ -40,16 +41,19 @@ export function placeRows(laid: Layout, ev: RowEvents, newIndex: Int32Array, at:
     const p = parent[i];
     parentOut[out] = p === -1 ? -1 : newIndex[p];
     depthOut[out] = depth[i];
-    flagsOut[out] = flags[i] | extraFlags[i];
+    const flag = flags[i] | extraFlags[i];
+    flagsOut[out] = flag;
+    if (flag !== 0) flagged.push(out);
   }
 }
 
 /**
  * Writes the ranges of a row resolved on arrival into the model's columns at `at`, in push order
  * to their places (sequential reads; one write stream per level), times rebased by `zero`; the
- * ranges the layout dropped (deeper than its levels) are skipped.
+ * ranges the layout dropped (deeper than its levels) are skipped. The flagged ones (left open) are
+ * added to `flagged`.
  */
-export function placeOnlineRow(laid: OnlineLayout, on: OnlineStack, thread: number, at: number, zero: number, ranges: Model['ranges']): void {
+export function placeOnlineRow(laid: OnlineLayout, on: OnlineStack, thread: number, at: number, zero: number, ranges: Model['ranges'], flagged: number[]): void {
   const { start, end, style, payload, depth, parentRank } = on;
   const n = on.count;
   const levels = laid.levelCounts.length;
@@ -77,5 +81,9 @@ export function placeOnlineRow(laid: OnlineLayout, on: OnlineStack, thread: numb
   // Fresh columns: every other flag is already 0. The ranges left open lie at depths 0, 1, ...
   // (outermost first), each the last pushed at its depth.
   const unterminated = Math.min(on.unterminated?.length ?? 0, levels);
-  for (let d = 0; d < unterminated; d++) flagsOut[first[d] + laid.levelCounts[d] - 1] = RangeFlag.Unterminated;
+  for (let d = 0; d < unterminated; d++) {
+    const out = first[d] + laid.levelCounts[d] - 1;
+    flagsOut[out] = RangeFlag.Unterminated;
+    flagged.push(out);
+  }
 }
