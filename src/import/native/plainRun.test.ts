@@ -2,8 +2,8 @@
  * The decoder's loop over runs of PUSH/POP records (`plainRun`) against the general per-record
  * path, on random record streams: a load where `ModelBuilder.directStack` gives no stack never
  * enters the loop, so the two loads of the same bytes must give equal models. The streams mix in
- * every case where the loop must hand over: other kinds, PUSH_EX it does not read (payloads,
- * registered or missing strings, long fields, other domains), thread changes, times that go back
+ * every case where the loop must hand over: other kinds, PUSH_EX and MARK_EX it does not read
+ * (payloads that are not safe integers, registered or missing strings, long fields, other domains), thread changes, times that go back
  * or past the chunk's seal, varints too long for it, chunks cut inside records, flipped bytes,
  * nesting past the depth bound.
  */
@@ -112,6 +112,21 @@ class RandomStream {
     }
   }
 
+  /**
+   * A payload's 8 bytes: any bits, or a high word that keeps a 64-bit integer a safe number (the
+   * loop reads those) or just past it, either sign.
+   */
+  private payloadBits(): Uint8Array {
+    const rnd = this.rnd;
+    const bits = new Uint8Array(8).map(() => rnd.int(0, 255));
+    const view = new DataView(bits.buffer);
+    const x = rnd.next();
+    if (x < 0.3) view.setInt32(4, rnd.int(0, 0x1fffff), true);
+    else if (x < 0.5) view.setInt32(4, -rnd.int(1, 0x200000), true);
+    else if (x < 0.6) view.setInt32(4, rnd.pick([0x200000, -0x200001, 0x7fffffff, -1]), true);
+    return bits;
+  }
+
   private attrs(): void {
     const rnd = this.rnd;
     const a = new ByteWriter();
@@ -121,7 +136,7 @@ class RandomStream {
     a.varint(mask);
     if (mask & 1) a.varint(rnd.next() < 0.2 ? rnd.int(128, 5000) : rnd.int(0, 5));
     if (mask & 2) a.varint(rnd.next() < 0.8 ? 1 : 2).u32(rnd.pick([0xff0000ff, 0xff00ff00, 0x80123456]));
-    if (mask & 4) a.varint(rnd.pick([1, 2, 5])).bytes(new Uint8Array(8).map(() => rnd.int(0, 255)));
+    if (mask & 4) a.varint(rnd.pick([1, 2, 3, 4, 5, 6, 9])).bytes(this.payloadBits());
     if (mask & 8) a.varint(rnd.next() < 0.9 ? 1 : 3).varint(this.sid());
     if (mask & 16) a.varint(0);
     if (rnd.next() < 0.05) a.u8(7).u8(7); // a later version's fields

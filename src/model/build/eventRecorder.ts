@@ -217,6 +217,11 @@ export class EventRecorder {
     this.seeTime(toNs);
   }
 
+  /** The payload row of a range written past the recorder (`ModelBuilder.directPayloadRow`). */
+  payloadRow(payload: PayloadValue): number {
+    return this.payloads.rowOf(payload);
+  }
+
   /** The first and last times of events written past the recorder (`ModelBuilder.directStack`). */
   sawTimes(firstNs: number, lastNs: number): void {
     this.seeTime(firstNs);
