@@ -821,6 +821,7 @@ export class NativeDecoder {
     const strings = st.strings;
     const styles = this.styles;
     const launching = this.launching;
+    const launchingStack = launching?.stackOf(thread, 0);
     const readers = this.recordReaders;
     let pos = r.pos;
     let rel = st.prevRel;
@@ -989,9 +990,12 @@ export class NativeDecoder {
         }
         if (written++ === 0) firstWritten = t;
         lastWritten = t;
-        if (launching !== undefined) {
-          if (op === Op.Pop) launching.pop(thread, 0, t);
-          else launching.push(thread, 0, t, nameId, argb ? color : undefined);
+        if (launchingStack !== undefined) {
+          if (op !== Op.Pop) launchingStack.push(t, nameId, argb ? color : NaN);
+          else {
+            const at = launchingStack.pop();
+            if (at >= 0) launching!.closed(thread, 0, launchingStack, at, t);
+          }
         }
         n++;
         pos = p;
