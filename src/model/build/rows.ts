@@ -178,7 +178,7 @@ export interface RowMeta {
   markStyle?: Growable<Uint32Array>;
   markPayload?: Growable<Int32Array>;
   /** Category rows: pairs (mark position in its marks row, marks row index) of the marks shown by reference. */
-  markRefs?: number[];
+  markRefs?: Growable<Int32Array>;
   // counter rows
   counterT?: Growable<Float64Array>;
   counterV?: Growable<Float64Array>;
@@ -315,6 +315,11 @@ export class RowTable {
     const id = this.placedRow('marksrow', options, { kind: 'marks', layout: 'stack' });
     withMarkColumns(this.rows[id], this.growth);
     return id;
+  }
+
+  /** A category row's mark references (`RowMeta.markRefs`), made on first use. */
+  markRefsOf(row: RowMeta): Growable<Int32Array> {
+    return (row.markRefs ??= i32(64, this.growth));
   }
 
   /** A counter row. */
