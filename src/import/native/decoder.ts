@@ -861,20 +861,39 @@ export class NativeDecoder {
         if (!(nextRel >= 0 && nextRel <= sealRel)) break;
         let nameId = 0;
         let category = 0;
+        let hasCategory = false;
         let color = 0;
         let argb = false;
         /** PayloadType of a number payload read here; 0: none. */
         let payloadType = 0;
         let payload = 0;
-        /** A PUSH_EX or MARK_EX whose fields this loop reads (else a MARK_EX goes to its reader, a PUSH_EX ends the run). */
+        /** The range id of a START_EX or END. */
+        let id = 0;
+        /**
+         * A record whose fields this loop reads: else a PUSH_EX ends the run, and the other kinds
+         * (of STACK_NEUTRAL_RECORDS) go to their readers.
+         */
         let read = true;
-        if (op === Op.PushEx || op === Op.MarkEx) {
-          // Default domain (one zero byte), then what commonAttrs reads, with a number payload.
+        if (op === Op.PushEx || op === Op.MarkEx || op === Op.StartEx) {
+          // Default domain (one zero byte), a START_EX's range id, then what commonAttrs reads, with a number payload.
           read = false;
           attrs: {
             if (p + 3 > end || bytes[p] !== 0) break attrs;
-            const length = bytes[p + 1];
-            let q = p + 2;
+            let at = p + 1;
+            if (op === Op.StartEx) {
+              // Up to 7 bytes (49 bits): the sum is exact, as ByteReader.varint's.
+              let scale = 1;
+              for (let k = 0; ; k++) {
+                if (k === 7 || at >= end) break attrs;
+                const byte = bytes[at++];
+                id += (byte & 0x7f) * scale;
+                if (byte < 0x80) break;
+                scale *= 128;
+              }
+              if (at + 2 > end) break attrs;
+            }
+            const length = bytes[at];
+            let q = at + 1;
             const attrsEnd = q + length;
             if (length >= 0x80 || length === 0 || attrsEnd > end) break attrs;
             const mask = bytes[q++];
@@ -882,6 +901,7 @@ export class NativeDecoder {
             if (mask & Attr.Category) {
               if (q >= attrsEnd || bytes[q] >= 0x80) break attrs;
               category = bytes[q++];
+              hasCategory = true;
             }
             if (mask & Attr.Color) {
               if (q + 5 > attrsEnd || bytes[q] >= 0x80) break attrs;
@@ -945,6 +965,20 @@ export class NativeDecoder {
           if (sid >= strings.length) break;
           nameId = strings[sid];
           if (nameId === undefined) break;
+        } else if (op === Op.End) {
+          // The range id, as for START_EX.
+          let scale = 1;
+          read = false;
+          for (let k = 0, at = p; k < 7 && at < end; k++) {
+            const byte = bytes[at++];
+            id += (byte & 0x7f) * scale;
+            if (byte < 0x80) {
+              p = at;
+              read = true;
+              break;
+            }
+            scale *= 128;
+          }
         } else if (op !== Op.Pop) {
           read = false;
         }
@@ -975,6 +1009,25 @@ export class NativeDecoder {
           pos = p;
           const style = styles.styleOf(nameId, color, category);
           this.b.markStyled(thread, t, 0, style, payloadType === 0 ? undefined : this.numberPayload(payloadType as NumberPayload['type'], payload));
+          continue;
+        }
+        if (op === Op.StartEx || op === Op.End) {
+          // startExRecord's and endRecord's calls.
+          n++;
+          const at = base + pos;
+          pos = p;
+          if (op === Op.End) {
+            launching?.end(id, thread, t);
+            this.pairing.end(id, thread, t, at);
+            continue;
+          }
+          const attrs = this.resetAttrs(nameId, 0);
+          if (hasCategory) attrs.category = category;
+          if (argb) attrs.color = color;
+          if (payloadType !== 0) attrs.payload = this.numberPayload(payloadType as NumberPayload['type'], payload);
+          launching?.start(id, thread, t, nameId, attrs.color, 0);
+          if (!this.pairing.isOpen(id)) attrs.style = styles.styleOf(nameId, color, category);
+          this.pairing.start(id, thread, t, attrs, at);
           continue;
         }
         const loc = offsetLocCode(base + pos);

@@ -2,8 +2,9 @@
  * The decoder's loop over runs of PUSH/POP records (`plainRun`) against the general per-record
  * path, on random record streams: a load where `ModelBuilder.directStack` gives no stack never
  * enters the loop, so the two loads of the same bytes must give equal models. The streams mix in
- * every case where the loop must hand over: other kinds, PUSH_EX and MARK_EX it does not read
- * (payloads that are not safe integers, registered or missing strings, long fields, other domains), thread changes, times that go back
+ * every case where the loop must hand over: other kinds, PUSH_EX, MARK_EX, START_EX and END it
+ * does not read (payloads that are not safe integers, registered or missing strings, long fields
+ * and range ids, other domains), thread changes, times that go back
  * or past the chunk's seal, varints too long for it, chunks cut inside records, flipped bytes,
  * nesting past the depth bound.
  */
@@ -45,6 +46,14 @@ class RandomStream {
     this.w.svarint(d);
   }
 
+  /** A range id of START_EX and END records: small, with a thread in the high 32 bits (6 bytes), or 8 bytes and more. */
+  private rangeId(): number {
+    const rnd = this.rnd;
+    const n = rnd.int(1, 20);
+    const x = rnd.next();
+    return x < 0.4 ? n : x < 0.8 ? rnd.int(1, 4) * 2 ** 32 + n : x < 0.9 ? 2 ** 48 + n : 2 ** 50 + n;
+  }
+
   /** A string id: defined nearly always, one or two bytes or a long varint. */
   private sid(): number {
     const rnd = this.rnd;
@@ -76,12 +85,12 @@ class RandomStream {
     } else if (x < 0.85) {
       w.u8(Op.StartEx);
       this.dt();
-      w.varint(0).varint(rnd.int(1, 20));
+      w.varint(0).varint(this.rangeId());
       this.attrs();
     } else if (x < 0.9) {
       w.u8(Op.End);
       this.dt();
-      w.varint(rnd.int(1, 20));
+      w.varint(this.rangeId());
     } else if (x < 0.92) {
       w.u8(Op.Mark);
       this.dt();
