@@ -211,6 +211,14 @@ export class ModelBuilder {
     return this.rows.madeDefaultStackRow(thread)?.online;
   }
 
+  /**
+   * The payload row of a number payload pushed with a range written through `directStack` (what
+   * `pushStyled` stores for it): called where `pushStyled` would be, so rows keep their order.
+   */
+  directPayloadRow(payload: PayloadValue): number {
+    return this.events.payloadRow(payload);
+  }
+
   /** The earliest and latest times of events written through `directStack`. */
   sawTimes(firstNs: number, lastNs: number): void {
     this.events.sawTimes(firstNs, lastNs);

@@ -74,7 +74,7 @@ const TIMED_RECORDS = (() => {
 
 /**
  * Timed record kinds that leave a thread's default-domain push/pop stack and nesting alone: the
- * PUSH/POP loop (plainRun) reads them with their own readers and goes on.
+ * PUSH/POP loop (plainRun) reads them with their own readers (or, for most MARK_EX, itself) and goes on.
  */
 const STACK_NEUTRAL_RECORDS = (() => {
   const neutral = new Uint8Array(256);
@@ -795,12 +795,13 @@ export class NativeDecoder {
   /**
    * A run of records in one loop, with what every one needs looked up once: the thread's online
    * stack (written directly, see `ModelBuilder.directStack`), its nesting count, the clock and the
-   * stream's strings, and the varints read inline. PUSH, POP and default-domain PUSH_EX without a
-   * payload (most of a capture's records) are read here; the kinds of STACK_NEUTRAL_RECORDS are read
-   * by their own readers without leaving the loop. It stops before the first record it does not
-   * read the way the general path would (another kind, a varint that is long or runs past the
-   * chunk, a string not defined or registered, a payload or another domain, a time out of the
-   * chunk's bound, a push too deep), which the general path then reads. False when it read no
+   * stream's strings, and the varints read inline. PUSH, POP, and default-domain PUSH_EX and MARK_EX
+   * whose payload (if any) is a 32-bit or safe 64-bit integer (most of a capture's records) are read
+   * here; the other kinds of STACK_NEUTRAL_RECORDS, and MARK_EX it does not read, are read by their
+   * own readers without leaving the loop. It stops before the first record it does not read the
+   * way the general path would (another kind, a varint that is long or runs past the chunk, a
+   * string not defined or registered, another payload or domain, a time out of the chunk's bound,
+   * a push too deep), which the general path then reads. False when it read no
    * record (no thread yet, the row not made or not online, dropped pushes waiting for their pops,
    * or times that went back on the row). Measured in docs/performance.md ("one loop per run").
    */
@@ -820,6 +821,7 @@ export class NativeDecoder {
     const strings = st.strings;
     const styles = this.styles;
     const launching = this.launching;
+    const launchingStack = launching?.stackOf(thread, 0);
     const readers = this.recordReaders;
     let pos = r.pos;
     let rel = st.prevRel;
@@ -857,58 +859,96 @@ export class NativeDecoder {
         }
         const nextRel = rel + ((z >>> 1) ^ -(z & 1));
         if (!(nextRel >= 0 && nextRel <= sealRel)) break;
-        if (neutral) {
-          // What records() does for it, with the stream's time stored first.
-          rel = nextRel;
-          let tNs = Math.round(rel * rate);
-          if (tNs < t) tNs = t;
-          t = tNs;
-          if (timed++ === 0) firstTimed = t;
-          st.prevRel = rel;
-          st.lastNs = t;
-          r.pos = p;
-          this.recordTime = t;
-          readers[op](r, st, base + pos, op);
-          pos = r.pos;
-          continue;
-        }
         let nameId = 0;
         let category = 0;
+        let hasCategory = false;
         let color = 0;
         let argb = false;
-        if (op === Op.PushEx) {
-          // Default domain (one zero byte), then what commonAttrs reads without a payload.
-          if (p + 3 > end || bytes[p] !== 0 || depth >= MAX_PUSH_DEPTH) break;
-          const length = bytes[p + 1];
-          let q = p + 2;
-          const attrsEnd = q + length;
-          if (length >= 0x80 || length === 0 || attrsEnd > end) break;
-          const mask = bytes[q++];
-          if ((mask & ~(Attr.Category | Attr.Color | Attr.Message)) !== 0) break;
-          if (mask & Attr.Category) {
-            if (q >= attrsEnd || bytes[q] >= 0x80) break;
-            category = bytes[q++];
-          }
-          if (mask & Attr.Color) {
-            if (q + 5 > attrsEnd || bytes[q] >= 0x80) break;
-            argb = bytes[q] === NVTX_COLOR_ARGB;
-            if (argb) color = (bytes[q + 1] | (bytes[q + 2] << 8) | (bytes[q + 3] << 16) | (bytes[q + 4] << 24)) >>> 0;
-            q += 5;
-          }
-          if (mask & Attr.Message) {
-            if (q + 2 > attrsEnd || bytes[q] >= 0x80 || bytes[q] === MessageType.Registered) break;
-            let sid = bytes[q + 1];
-            if (sid >= 0x80) {
-              if (q + 3 > attrsEnd || bytes[q + 2] >= 0x80) break;
-              sid = (sid & 0x7f) | (bytes[q + 2] << 7);
+        /** PayloadType of a number payload read here; 0: none. */
+        let payloadType = 0;
+        let payload = 0;
+        /** The range id of a START_EX or END. */
+        let id = 0;
+        /**
+         * A record whose fields this loop reads: else a PUSH_EX ends the run, and the other kinds
+         * (of STACK_NEUTRAL_RECORDS) go to their readers.
+         */
+        let read = true;
+        if (op === Op.PushEx || op === Op.MarkEx || op === Op.StartEx) {
+          // Default domain (one zero byte), a START_EX's range id, then what commonAttrs reads, with a number payload.
+          read = false;
+          attrs: {
+            if (p + 3 > end || bytes[p] !== 0) break attrs;
+            let at = p + 1;
+            if (op === Op.StartEx) {
+              // Up to 7 bytes (49 bits): the sum is exact, as ByteReader.varint's.
+              let scale = 1;
+              for (let k = 0; ; k++) {
+                if (k === 7 || at >= end) break attrs;
+                const byte = bytes[at++];
+                id += (byte & 0x7f) * scale;
+                if (byte < 0x80) break;
+                scale *= 128;
+              }
+              if (at + 2 > end) break attrs;
             }
-            if (sid >= strings.length) break;
-            nameId = strings[sid];
-            if (nameId === undefined) break;
-          } else {
-            nameId = this.emptyName;
+            const length = bytes[at];
+            let q = at + 1;
+            const attrsEnd = q + length;
+            if (length >= 0x80 || length === 0 || attrsEnd > end) break attrs;
+            const mask = bytes[q++];
+            if ((mask & ~(Attr.Category | Attr.Color | Attr.Payload | Attr.Message)) !== 0) break attrs;
+            if (mask & Attr.Category) {
+              if (q >= attrsEnd || bytes[q] >= 0x80) break attrs;
+              category = bytes[q++];
+              hasCategory = true;
+            }
+            if (mask & Attr.Color) {
+              if (q + 5 > attrsEnd || bytes[q] >= 0x80) break attrs;
+              argb = bytes[q] === NVTX_COLOR_ARGB;
+              if (argb) color = (bytes[q + 1] | (bytes[q + 2] << 8) | (bytes[q + 3] << 16) | (bytes[q + 4] << 24)) >>> 0;
+              q += 5;
+            }
+            if (mask & Attr.Payload) {
+              // What payloadValue makes a number of (a bigint, a float or another type: its reader).
+              if (q + 9 > attrsEnd) break attrs;
+              const type = bytes[q];
+              const lo = (bytes[q + 1] | (bytes[q + 2] << 8) | (bytes[q + 3] << 16) | (bytes[q + 4] << 24)) >>> 0;
+              const hi = bytes[q + 5] | (bytes[q + 6] << 8) | (bytes[q + 7] << 16) | (bytes[q + 8] << 24);
+              if (type === NvtxPayload.I64) {
+                if (!(hi >= -0x200000 && hi < 0x200000)) break attrs;
+                payloadType = PayloadType.I64;
+                payload = hi * 4294967296 + lo;
+              } else if (type === NvtxPayload.U64) {
+                if (!(hi >= 0 && hi < 0x200000)) break attrs;
+                payloadType = PayloadType.U64;
+                payload = hi * 4294967296 + lo;
+              } else if (type === NvtxPayload.U32) {
+                payloadType = PayloadType.U32;
+                payload = lo;
+              } else if (type === NvtxPayload.I32) {
+                payloadType = PayloadType.I32;
+                payload = lo | 0;
+              } else break attrs;
+              q += 9;
+            }
+            if (mask & Attr.Message) {
+              if (q + 2 > attrsEnd || bytes[q] >= 0x80 || bytes[q] === MessageType.Registered) break attrs;
+              let sid = bytes[q + 1];
+              if (sid >= 0x80) {
+                if (q + 3 > attrsEnd || bytes[q + 2] >= 0x80) break attrs;
+                sid = (sid & 0x7f) | (bytes[q + 2] << 7);
+              }
+              if (sid >= strings.length) break attrs;
+              nameId = strings[sid];
+              if (nameId === undefined) break attrs;
+            } else {
+              nameId = this.emptyName;
+            }
+            p = attrsEnd; // fields added by later versions
+            read = true;
           }
-          p = attrsEnd; // fields added by later versions
+          if (op === Op.PushEx && (!read || depth >= MAX_PUSH_DEPTH)) break;
         } else if (op === Op.Push) {
           // The string id: one to three bytes.
           if (p + 3 > end || depth >= MAX_PUSH_DEPTH) break;
@@ -925,13 +965,71 @@ export class NativeDecoder {
           if (sid >= strings.length) break;
           nameId = strings[sid];
           if (nameId === undefined) break;
+        } else if (op === Op.End) {
+          // The range id, as for START_EX.
+          let scale = 1;
+          read = false;
+          for (let k = 0, at = p; k < 7 && at < end; k++) {
+            const byte = bytes[at++];
+            id += (byte & 0x7f) * scale;
+            if (byte < 0x80) {
+              p = at;
+              read = true;
+              break;
+            }
+            scale *= 128;
+          }
+        } else if (op !== Op.Pop) {
+          read = false;
         }
-        // The record is taken: what time() does, then what pushRecord or popRecord does.
+        if (!read) {
+          // A record of STACK_NEUTRAL_RECORDS: what records() does for it, with the stream's time stored first.
+          rel = nextRel;
+          let tNs = Math.round(rel * rate);
+          if (tNs < t) tNs = t;
+          t = tNs;
+          if (timed++ === 0) firstTimed = t;
+          st.prevRel = rel;
+          st.lastNs = t;
+          r.pos = p;
+          this.recordTime = t;
+          readers[op](r, st, base + pos, op);
+          pos = r.pos;
+          continue;
+        }
+        // The record is taken: what time() does, then what its reader does.
         rel = nextRel;
         let tNs = Math.round(rel * rate);
         if (tNs < t) tNs = t;
         t = tNs;
         if (timed++ === 0) firstTimed = t;
+        if (op === Op.MarkEx) {
+          // markExRecord's calls (the builder sees the mark's time itself).
+          n++;
+          pos = p;
+          const style = styles.styleOf(nameId, color, category);
+          this.b.markStyled(thread, t, 0, style, payloadType === 0 ? undefined : this.numberPayload(payloadType as NumberPayload['type'], payload));
+          continue;
+        }
+        if (op === Op.StartEx || op === Op.End) {
+          // startExRecord's and endRecord's calls.
+          n++;
+          const at = base + pos;
+          pos = p;
+          if (op === Op.End) {
+            launching?.end(id, thread, t);
+            this.pairing.end(id, thread, t, at);
+            continue;
+          }
+          const attrs = this.resetAttrs(nameId, 0);
+          if (hasCategory) attrs.category = category;
+          if (argb) attrs.color = color;
+          if (payloadType !== 0) attrs.payload = this.numberPayload(payloadType as NumberPayload['type'], payload);
+          launching?.start(id, thread, t, nameId, attrs.color, 0);
+          if (!this.pairing.isOpen(id)) attrs.style = styles.styleOf(nameId, color, category);
+          this.pairing.start(id, thread, t, attrs, at);
+          continue;
+        }
         const loc = offsetLocCode(base + pos);
         // A plain PUSH left color and category at 0.
         stackT = t;
@@ -940,13 +1038,17 @@ export class NativeDecoder {
           stack.pop(t, loc);
         } else {
           depth++;
-          stack.push(t, styles.styleOf(nameId, color, category), -1, loc);
+          const style = styles.styleOf(nameId, color, category);
+          stack.push(t, style, payloadType === 0 ? -1 : this.b.directPayloadRow(this.numberPayload(payloadType as NumberPayload['type'], payload)), loc);
         }
         if (written++ === 0) firstWritten = t;
         lastWritten = t;
-        if (launching !== undefined) {
-          if (op === Op.Pop) launching.pop(thread, 0, t);
-          else launching.push(thread, 0, t, nameId, argb ? color : undefined);
+        if (launchingStack !== undefined) {
+          if (op !== Op.Pop) launchingStack.push(t, nameId, argb ? color : NaN);
+          else {
+            const at = launchingStack.pop();
+            if (at >= 0) launching!.closed(thread, 0, launchingStack, at, t);
+          }
         }
         n++;
         pos = p;

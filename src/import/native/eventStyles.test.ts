@@ -9,7 +9,7 @@ import { MessageType, Op } from './format.ts';
 import { MAX_PUSH_DEPTH } from './pushNesting.ts';
 
 describe('EventStyles', () => {
-  it('gives the style the builder gives, whatever the mix of names, colors and categories (slots shared and overwritten)', () => {
+  it('gives the style the builder gives, whatever the mix of names, colors and categories (the table grown past its first size)', () => {
     for (let seed = 1; seed <= 8; seed++) {
       const rnd = new Random(seed);
       const cached = new ModelBuilder({ fileName: 'a', format: 'test', byteSize: 0 });
@@ -26,6 +26,28 @@ describe('EventStyles', () => {
         expect(styles.styleOf(nameId, color, category)).toBe(plain.style({ nameId, color, category }));
       }
     }
+  });
+});
+
+describe('EventStyles, builder calls', () => {
+  it('asks the builder once per combination, however many combinations there are', () => {
+    const rnd = new Random(3);
+    const builder = new ModelBuilder({ fileName: 'a', format: 'test', byteSize: 0 });
+    const ids = Array.from({ length: 3000 }, (_, i) => builder.intern(`name ${i}`));
+    let asked = 0;
+    const style = builder.style.bind(builder);
+    builder.style = (attrs) => (asked++, style(attrs));
+    const styles = new EventStyles(builder);
+    const seen = new Set<string>();
+    for (let k = 0; k < 60_000; k++) {
+      const nameId = ids[rnd.int(0, ids.length - 1)];
+      const color = rnd.pick([0, 0xff00ff00, 0x80123456]) >>> 0;
+      const category = rnd.int(0, 5);
+      seen.add(`${nameId} ${color} ${category}`);
+      styles.styleOf(nameId, color, category);
+    }
+    expect(seen.size).toBeGreaterThan(20_000);
+    expect(asked).toBe(seen.size);
   });
 });
 

@@ -16,9 +16,32 @@ import { RangeIdTable } from '../../model/rangeIdTable.ts';
  * One thread's open ranges of one domain, innermost last: start, name, color (NaN: none) and
  * "a call was made inside" per range, in one typed array (this is on the path of every push and pop).
  */
-class OpenStack {
+export class OpenStack {
   data = new Float64Array(4 * 16);
   depth = 0;
+
+  /** A range pushed at `startNs` (`color` NaN: none). */
+  push(startNs: number, nameId: number, color: number): void {
+    let d = this.data;
+    const at = 4 * this.depth;
+    if (at + 4 > d.length) {
+      const bigger = new Float64Array(d.length * 2);
+      bigger.set(d);
+      this.data = d = bigger;
+    }
+    d[at] = startNs;
+    d[at + 1] = nameId;
+    d[at + 2] = color;
+    d[at + 3] = 0;
+    this.depth++;
+  }
+
+  /** Pops the innermost range: its place in `data` when a call was made inside it, else -1 (also with nothing open). */
+  pop(): number {
+    if (this.depth === 0) return -1;
+    const at = 4 * --this.depth;
+    return this.data[at + 3] === 0 ? -1 : at;
+  }
 }
 
 export interface ClosedLaunchingRange {
@@ -47,28 +70,29 @@ export class LaunchingRanges {
   constructor(private readonly onClosed: (range: ClosedLaunchingRange) => void) {}
 
   push(thread: number, domain: number, startNs: number, nameId: number, color: number | undefined): void {
-    const byDomain = (this.open[thread] ??= []);
-    const s = (byDomain[domain] ??= new OpenStack());
-    let d = s.data;
-    const at = 4 * s.depth;
-    if (at + 4 > d.length) {
-      const bigger = new Float64Array(d.length * 2);
-      bigger.set(d);
-      s.data = d = bigger;
-    }
-    d[at] = startNs;
-    d[at + 1] = nameId;
-    d[at + 2] = color ?? NaN;
-    d[at + 3] = 0;
-    s.depth++;
+    this.stackOf(thread, domain).push(startNs, nameId, color ?? NaN);
   }
 
   pop(thread: number, domain: number, endNs: number): void {
     const s = this.open[thread]?.[domain];
-    if (s === undefined || s.depth === 0) return;
+    if (s === undefined) return;
+    const at = s.pop();
+    if (at >= 0) this.closed(thread, domain, s, at, endNs);
+  }
+
+  /**
+   * The open ranges of a thread's domain, for a decoder loop that pushes and pops them itself
+   * (`OpenStack.push`, and `closed` when `OpenStack.pop` says a call was made inside). Valid until
+   * `forget(thread)`.
+   */
+  stackOf(thread: number, domain: number): OpenStack {
+    const byDomain = (this.open[thread] ??= []);
+    return (byDomain[domain] ??= new OpenStack());
+  }
+
+  /** The range at `at` of `s`, just popped, had a call inside: its parent has one too, and it is handed on. */
+  closed(thread: number, domain: number, s: OpenStack, at: number, endNs: number): void {
     const d = s.data;
-    const at = 4 * --s.depth;
-    if (d[at + 3] === 0) return;
     if (s.depth > 0) d[at - 1] = 1;
     const color = d[at + 2];
     this.onClosed({ thread, domain, startNs: d[at], endNs, nameId: d[at + 1], color: Number.isNaN(color) ? undefined : color });

@@ -2,8 +2,9 @@
  * The decoder's loop over runs of PUSH/POP records (`plainRun`) against the general per-record
  * path, on random record streams: a load where `ModelBuilder.directStack` gives no stack never
  * enters the loop, so the two loads of the same bytes must give equal models. The streams mix in
- * every case where the loop must hand over: other kinds, PUSH_EX it does not read (payloads,
- * registered or missing strings, long fields, other domains), thread changes, times that go back
+ * every case where the loop must hand over: other kinds, PUSH_EX, MARK_EX, START_EX and END it
+ * does not read (payloads that are not safe integers, registered or missing strings, long fields
+ * and range ids, other domains), thread changes, times that go back
  * or past the chunk's seal, varints too long for it, chunks cut inside records, flipped bytes,
  * nesting past the depth bound.
  */
@@ -45,6 +46,14 @@ class RandomStream {
     this.w.svarint(d);
   }
 
+  /** A range id of START_EX and END records: small, with a thread in the high 32 bits (6 bytes), or 8 bytes and more. */
+  private rangeId(): number {
+    const rnd = this.rnd;
+    const n = rnd.int(1, 20);
+    const x = rnd.next();
+    return x < 0.4 ? n : x < 0.8 ? rnd.int(1, 4) * 2 ** 32 + n : x < 0.9 ? 2 ** 48 + n : 2 ** 50 + n;
+  }
+
   /** A string id: defined nearly always, one or two bytes or a long varint. */
   private sid(): number {
     const rnd = this.rnd;
@@ -76,12 +85,12 @@ class RandomStream {
     } else if (x < 0.85) {
       w.u8(Op.StartEx);
       this.dt();
-      w.varint(0).varint(rnd.int(1, 20));
+      w.varint(0).varint(this.rangeId());
       this.attrs();
     } else if (x < 0.9) {
       w.u8(Op.End);
       this.dt();
-      w.varint(rnd.int(1, 20));
+      w.varint(this.rangeId());
     } else if (x < 0.92) {
       w.u8(Op.Mark);
       this.dt();
@@ -112,6 +121,21 @@ class RandomStream {
     }
   }
 
+  /**
+   * A payload's 8 bytes: any bits, or a high word that keeps a 64-bit integer a safe number (the
+   * loop reads those) or just past it, either sign.
+   */
+  private payloadBits(): Uint8Array {
+    const rnd = this.rnd;
+    const bits = new Uint8Array(8).map(() => rnd.int(0, 255));
+    const view = new DataView(bits.buffer);
+    const x = rnd.next();
+    if (x < 0.3) view.setInt32(4, rnd.int(0, 0x1fffff), true);
+    else if (x < 0.5) view.setInt32(4, -rnd.int(1, 0x200000), true);
+    else if (x < 0.6) view.setInt32(4, rnd.pick([0x200000, -0x200001, 0x7fffffff, -1]), true);
+    return bits;
+  }
+
   private attrs(): void {
     const rnd = this.rnd;
     const a = new ByteWriter();
@@ -121,7 +145,7 @@ class RandomStream {
     a.varint(mask);
     if (mask & 1) a.varint(rnd.next() < 0.2 ? rnd.int(128, 5000) : rnd.int(0, 5));
     if (mask & 2) a.varint(rnd.next() < 0.8 ? 1 : 2).u32(rnd.pick([0xff0000ff, 0xff00ff00, 0x80123456]));
-    if (mask & 4) a.varint(rnd.pick([1, 2, 5])).bytes(new Uint8Array(8).map(() => rnd.int(0, 255)));
+    if (mask & 4) a.varint(rnd.pick([1, 2, 3, 4, 5, 6, 9])).bytes(this.payloadBits());
     if (mask & 8) a.varint(rnd.next() < 0.9 ? 1 : 3).varint(this.sid());
     if (mask & 16) a.varint(0);
     if (rnd.next() < 0.05) a.u8(7).u8(7); // a later version's fields

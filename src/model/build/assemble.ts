@@ -186,7 +186,7 @@ export function assembleModel(p: BuildParts): Model {
     const refs = rows[t].markRefs;
     if (!refs) continue;
     const begin = refPos;
-    refPos = resolveMarkRefs(refs, markRowBase, markRowRank, markRefs, refPos);
+    refPos = resolveMarkRefs(refs.view(), markRowBase, markRowRank, markRefs, refPos);
     const rowRefs = markRefs.subarray(begin, refPos);
     // Marks of one thread arrive in time order: then the references already are.
     if (!byTimeThenIndex(rowRefs, marks.timeNs)) sortRefs(rowRefs, marks.timeNs);
@@ -265,7 +265,7 @@ function correlationColumns(ranges: Int32Array, ids: Float64Array): NonNullable<
  * indexes into `out` from `at`; returns the next place. Arrays by row index rather than a map: a
  * capture's category rows hold hundreds of thousands of references.
  */
-function resolveMarkRefs(refs: number[], base: Int32Array, rank: (Uint32Array | undefined)[], out: Uint32Array, at: number): number {
+function resolveMarkRefs(refs: Int32Array, base: Int32Array, rank: (Uint32Array | undefined)[], out: Uint32Array, at: number): number {
   for (let k = 0; k < refs.length; k += 2) {
     const row = refs[k + 1];
     const placed = rank[row];

@@ -175,8 +175,9 @@ export class EventRecorder {
     this.seeTime(tNs);
     const category = this.styles.categoryOf(style);
     if (category !== -1) {
-      const catRow = this.rows.categoryRow(this.tree.threads[thread].process, domain, category);
-      (catRow.markRefs ??= []).push(row.markT!.length - 1, rowIndex);
+      const refs = this.rows.markRefsOf(this.rows.categoryRow(this.tree.threads[thread].process, domain, category));
+      refs.push(row.markT!.length - 1);
+      refs.push(rowIndex);
     }
   }
 
@@ -215,6 +216,11 @@ export class EventRecorder {
     f.toNs.push(toNs);
     this.seeTime(fromNs);
     this.seeTime(toNs);
+  }
+
+  /** The payload row of a range written past the recorder (`ModelBuilder.directPayloadRow`). */
+  payloadRow(payload: PayloadValue): number {
+    return this.payloads.rowOf(payload);
   }
 
   /** The first and last times of events written past the recorder (`ModelBuilder.directStack`). */

@@ -178,7 +178,7 @@ export interface RowMeta {
   markStyle?: Growable<Uint32Array>;
   markPayload?: Growable<Int32Array>;
   /** Category rows: pairs (mark position in its marks row, marks row index) of the marks shown by reference. */
-  markRefs?: number[];
+  markRefs?: Growable<Int32Array>;
   // counter rows
   counterT?: Growable<Float64Array>;
   counterV?: Growable<Float64Array>;
@@ -187,6 +187,10 @@ export interface RowMeta {
   /** Ranges that end on another thread: pairs (range position in row, end thread). */
   cross?: number[];
 }
+
+/** Processes and domains below this, and categories below `SMALL_CATEGORY`, find their category rows in arrays. */
+const SMALL_INDEX = 1024;
+const SMALL_CATEGORY = 1 << 16;
 
 /** Stack row cache key: (domain, thread). */
 const STACK_ROW_KEY = keyPacking(21, 32);
@@ -209,6 +213,8 @@ export class RowTable {
   /** Thread -> its marks row (an array: threads are small dense indices). */
   private readonly marksRowCache: number[] = [];
   private readonly categoryRowCache = new Map<number, RowMeta>();
+  /** `categoryRow` by process, domain and category + 1, while these are small (dense arrays, no holes). */
+  private readonly categoryRowsByIndex: (((RowMeta | undefined)[] | undefined)[] | undefined)[] = [];
 
   /**
    * @param growth how far into its file the builder is, shared with every column of every row
@@ -289,6 +295,30 @@ export class RowTable {
 
   /** The start/end row of a category in a domain of a process. */
   categoryRow(process: number, domain: number, category: number): RowMeta {
+    // Every mark with a category and every start/end range asks for one: small indices look it
+    // up in arrays, not the keyed map (whose 53-bit keys are heap numbers to hash).
+    const small = process >= 0 && process < SMALL_INDEX && domain >= 0 && domain < SMALL_INDEX && category >= -1 && category < SMALL_CATEGORY;
+    if (small) {
+      const byProcess = this.categoryRowsByIndex;
+      const byDomain = process < byProcess.length ? byProcess[process] : undefined;
+      const byCategory = byDomain !== undefined && domain < byDomain.length ? byDomain[domain] : undefined;
+      const row = byCategory !== undefined && category + 1 < byCategory.length ? byCategory[category + 1] : undefined;
+      if (row !== undefined) return row;
+    }
+    const row = this.keyedCategoryRow(process, domain, category);
+    if (small) {
+      const byProcess = this.categoryRowsByIndex;
+      while (byProcess.length <= process) byProcess.push(undefined);
+      const byDomain = (byProcess[process] ??= []);
+      while (byDomain.length <= domain) byDomain.push(undefined);
+      const byCategory = (byDomain[domain] ??= []);
+      while (byCategory.length <= category + 1) byCategory.push(undefined);
+      byCategory[category + 1] = row;
+    }
+    return row;
+  }
+
+  private keyedCategoryRow(process: number, domain: number, category: number): RowMeta {
     const cacheKey = CATEGORY_ROW_KEY.pack(process + 1, domain, category + 1);
     if (cacheKey !== NO_KEY) {
       const cached = this.categoryRowCache.get(cacheKey);
@@ -315,6 +345,11 @@ export class RowTable {
     const id = this.placedRow('marksrow', options, { kind: 'marks', layout: 'stack' });
     withMarkColumns(this.rows[id], this.growth);
     return id;
+  }
+
+  /** A category row's mark references (`RowMeta.markRefs`), made on first use. */
+  markRefsOf(row: RowMeta): Growable<Int32Array> {
+    return (row.markRefs ??= i32(64, this.growth));
   }
 
   /** A counter row. */

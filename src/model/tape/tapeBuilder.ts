@@ -383,6 +383,11 @@ export class TapeBuilder extends ModelBuilder {
     throw new Error('TapeBuilder.sawTimes: no events are written directly into a recording builder (directStack gives no stack)');
   }
 
+  /** Only for ranges written through `directStack`, which gives none here. */
+  override directPayloadRow(): number {
+    throw new Error('TapeBuilder.directPayloadRow: no events are written directly into a recording builder (directStack gives no stack)');
+  }
+
   override popAt(thread: number, tNs: number, domain: number, offset: number): void {
     this.pop(thread, tNs, domain, { offset });
   }
