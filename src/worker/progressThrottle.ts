@@ -5,8 +5,12 @@
  * the 10M native load (docs/performance.md, "What the page adds to the whole 10M native load").
  */
 
-/** The least time between two posts: five a second still moves the bar. */
-export const PROGRESS_INTERVAL_MS = 200;
+/**
+ * The least time between two posts: two and a half a second still moves the bar. At 200 ms the
+ * posts were about a sixth of the page's main-thread CPU during the 10M native load on a busy host
+ * (docs/performance.md, "What else takes CPU while the 10M native capture loads").
+ */
+export const PROGRESS_INTERVAL_MS = 400;
 
 /**
  * An `onProgress` that passes a report on to `post` when `intervalMs` has passed since the last one
