@@ -123,20 +123,14 @@ export function drawStaticSlice(
     if (row.yCss >= bottom || row.yCss + row.heightCss <= top) continue;
     let scale = scales.get(row.offsetNs);
     if (!scale) scales.set(row.offsetNs, (scale = frame.scale.forCapture(row.offsetNs)));
-    const renderer = rendererFor(row);
-    const originYCss = rowTopCss(frame, row);
-    const areaTop = row.pinned ? RULER_HEIGHT_CSS : bandBottom;
-    const areaBottom = row.pinned ? bandBottom : heightCss;
     ctx.save();
-    // A clip costs raster time in every draw under it (measured: docs/performance.md, "framebusy"):
-    // a row wholly inside its area, whose renderer paints only inside the row, needs none.
-    if (!(renderer.paintsInsideRow === true && originYCss >= areaTop && originYCss + row.heightCss <= areaBottom)) {
-      ctx.beginPath();
-      ctx.rect(0, areaTop, widthCss, areaBottom - areaTop);
-      ctx.clip();
-    }
+    ctx.beginPath();
+    if (row.pinned) ctx.rect(0, RULER_HEIGHT_CSS, widthCss, bandBottom - RULER_HEIGHT_CSS);
+    else ctx.rect(0, bandBottom, widthCss, heightCss - bandBottom);
+    ctx.clip();
+    const originYCss = rowTopCss(frame, row);
     ctx.translate(0, originYCss);
-    renderer.draw({
+    rendererFor(row).draw({
       ctx,
       row,
       scale,
@@ -151,8 +145,7 @@ export function drawStaticSlice(
     ctx.fillStyle = row.track < 0 || (row.pinned && r === pinnedCount - 1) ? theme.border : theme.grid;
     ctx.fillRect(0, row.heightCss - 1 / dpr, widthCss, 1 / dpr);
     ctx.restore();
-    // A whole frame (no deadline) does not read the clock after every row.
-    if (deadlineMs !== Infinity && k + 1 < order.length && now() >= deadlineMs) {
+    if (k + 1 < order.length && now() >= deadlineMs) {
       ctx.restore();
       return order[k + 1];
     }

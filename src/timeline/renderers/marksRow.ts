@@ -9,8 +9,6 @@ import type { Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './trackRenderer.
 export const MARK_HALF_CSS: CssPx = 5;
 
 export const marksRowRenderer: TrackRenderer = {
-  // Diamonds of half MARK_HALF_CSS centred in a MARKS_ROW_CSS row, and their labels.
-  paintsInsideRow: true,
   draw(env: RowDrawEnv): void {
     const labels = new LabelBatch();
     const shapes = new ShapeBatch();

@@ -13,8 +13,6 @@ import type { BoxCss, Hit, RowDrawEnv, RowHitEnv, TrackRenderer } from './trackR
 export const STRIP_MARK_HALF_CSS: CssPx = 4;
 
 export const rangeRowRenderer: TrackRenderer = {
-  // Boxes, mark strips, tears and labels all lie in the row's levels.
-  paintsInsideRow: true,
   draw(env: RowDrawEnv): void {
     const { row, ctx } = env;
     const geometry = row.geometry!;

@@ -43,11 +43,6 @@ export type Hit =
 
 export interface TrackRenderer {
   draw(env: RowDrawEnv): void;
-  /**
-   * True when `draw` paints only inside the row (row-local y in [0, row.heightCss), antialiasing
-   * included): a row wholly inside its area of the canvas is then drawn without a clip.
-   */
-  readonly paintsInsideRow?: boolean;
   /** What is at row-local (xCss, yCss), or null. */
   hitTest(xCss: CssPx, yCss: CssPx, env: RowHitEnv): Hit | null;
 }
