@@ -93,7 +93,7 @@ export function drawStaticSlice(
     drawRuler(ctx, frame, axis);
   }
 
-  // No clip around the rows: each row is clipped to its area, or paints only inside it (below).
+  // No clip around the rows: each row is clipped to its own area (the pinned band or the scrolled rows), inside this one.
   ctx.save();
   if (fromRow === null) {
     ctx.fillStyle = theme.grid;
