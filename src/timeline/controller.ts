@@ -14,6 +14,8 @@ import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay, overlayIsBlank, type OverlayState } from './renderers/overlay.ts';
 import { RectStrips, type StripCanvas } from './renderers/rectStrips.ts';
+import { DrawRecorder } from './raster/drawRecorder.ts';
+import { canRasterInWorker, RasterClient } from './raster/raster.client.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
 import type { Hit } from './renderers/trackRenderer.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
@@ -72,9 +74,13 @@ export class TimelineController {
   private pendingReveal: { captureId: number; track: number } | null = null;
   private readonly scheduler: FrameScheduler;
   private readonly text: TextMeasurer;
-  private readonly staticCtx: CanvasRenderingContext2D;
+  /** The static canvas's context, or null when a worker rasters it (`raster`). */
+  private readonly staticCtx: CanvasRenderingContext2D | null;
   private readonly overlayCtx: CanvasRenderingContext2D;
-  private readonly strips: RectStrips;
+  private readonly strips: RectStrips | null;
+  /** With `rasterInWorker`: the worker that owns the static canvas, and what records its frames. */
+  private readonly raster: RasterClient | null = null;
+  private readonly recorder: DrawRecorder | null = null;
   private readonly cleanups: (() => void)[] = [];
   /** Called on a right-click on the canvas (the React shell shows the menu). */
   onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
@@ -85,12 +91,30 @@ export class TimelineController {
     readonly store: ViewerStore,
     private readonly el: TimelineElements,
     layout: TrackLayout,
+    /** Raster the static canvas in a worker (`?raster=worker`), where the browser can. */
+    rasterInWorker = false,
   ) {
     this.layout = layout;
-    this.staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
     this.overlayCtx = el.overlayCanvas.getContext('2d')!;
-    this.text = new TextMeasurer((s) => this.staticCtx.measureText(s).width);
-    this.strips = new RectStrips(this.staticCtx, stripCanvas);
+    if (rasterInWorker && canRasterInWorker(el.staticCanvas)) {
+      // The frame is recorded here and replayed in the worker; text is measured here, in the same font.
+      const measuring = new OffscreenCanvas(1, 1).getContext('2d')!;
+      const measure = (text: string, font: string) => {
+        if (measuring.font !== font) measuring.font = font;
+        return measuring.measureText(text).width;
+      };
+      const recorder = new DrawRecorder(measure);
+      this.recorder = recorder;
+      this.raster = RasterClient.attach(el.staticCanvas, (ops) => recorder.recycle(ops), (message) => console.error(message));
+      this.staticCtx = null;
+      this.strips = null;
+      this.text = new TextMeasurer((s) => measure(s, this.currentTheme().labelFont));
+    } else {
+      const staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
+      this.staticCtx = staticCtx;
+      this.text = new TextMeasurer((s) => staticCtx.measureText(s).width);
+      this.strips = new RectStrips(staticCtx, stripCanvas);
+    }
     // No theme read here: computed styles read while React mounts the page force a style pass over
     // everything it just added (~55 ms, traced, when a 10M capture's page appears). The first
     // frame reads it, once style is due anyway.
@@ -222,6 +246,7 @@ export class TimelineController {
 
   destroy(): void {
     this.scheduler.destroy();
+    this.raster?.detach();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 
@@ -231,9 +256,18 @@ export class TimelineController {
     this.store.getState().setView(view.startNs, view.endNs);
   }
 
-  /** Resolves once the current state has been drawn. */
-  whenDrawn(): Promise<void> {
-    return this.scheduler.whenDrawn();
+  /** Resolves once the current state has been drawn (and, with the worker, replayed on the canvas). */
+  async whenDrawn(): Promise<void> {
+    await this.scheduler.whenDrawn();
+    await this.raster?.whenReplayed();
+  }
+
+  /** The static canvas's pixels (RGBA, device pixels), for tests and benchmarks. */
+  async staticPixels(): Promise<Uint8ClampedArray> {
+    await this.whenDrawn();
+    if (this.raster) return (await this.raster.pixels()).data;
+    const canvas = this.el.staticCanvas;
+    return this.staticCtx!.getImageData(0, 0, canvas.width, canvas.height).data;
   }
 
   /** Client (viewport) CSS px of the centre of a range's visible box, or null if it is not drawn as its own box. */
@@ -307,9 +341,11 @@ export class TimelineController {
     this.widthCss = Math.max(1, rect.width);
     this.heightCss = Math.max(1, rect.height);
     this.dpr = window.devicePixelRatio || 1;
-    for (const canvas of [this.el.staticCanvas, this.el.overlayCanvas]) {
-      const w = cssToDevice(this.widthCss, this.dpr);
-      const h = cssToDevice(this.heightCss, this.dpr);
+    const w = cssToDevice(this.widthCss, this.dpr);
+    const h = cssToDevice(this.heightCss, this.dpr);
+    // A canvas handed to the worker is sized there.
+    this.raster?.resize(w, h);
+    for (const canvas of this.raster ? [this.el.overlayCanvas] : [this.el.staticCanvas, this.el.overlayCanvas]) {
       if (canvas.width !== w) canvas.width = w;
       if (canvas.height !== h) canvas.height = h;
     }
@@ -349,7 +385,8 @@ export class TimelineController {
       // layout work (counted: they are forced by the reads above). View changes draw whole frames.
       const sliced = this.layout !== this.layoutDrawn;
       const from = drawStatic ? null : this.resumeRow;
-      this.resumeRow = drawStaticSlice(this.staticCtx, frame, this.text, from, sliced ? startMs + STATIC_SLICE_MS : Infinity);
+      this.resumeRow = drawStaticSlice(this.recorder ?? this.staticCtx!, frame, this.text, from, sliced ? startMs + STATIC_SLICE_MS : Infinity);
+      if (this.recorder) this.raster!.draw(this.recorder.take());
       if (this.resumeRow >= 0) {
         // The next frame goes on where this one stopped (a frame is what a request buys).
         this.scheduler.request('overlay');
