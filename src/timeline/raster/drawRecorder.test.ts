@@ -6,7 +6,7 @@ import { counterTestModel } from '../../../testkit/models/counterModel.ts';
 import { randomModel } from '../../../testkit/models/randomModel.ts';
 import { loaded } from '../../../testkit/models/timelineModels.ts';
 import { drawStaticFrame, drawStaticSlice } from '../frame.ts';
-import { DrawRecorder, ENTRY, replayDraw } from './drawRecorder.ts';
+import { DrawOp, DrawRecorder, ENTRY, replayDraw } from './drawRecorder.ts';
 
 const captures = [
   ...[1, 2, 3].map((seed) => loaded(randomModel({ seed, ops: 300, startEnds: 40, maxStep: 4 }), seed, seed * 5)),
@@ -65,5 +65,13 @@ describe('DrawRecorder', () => {
     const taken = recorder.take();
     expect(taken.count).toBe(10_001);
     expect(Array.from(taken.ops.subarray((taken.count - 1) * ENTRY + 1, taken.count * ENTRY))).toEqual([9999, 1, 2, 3]);
+    // A buffer handed back holds the recording that follows the next take.
+    recorder.recycle(taken.ops);
+    recorder.fillRect(1, 2, 3, 4);
+    recorder.take();
+    recorder.fillRect(5, 6, 7, 8);
+    const next = recorder.take();
+    expect(next.ops).toBe(taken.ops);
+    expect(Array.from(next.ops.subarray(0, ENTRY))).toEqual([DrawOp.FillRect, 5, 6, 7, 8]);
   });
 });

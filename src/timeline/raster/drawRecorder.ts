@@ -49,6 +49,8 @@ export interface RecordedDraw {
 export class DrawRecorder implements Canvas2D {
   private ops: Float64Array<ArrayBuffer> = new Float64Array(ENTRY * 4096);
   private n = 0;
+  /** A replayed frame's buffer, handed back by `recycle` for the next `take`. */
+  private spare: Float64Array<ArrayBuffer> | null = null;
   private strings: string[] = [];
   private fill_: string | CanvasGradient | CanvasPattern = '#000000';
   private stroke_: string | CanvasGradient | CanvasPattern = '#000000';
@@ -64,15 +66,16 @@ export class DrawRecorder implements Canvas2D {
   /** Hands over what was recorded since the last call and starts a new recording. */
   take(): RecordedDraw {
     const out = { ops: this.ops, count: this.n / ENTRY, strings: this.strings };
-    this.ops = new Float64Array(Math.max(ENTRY * 4096, this.ops.length));
+    this.ops = this.spare !== null && this.spare.length >= this.ops.length ? this.spare : new Float64Array(this.ops.length);
+    this.spare = null;
     this.n = 0;
     this.strings = [];
     return out;
   }
 
-  /** Gives back a buffer the replay is done with, to record the next frame into without allocating. */
+  /** Gives back a buffer the replay is done with: the next `take` records into it instead of allocating. */
   recycle(ops: Float64Array<ArrayBuffer>): void {
-    if (this.n === 0 && ops.length >= this.ops.length) this.ops = ops;
+    if (ops.byteLength > 0 && (this.spare === null || ops.length > this.spare.length)) this.spare = ops;
   }
 
   private put(op: DrawOp, a = 0, b = 0, c = 0, d = 0): void {
