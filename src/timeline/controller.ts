@@ -105,7 +105,15 @@ export class TimelineController {
       };
       const recorder = new DrawRecorder(measure);
       this.recorder = recorder;
-      this.raster = RasterClient.attach(el.staticCanvas, (ops) => recorder.recycle(ops), (message) => console.error(message));
+      this.raster = RasterClient.attach(el.staticCanvas, {
+        recycle: (ops) => recorder.recycle(ops),
+        onFailure: (message) => console.error(message),
+        // As for a canvas of the page (below): a blank canvas given back is drawn again, in full.
+        onRestored: () => {
+          this.layoutDrawn = null;
+          this.scheduler.request('static');
+        },
+      });
       this.staticCtx = null;
       this.strips = null;
       this.text = new TextMeasurer((s) => measure(s, this.currentTheme().labelFont));

@@ -22,17 +22,22 @@ const clients = new WeakMap<HTMLCanvasElement, RasterClient>();
 
 export class RasterClient {
   /** The client of `canvas`, handing it over to a new worker the first time. */
-  static attach(canvas: HTMLCanvasElement, recycle: (ops: Float64Array<ArrayBuffer>) => void, onFailure: (message: string) => void): RasterClient {
+  static attach(
+    canvas: HTMLCanvasElement,
+    callbacks: { recycle: (ops: Float64Array<ArrayBuffer>) => void; onFailure: (message: string) => void; onRestored: () => void },
+  ): RasterClient {
     let client = clients.get(canvas);
     if (!client) clients.set(canvas, (client = new RasterClient(canvas)));
-    client.recycle = recycle;
-    client.onFailure = onFailure;
+    client.recycle = callbacks.recycle;
+    client.onFailure = callbacks.onFailure;
+    client.onRestored = callbacks.onRestored;
     return client;
   }
 
   private readonly worker: Worker;
   private recycle: (ops: Float64Array<ArrayBuffer>) => void = () => {};
   private onFailure: (message: string) => void = () => {};
+  private onRestored: () => void = () => {};
   private nextId = 1;
   private lastDrawn = 0;
   private readonly drawnWaiters: { id: number; resolve: () => void }[] = [];
@@ -83,6 +88,7 @@ export class RasterClient {
   detach(): void {
     this.recycle = () => {};
     this.onFailure = () => {};
+    this.onRestored = () => {};
     for (const w of this.drawnWaiters.splice(0)) w.resolve();
   }
 
@@ -102,6 +108,8 @@ export class RasterClient {
       this.lastDrawn = Math.max(this.lastDrawn, m.id);
       this.pixelWaiters.get(m.id)?.(m);
       this.pixelWaiters.delete(m.id);
+    } else if (m.kind === 'restored') {
+      this.onRestored();
     } else {
       this.onFailure(m.message);
     }

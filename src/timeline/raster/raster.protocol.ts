@@ -15,4 +15,6 @@ export type RasterReply =
   /** The draw `id` was replayed; `ops` is its buffer, handed back for the next recording. */
   | { kind: 'drawn'; id: number; ops: Float64Array<ArrayBuffer> }
   | { kind: 'pixels'; id: number; width: number; height: number; data: Uint8ClampedArray<ArrayBuffer> }
+  /** The browser gave the canvas back blank (its backing store was dropped): draw it again. */
+  | { kind: 'restored' }
   | { kind: 'failed'; message: string };

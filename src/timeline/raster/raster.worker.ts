@@ -13,6 +13,7 @@ self.onmessage = (event: MessageEvent<RasterRequest>) => {
     if (m.kind === 'init') {
       canvas = m.canvas;
       ctx = canvas.getContext('2d', { alpha: false });
+      canvas.addEventListener('contextrestored', () => reply({ kind: 'restored' }));
     } else if (m.kind === 'size') {
       if (!canvas) return;
       if (canvas.width !== m.width) canvas.width = m.width;
