@@ -74,13 +74,14 @@ export class TimelineController {
   private pendingReveal: { captureId: number; track: number } | null = null;
   private readonly scheduler: FrameScheduler;
   private readonly text: TextMeasurer;
-  /** The static canvas's context, or null when a worker rasters it (`raster`). */
+  /** The canvases' contexts, or null when a worker rasters them (`raster`). */
   private readonly staticCtx: CanvasRenderingContext2D | null;
-  private readonly overlayCtx: CanvasRenderingContext2D;
+  private readonly overlayCtx: CanvasRenderingContext2D | null;
   private readonly strips: RectStrips | null;
-  /** With `rasterInWorker`: the worker that owns the static canvas, and what records its frames. */
+  /** With `rasterInWorker`: the worker that owns both canvases, and what records their frames. */
   private readonly raster: RasterClient | null = null;
   private readonly recorder: DrawRecorder | null = null;
+  private readonly overlayRecorder: DrawRecorder | null = null;
   private readonly cleanups: (() => void)[] = [];
   /** Called on a right-click on the canvas (the React shell shows the menu). */
   onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
@@ -95,7 +96,6 @@ export class TimelineController {
     rasterInWorker = false,
   ) {
     this.layout = layout;
-    this.overlayCtx = el.overlayCanvas.getContext('2d')!;
     if (rasterInWorker && canRasterInWorker(el.staticCanvas)) {
       // The frame is recorded here and replayed in the worker; text is measured here, in the same font.
       const measuring = new OffscreenCanvas(1, 1).getContext('2d')!;
@@ -104,9 +104,15 @@ export class TimelineController {
         return measuring.measureText(text).width;
       };
       const recorder = new DrawRecorder(measure);
+      const overlayRecorder = new DrawRecorder(measure);
       this.recorder = recorder;
-      this.raster = RasterClient.attach(el.staticCanvas, {
-        recycle: (ops) => recorder.recycle(ops),
+      this.overlayRecorder = overlayRecorder;
+      // Both canvases go to the worker, so that the rows and the outlines over them reach the screen together.
+      this.raster = RasterClient.attach(el.staticCanvas, el.overlayCanvas, {
+        recycle: (ops, overlayOps) => {
+          if (ops) recorder.recycle(ops);
+          if (overlayOps) overlayRecorder.recycle(overlayOps);
+        },
         onFailure: (message) => console.error(message),
         // As for a canvas of the page (below): a blank canvas given back is drawn again, in full.
         onRestored: () => {
@@ -115,11 +121,13 @@ export class TimelineController {
         },
       });
       this.staticCtx = null;
+      this.overlayCtx = null;
       this.strips = null;
       this.text = new TextMeasurer((s) => measure(s, this.currentTheme().labelFont));
     } else {
       const staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
       this.staticCtx = staticCtx;
+      this.overlayCtx = el.overlayCanvas.getContext('2d')!;
       this.text = new TextMeasurer((s) => staticCtx.measureText(s).width);
       this.strips = new RectStrips(staticCtx, stripCanvas);
     }
@@ -351,9 +359,9 @@ export class TimelineController {
     this.dpr = window.devicePixelRatio || 1;
     const w = cssToDevice(this.widthCss, this.dpr);
     const h = cssToDevice(this.heightCss, this.dpr);
-    // A canvas handed to the worker is sized there.
+    // Canvases handed to the worker are sized there.
     this.raster?.resize(w, h);
-    for (const canvas of this.raster ? [this.el.overlayCanvas] : [this.el.staticCanvas, this.el.overlayCanvas]) {
+    for (const canvas of this.raster ? [] : [this.el.staticCanvas, this.el.overlayCanvas]) {
       if (canvas.width !== w) canvas.width = w;
       if (canvas.height !== h) canvas.height = h;
     }
@@ -376,6 +384,7 @@ export class TimelineController {
   private draw(layers: FrameLayers): void {
     const startMs = performance.now();
     let drawStatic = layers.static;
+    let staticDrawn = false;
     if (this.themeDirty) {
       this.theme = readTheme(this.el.root);
       this.themeDirty = false;
@@ -394,7 +403,7 @@ export class TimelineController {
       const sliced = this.layout !== this.layoutDrawn;
       const from = drawStatic ? null : this.resumeRow;
       this.resumeRow = drawStaticSlice(this.recorder ?? this.staticCtx!, frame, this.text, from, sliced ? startMs + STATIC_SLICE_MS : Infinity);
-      if (this.recorder) this.raster!.draw(this.recorder.take());
+      staticDrawn = true;
       if (this.resumeRow >= 0) {
         // The next frame goes on where this one stopped (a frame is what a request buys).
         this.scheduler.request('overlay');
@@ -413,8 +422,13 @@ export class TimelineController {
     }
     const overlay: OverlayState = { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags };
     const blank = overlayIsBlank(overlay);
-    if (!blank || !this.overlayBlank) drawOverlay(this.overlayCtx, frame, overlay);
+    const overlayDrawn = !blank || !this.overlayBlank;
+    if (overlayDrawn) drawOverlay(this.overlayRecorder ?? this.overlayCtx!, frame, overlay);
     this.overlayBlank = blank;
+    // One message per frame: the worker replays both canvases in one task.
+    if (this.raster && (staticDrawn || overlayDrawn)) {
+      this.raster.draw(staticDrawn ? this.recorder!.take() : null, overlayDrawn ? this.overlayRecorder!.take() : null);
+    }
     this.updateTooltip(hover);
     // Written only when it changes: an inline style write, even of the same value, is style work in the next frame.
     const cursor = this.cursor(frame, hover);

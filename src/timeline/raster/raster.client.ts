@@ -1,8 +1,9 @@
 /**
- * The timeline's static canvas rastered in a worker: the canvas is handed over to it
+ * The timeline's canvases rastered in a worker: both (static and overlay) are handed over to it
  * (`transferControlToOffscreen`), each frame is recorded on the main thread (`DrawRecorder`) and
- * replayed there, so the canvas calls, their raster and the canvas's hand-over to the compositor
- * leave the main thread. Opt-in (`?raster=worker`): see docs/performance.md, "framebusy".
+ * replayed there, so the canvas calls, their raster and the canvases' hand-over to the compositor
+ * leave the main thread. Opt-in (`?raster=worker`): see docs/performance.md, "Main-thread CPU per
+ * frame at 10M: the static canvas rastered in a worker".
  */
 import type { RecordedDraw } from './drawRecorder.ts';
 import type { RasterReply, RasterRequest } from './raster.protocol.ts';
@@ -17,17 +18,22 @@ export function canRasterInWorker(canvas: HTMLCanvasElement): boolean {
   return typeof Worker === 'function' && typeof OffscreenCanvas === 'function' && typeof canvas.transferControlToOffscreen === 'function';
 }
 
-/** A canvas can be handed over once: the client of each handed-over canvas, for a controller made again on it (React's StrictMode mounts twice). */
+/** A canvas can be handed over once: the client of each handed-over static canvas, for a controller made again on it (React's StrictMode mounts twice). */
 const clients = new WeakMap<HTMLCanvasElement, RasterClient>();
 
 export class RasterClient {
   /** The client of `canvas`, handing it over to a new worker the first time. */
   static attach(
     canvas: HTMLCanvasElement,
-    callbacks: { recycle: (ops: Float64Array<ArrayBuffer>) => void; onFailure: (message: string) => void; onRestored: () => void },
+    overlay: HTMLCanvasElement,
+    callbacks: {
+      recycle: (ops: Float64Array<ArrayBuffer> | null, overlayOps: Float64Array<ArrayBuffer> | null) => void;
+      onFailure: (message: string) => void;
+      onRestored: () => void;
+    },
   ): RasterClient {
     let client = clients.get(canvas);
-    if (!client) clients.set(canvas, (client = new RasterClient(canvas)));
+    if (!client) clients.set(canvas, (client = new RasterClient(canvas, overlay)));
     client.recycle = callbacks.recycle;
     client.onFailure = callbacks.onFailure;
     client.onRestored = callbacks.onRestored;
@@ -35,7 +41,7 @@ export class RasterClient {
   }
 
   private readonly worker: Worker;
-  private recycle: (ops: Float64Array<ArrayBuffer>) => void = () => {};
+  private recycle: (ops: Float64Array<ArrayBuffer> | null, overlayOps: Float64Array<ArrayBuffer> | null) => void = () => {};
   private onFailure: (message: string) => void = () => {};
   private onRestored: () => void = () => {};
   private nextId = 1;
@@ -45,15 +51,16 @@ export class RasterClient {
   private width = 0;
   private height = 0;
 
-  private constructor(canvas: HTMLCanvasElement) {
+  private constructor(canvas: HTMLCanvasElement, overlay: HTMLCanvasElement) {
     this.worker = new Worker(new URL('./raster.worker.ts', import.meta.url), { type: 'module', name: 'nvtxview-raster' });
     this.worker.onmessage = (e: MessageEvent<RasterReply>) => this.onReply(e.data);
     this.worker.onerror = (e) => this.onFailure(`raster worker: ${e.message}`);
     const offscreen = canvas.transferControlToOffscreen();
-    this.post({ kind: 'init', canvas: offscreen }, [offscreen]);
+    const overlayOffscreen = overlay.transferControlToOffscreen();
+    this.post({ kind: 'init', canvas: offscreen, overlay: overlayOffscreen }, [offscreen, overlayOffscreen]);
   }
 
-  /** Sizes the canvas (device pixels); a new size clears it. */
+  /** Sizes both canvases (device pixels); a new size clears them. */
   resize(width: number, height: number): void {
     if (width === this.width && height === this.height) return;
     this.width = width;
@@ -61,10 +68,10 @@ export class RasterClient {
     this.post({ kind: 'size', width, height });
   }
 
-  /** Sends a recorded frame (its buffer is transferred); returns its id. */
-  draw(draw: RecordedDraw): number {
+  /** Sends a frame's recordings, either may be null (their buffers are transferred); returns its id. */
+  draw(draw: RecordedDraw | null, overlay: RecordedDraw | null): number {
     const id = this.nextId++;
-    this.post({ kind: 'draw', id, draw }, [draw.ops.buffer]);
+    this.post({ kind: 'draw', id, draw, overlay }, [draw, overlay].flatMap((d) => (d ? [d.ops.buffer] : [])));
     return id;
   }
 
@@ -99,7 +106,7 @@ export class RasterClient {
   private onReply(m: RasterReply): void {
     if (m.kind === 'drawn') {
       this.lastDrawn = Math.max(this.lastDrawn, m.id);
-      this.recycle(m.ops);
+      this.recycle(m.ops, m.overlayOps);
       for (let i = this.drawnWaiters.length - 1; i >= 0; i--) {
         if (this.drawnWaiters[i].id <= this.lastDrawn) this.drawnWaiters.splice(i, 1)[0].resolve();
       }
