@@ -297,9 +297,14 @@ async function tracedRun(browser: Browser, page: Page): Promise<RunResult> {
 const CANVAS_HASH = `async ([a, b]) => {
   const hooks = window.__nvtxview;
   hooks.store.getState().setView(a, b);
-  await hooks.timeline.whenDrawn();
-  const canvas = document.querySelector('canvas.tl-canvas:not(.tl-overlay)');
-  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  // Builds before the worker raster read the canvas here; later ones through the hook, which also reads a canvas a worker owns.
+  let data;
+  if (hooks.timeline.staticPixels) data = await hooks.timeline.staticPixels();
+  else {
+    await hooks.timeline.whenDrawn();
+    const canvas = document.querySelector('canvas.tl-canvas:not(.tl-overlay)');
+    data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  }
   let h = 0x811c9dc5;
   for (let i = 0; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
   return (h >>> 0).toString(16);

@@ -21,6 +21,7 @@ import { FlagEditor } from './menu/FlagEditor.tsx';
 import { menuFor, type Menu, type MenuTarget } from './menu/menuItems.ts';
 import { RULER_HEIGHT_CSS } from './frame.ts';
 import { TrackTree } from './TrackTree.tsx';
+import { rasterInWorkerFromQuery } from './raster/raster.client.ts';
 import { buildTrackLayout } from './trackLayout.ts';
 import './timeline.css';
 
@@ -32,6 +33,8 @@ const BOTTOM_PAD_CSS = 24;
 interface TimelineHooks {
   hitTestRange(captureId: number, rangeIndex: number): { x: number; y: number } | null;
   whenDrawn(): Promise<void>;
+  /** The static canvas's pixels once drawn (RGBA, device pixels), whichever thread rasters it. */
+  staticPixels(): Promise<Uint8ClampedArray>;
 }
 
 type HookedWindow = Window & { __nvtxview?: { timeline?: TimelineHooks } & Record<string, unknown> };
@@ -105,6 +108,7 @@ export function Timeline(): JSX.Element {
         tooltip: tooltipRef.current!,
       },
       layoutRef.current,
+      rasterInWorkerFromQuery(window.location.search),
     );
     controllerRef.current = controller;
     controller.onMenu = (target, x, y) => openMenuRef.current(target, x, y);
@@ -114,6 +118,7 @@ export function Timeline(): JSX.Element {
     const mine: TimelineHooks = {
       hitTestRange: (captureId, rangeIndex) => controller.hitTestRange(captureId, rangeIndex),
       whenDrawn: () => controller.whenDrawn(),
+      staticPixels: () => controller.staticPixels(),
     };
     hooks.timeline = mine;
     return () => {

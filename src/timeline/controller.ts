@@ -14,6 +14,8 @@ import { viewAround, viewLimits, type ViewLimits } from './navigation.ts';
 import { buildHighlightIndex, type HighlightIndex } from './renderers/highlight.ts';
 import { drawOverlay, overlayIsBlank, type OverlayState } from './renderers/overlay.ts';
 import { RectStrips, type StripCanvas } from './renderers/rectStrips.ts';
+import { DrawRecorder } from './raster/drawRecorder.ts';
+import { canRasterInWorker, RasterClient } from './raster/raster.client.ts';
 import { collapsedAbove, revealWindow, scrollToShow } from './reveal.ts';
 import type { Hit } from './renderers/trackRenderer.ts';
 import { FrameScheduler, type FrameLayers } from './scheduler.ts';
@@ -72,9 +74,14 @@ export class TimelineController {
   private pendingReveal: { captureId: number; track: number } | null = null;
   private readonly scheduler: FrameScheduler;
   private readonly text: TextMeasurer;
-  private readonly staticCtx: CanvasRenderingContext2D;
-  private readonly overlayCtx: CanvasRenderingContext2D;
-  private readonly strips: RectStrips;
+  /** The canvases' contexts, or null when a worker rasters them (`raster`). */
+  private readonly staticCtx: CanvasRenderingContext2D | null;
+  private readonly overlayCtx: CanvasRenderingContext2D | null;
+  private readonly strips: RectStrips | null;
+  /** With `rasterInWorker`: the worker that owns both canvases, and what records their frames. */
+  private readonly raster: RasterClient | null = null;
+  private readonly recorder: DrawRecorder | null = null;
+  private readonly overlayRecorder: DrawRecorder | null = null;
   private readonly cleanups: (() => void)[] = [];
   /** Called on a right-click on the canvas (the React shell shows the menu). */
   onMenu: ((target: MenuTarget, clientX: number, clientY: number) => void) | null = null;
@@ -85,12 +92,45 @@ export class TimelineController {
     readonly store: ViewerStore,
     private readonly el: TimelineElements,
     layout: TrackLayout,
+    /** Raster the static canvas in a worker (`?raster=worker`), where the browser can. */
+    rasterInWorker = false,
   ) {
     this.layout = layout;
-    this.staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
-    this.overlayCtx = el.overlayCanvas.getContext('2d')!;
-    this.text = new TextMeasurer((s) => this.staticCtx.measureText(s).width);
-    this.strips = new RectStrips(this.staticCtx, stripCanvas);
+    if (rasterInWorker && canRasterInWorker(el.staticCanvas)) {
+      // The frame is recorded here and replayed in the worker; text is measured here, in the same font.
+      const measuring = new OffscreenCanvas(1, 1).getContext('2d')!;
+      const measure = (text: string, font: string) => {
+        if (measuring.font !== font) measuring.font = font;
+        return measuring.measureText(text).width;
+      };
+      const recorder = new DrawRecorder(measure);
+      const overlayRecorder = new DrawRecorder(measure);
+      this.recorder = recorder;
+      this.overlayRecorder = overlayRecorder;
+      // Both canvases go to the worker, so that the rows and the outlines over them reach the screen together.
+      this.raster = RasterClient.attach(el.staticCanvas, el.overlayCanvas, {
+        recycle: (ops, overlayOps) => {
+          if (ops) recorder.recycle(ops);
+          if (overlayOps) overlayRecorder.recycle(overlayOps);
+        },
+        onFailure: (message) => console.error(message),
+        // As for a canvas of the page (below): a blank canvas given back is drawn again, in full.
+        onRestored: () => {
+          this.layoutDrawn = null;
+          this.scheduler.request('static');
+        },
+      });
+      this.staticCtx = null;
+      this.overlayCtx = null;
+      this.strips = null;
+      this.text = new TextMeasurer((s) => measure(s, this.currentTheme().labelFont));
+    } else {
+      const staticCtx = el.staticCanvas.getContext('2d', { alpha: false })!;
+      this.staticCtx = staticCtx;
+      this.overlayCtx = el.overlayCanvas.getContext('2d')!;
+      this.text = new TextMeasurer((s) => staticCtx.measureText(s).width);
+      this.strips = new RectStrips(staticCtx, stripCanvas);
+    }
     // No theme read here: computed styles read while React mounts the page force a style pass over
     // everything it just added (~55 ms, traced, when a 10M capture's page appears). The first
     // frame reads it, once style is due anyway.
@@ -222,6 +262,7 @@ export class TimelineController {
 
   destroy(): void {
     this.scheduler.destroy();
+    this.raster?.detach();
     for (const cleanup of this.cleanups.splice(0)) cleanup();
   }
 
@@ -231,9 +272,18 @@ export class TimelineController {
     this.store.getState().setView(view.startNs, view.endNs);
   }
 
-  /** Resolves once the current state has been drawn. */
-  whenDrawn(): Promise<void> {
-    return this.scheduler.whenDrawn();
+  /** Resolves once the current state has been drawn (and, with the worker, replayed on the canvas). */
+  async whenDrawn(): Promise<void> {
+    await this.scheduler.whenDrawn();
+    await this.raster?.whenReplayed();
+  }
+
+  /** The static canvas's pixels (RGBA, device pixels), for tests and benchmarks. */
+  async staticPixels(): Promise<Uint8ClampedArray> {
+    await this.whenDrawn();
+    if (this.raster) return (await this.raster.pixels()).data;
+    const canvas = this.el.staticCanvas;
+    return this.staticCtx!.getImageData(0, 0, canvas.width, canvas.height).data;
   }
 
   /** Client (viewport) CSS px of the centre of a range's visible box, or null if it is not drawn as its own box. */
@@ -307,9 +357,11 @@ export class TimelineController {
     this.widthCss = Math.max(1, rect.width);
     this.heightCss = Math.max(1, rect.height);
     this.dpr = window.devicePixelRatio || 1;
-    for (const canvas of [this.el.staticCanvas, this.el.overlayCanvas]) {
-      const w = cssToDevice(this.widthCss, this.dpr);
-      const h = cssToDevice(this.heightCss, this.dpr);
+    const w = cssToDevice(this.widthCss, this.dpr);
+    const h = cssToDevice(this.heightCss, this.dpr);
+    // Canvases handed to the worker are sized there.
+    this.raster?.resize(w, h);
+    for (const canvas of this.raster ? [] : [this.el.staticCanvas, this.el.overlayCanvas]) {
       if (canvas.width !== w) canvas.width = w;
       if (canvas.height !== h) canvas.height = h;
     }
@@ -332,6 +384,7 @@ export class TimelineController {
   private draw(layers: FrameLayers): void {
     const startMs = performance.now();
     let drawStatic = layers.static;
+    let staticDrawn = false;
     if (this.themeDirty) {
       this.theme = readTheme(this.el.root);
       this.themeDirty = false;
@@ -349,7 +402,8 @@ export class TimelineController {
       // layout work (counted: they are forced by the reads above). View changes draw whole frames.
       const sliced = this.layout !== this.layoutDrawn;
       const from = drawStatic ? null : this.resumeRow;
-      this.resumeRow = drawStaticSlice(this.staticCtx, frame, this.text, from, sliced ? startMs + STATIC_SLICE_MS : Infinity);
+      this.resumeRow = drawStaticSlice(this.recorder ?? this.staticCtx!, frame, this.text, from, sliced ? startMs + STATIC_SLICE_MS : Infinity);
+      staticDrawn = true;
       if (this.resumeRow >= 0) {
         // The next frame goes on where this one stopped (a frame is what a request buys).
         this.scheduler.request('overlay');
@@ -368,8 +422,13 @@ export class TimelineController {
     }
     const overlay: OverlayState = { pointer: this.pointer, hover, selection: s.selection, span: s.span, highlight: this.highlight, flags: s.flags };
     const blank = overlayIsBlank(overlay);
-    if (!blank || !this.overlayBlank) drawOverlay(this.overlayCtx, frame, overlay);
+    const overlayDrawn = !blank || !this.overlayBlank;
+    if (overlayDrawn) drawOverlay(this.overlayRecorder ?? this.overlayCtx!, frame, overlay);
     this.overlayBlank = blank;
+    // One message per frame: the worker replays both canvases in one task.
+    if (this.raster && (staticDrawn || overlayDrawn)) {
+      this.raster.draw(staticDrawn ? this.recorder!.take() : null, overlayDrawn ? this.overlayRecorder!.take() : null);
+    }
     this.updateTooltip(hover);
     // Written only when it changes: an inline style write, even of the same value, is style work in the next frame.
     const cursor = this.cursor(frame, hover);

@@ -93,10 +93,8 @@ export function drawStaticSlice(
     drawRuler(ctx, frame, axis);
   }
 
+  // No clip around the rows: each row is clipped to its own area (the pinned band or the scrolled rows), inside this one.
   ctx.save();
-  ctx.beginPath();
-  ctx.rect(0, RULER_HEIGHT_CSS, widthCss, heightCss - RULER_HEIGHT_CSS);
-  ctx.clip();
   if (fromRow === null) {
     ctx.fillStyle = theme.grid;
     for (const tick of axis.ticks) ctx.fillRect(snapCss(tick.xCss, dpr), RULER_HEIGHT_CSS, 1, heightCss);

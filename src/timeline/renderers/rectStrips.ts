@@ -40,6 +40,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
  */
 export const MIN_STRIP_RECTS = 48;
 
+/** Spans up to this many pixels are written by a loop, longer ones by `fill`. */
+const SHORT_SPAN = 16;
+
 function onPixel(v: number): boolean {
   return Math.abs(v - Math.round(v)) < ON_PIXEL;
 }
@@ -127,8 +130,11 @@ export class RectStrips {
         const x0 = Math.max(0, Math.round(r[i] * dpr));
         const x1 = Math.min(widthDev, Math.round((r[i] + r[i + 2]) * dpr));
         if (x1 > x0) {
-          const row = rectBand[k] * widthDev;
-          pixels.fill(value, row + x0, row + x1);
+          const from = rectBand[k] * widthDev + x0;
+          const to = from + x1 - x0;
+          // Most boxes of a dense row are a pixel or two wide: a loop costs less than a call to fill.
+          if (x1 - x0 <= SHORT_SPAN) for (let p = from; p < to; p++) pixels[p] = value;
+          else pixels.fill(value, from, to);
         }
       }
     }
