@@ -6,10 +6,12 @@
  * does not read (payloads that are not safe integers, registered or missing strings, long fields
  * and range ids, other domains), thread changes, times that go back
  * or past the chunk's seal, varints too long for it, chunks cut inside records, flipped bytes,
- * nesting past the depth bound.
+ * nesting past the depth bound. CUDA API calls among them close launching ranges, which the CUDA
+ * model is told of in the same order with the same colours either way.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModelBuilder } from '../../model/builder.ts';
+import { CudaModel } from '../cuda/cudaModel.ts';
 import type { Model } from '../../model/types.ts';
 import { Random } from '../../../testkit/gen/random.ts';
 import { loadBytes } from '../../../testkit/load/nativeCapture.ts';
@@ -24,6 +26,7 @@ class RandomStream {
   readonly w = new ByteWriter();
   private tick = 0;
   private strings = 0;
+  private correlation = 0;
 
   constructor(
     private readonly rnd: Random,
@@ -114,6 +117,12 @@ class RandomStream {
     } else if (x < 0.98) {
       // A long tick varint (six bytes, a small value): read by the general path.
       w.u8(Op.Pop).u8(0x82).u8(0x80).u8(0x80).u8(0x80).u8(0x80).u8(0x00);
+    } else if (x < 0.99) {
+      // A CUDA API call: the ranges open around it become launching ranges (launchingRanges.ts).
+      const call = new ByteWriter().svarint(this.tick).varint(2).varint(rnd.int(1, 300)).varint(rnd.int(0, 50)).varint(++this.correlation);
+      call.varint(0).varint(0).varint(0);
+      const body = call.done();
+      w.u8(Op.CudaApi).varint(body.length).bytes(body);
     } else {
       w.u8(Op.Push);
       this.dt();
@@ -192,8 +201,20 @@ function randomCapture(seed: number, shape: CaptureShape): Uint8Array {
   return out;
 }
 
-/** Loads `bytes` with the loop (counting the records it wrote) and with the general path only. */
-async function bothWays(bytes: Uint8Array): Promise<{ loop: Model; general: Model; loopRuns: number }> {
+/** What the CUDA model is told of an NVTX range that closed with CUDA calls inside. */
+type LaunchingRange = Parameters<CudaModel['nvtxRange']>;
+
+/**
+ * Loads `bytes` with the loop (counting the records it wrote) and with the general path only, with
+ * the launching ranges each load handed to the CUDA model (the GPU projection's input, which the
+ * model shows only where GPU work was launched inside).
+ */
+async function bothWays(bytes: Uint8Array): Promise<{ loop: Model; general: Model; loopRuns: number; launching: { loop: LaunchingRange[]; general: LaunchingRange[] } }> {
+  const launching = { loop: [] as LaunchingRange[], general: [] as LaunchingRange[] };
+  let seen = launching.loop;
+  const nvtxRange = vi.spyOn(CudaModel.prototype, 'nvtxRange').mockImplementation(function (this: CudaModel, ...args: LaunchingRange) {
+    seen.push(structuredClone(args));
+  });
   const directStack = ModelBuilder.prototype.directStack;
   let loopRuns = 0;
   const spy = vi.spyOn(ModelBuilder.prototype, 'directStack').mockImplementation(function (this: ModelBuilder, thread: number) {
@@ -203,9 +224,11 @@ async function bothWays(bytes: Uint8Array): Promise<{ loop: Model; general: Mode
   });
   const loop = await loadBytes(bytes);
   spy.mockImplementation(() => undefined);
+  seen = launching.general;
   const general = await loadBytes(bytes);
   spy.mockRestore();
-  return { loop, general, loopRuns };
+  nvtxRange.mockRestore();
+  return { loop, general, loopRuns, launching };
 }
 
 describe('the PUSH/POP loop', () => {
@@ -219,14 +242,19 @@ describe('the PUSH/POP loop', () => {
       { streams: 2, records: 2000, odd: 0.02, cutInside: false, flips: 6, lowSeal: false },
     ];
     let cases = 0;
+    let coloured = 0;
     for (let seed = 1; seed <= 24; seed++) {
       const shape = shapes[seed % shapes.length];
-      const { loop, general, loopRuns } = await bothWays(randomCapture(seed, shape));
+      const { loop, general, loopRuns, launching } = await bothWays(randomCapture(seed, shape));
       expect(loop, `seed ${seed}`).toEqual(general);
+      expect(launching.loop, `seed ${seed}: launching ranges`).toEqual(launching.general);
       if (loopRuns > 0) cases++;
+      coloured += launching.loop.filter(([, , , , attrs]) => attrs.color !== undefined).length;
     }
-    // The comparison means something only if the loop ran: in nearly every capture.
+    // The comparison means something only if the loop ran: in nearly every capture; and only if
+    // ranges with CUDA calls inside closed, coloured ones among them.
     expect(cases).toBeGreaterThan(20);
+    expect(coloured).toBeGreaterThan(20);
   });
 
   it('hands pushes past the depth bound, and their pops, to the general path', async () => {
