@@ -74,4 +74,32 @@ describe('DrawRecorder', () => {
     expect(next.ops).toBe(taken.ops);
     expect(Array.from(next.ops.subarray(0, ENTRY))).toEqual([DrawOp.FillRect, 5, 6, 7, 8]);
   });
+
+  it('restores what it reads back (the font it measures in, the colours, alpha and widths) as a canvas does', () => {
+    const fonts: string[] = [];
+    const recorder = new DrawRecorder((text, font) => {
+      fonts.push(font);
+      return text.length;
+    });
+    const ctx = recorder;
+    ctx.font = '11px outer';
+    ctx.fillStyle = '#111111';
+    ctx.globalAlpha = 0.5;
+    ctx.save();
+    ctx.font = 'bold 11px inner';
+    ctx.fillStyle = '#222222';
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 3;
+    ctx.textAlign = 'right';
+    ctx.save();
+    ctx.font = '9px innermost';
+    ctx.restore();
+    ctx.restore();
+    // One restore too many does nothing, as on a canvas.
+    ctx.restore();
+    ctx.measureText('abc');
+    expect(fonts).toEqual(['11px outer']);
+    expect([ctx.font, ctx.fillStyle, ctx.globalAlpha, ctx.lineWidth, ctx.textAlign, ctx.textBaseline]).toEqual(['11px outer', '#111111', 0.5, 1, 'start', 'alphabetic']);
+    expect(() => ctx.setLineDash([1, 2, 3])).toThrow(/two segments/);
+  });
 });

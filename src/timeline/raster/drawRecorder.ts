@@ -59,6 +59,8 @@ export class DrawRecorder implements Canvas2D {
   private align: CanvasTextAlign = 'start';
   private alpha = 1;
   private width = 1;
+  /** The state above at each `save` not yet restored. */
+  private saved: [string | CanvasGradient | CanvasPattern, string | CanvasGradient | CanvasPattern, string, CanvasTextBaseline, CanvasTextAlign, number, number][] = [];
 
   /** `measure(text, font)`: the width of `text` in `font`, as the replaying canvas would draw it. */
   constructor(private readonly measure: (text: string, font: string) => number) {}
@@ -189,10 +191,14 @@ export class DrawRecorder implements Canvas2D {
   clip(): void {
     this.put(DrawOp.Clip);
   }
+  // The state read back here (`measureText` measures in `font`) is saved and restored as a canvas's.
   save(): void {
+    this.saved.push([this.fill_, this.stroke_, this.font_, this.baseline, this.align, this.alpha, this.width]);
     this.put(DrawOp.Save);
   }
   restore(): void {
+    const state = this.saved.pop();
+    if (state) [this.fill_, this.stroke_, this.font_, this.baseline, this.align, this.alpha, this.width] = state;
     this.put(DrawOp.Restore);
   }
   // Only scale-and-translate transforms (a, d, e, f) are used: b and c are 0.
@@ -205,6 +211,7 @@ export class DrawRecorder implements Canvas2D {
   }
   setLineDash(segments: number[]): void {
     // Dashes of up to two segments: [] or [on, off].
+    if (segments.length > 2) throw new Error('DrawRecorder.setLineDash takes up to two segments');
     this.put(DrawOp.SetLineDash, segments.length, segments[0] ?? 0, segments[1] ?? 0);
   }
 }
