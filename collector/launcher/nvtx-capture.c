@@ -63,6 +63,10 @@ struct summary {
     int cuda_recording;
     long long damage_offset; /* -1 when every chunk is complete and intact */
     const char *damage;
+    /* The last chunk, an EVENTS chunk cut short (a kill during its write): its stream and where its records end. */
+    int cut_events;
+    uint64_t cut_stream, cut_stop;
+    int cut_recovered; /* an OPEN chunk (the thread's buffer, emptied only after a write) holds them all */
 };
 
 static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
@@ -254,9 +258,18 @@ static void summarize(const char *path, struct summary *s)
             body = b;
             body_cap = length;
         }
-        if (fread(body, 1, length, f) != length) {
+        size_t got_body = fread(body, 1, length, f);
+        if (got_body != length) {
             s->damage_offset = offset;
             s->damage = "ends inside a chunk (cut short)";
+            const uint8_t *q = body, *q_end = body + got_body;
+            uint64_t stream, off;
+            if (kind == NVTXC_CHUNK_EVENTS && get_varint(&q, q_end, &stream) == 0 && get_varint(&q, q_end, &off) == 0 &&
+                skip_varints(&q, q_end, 3) == 0) {
+                s->cut_events = 1;
+                s->cut_stream = stream;
+                s->cut_stop = off + (length - (uint64_t)(q - body));
+            }
             break;
         }
         /* An OPEN chunk is written in place and has no checksum (format, section 2.2). */
@@ -311,6 +324,8 @@ done:
         free(open);
         open = next;
     }
+    if (s->cut_events && stream_end && s->cut_stream < MAX_STREAMS && stream_end[s->cut_stream] >= s->cut_stop)
+        s->cut_recovered = 1;
     s->bytes = (uint64_t)offset;
     free(body);
     free(stream_end);
@@ -575,11 +590,15 @@ int main(int argc, char **argv)
         if (WIFSIGNALED(status))
             fprintf(stderr, "nvtx-capture: the program was killed by signal %d (%s)\n", WTERMSIG(status),
                     strsignal(WTERMSIG(status)));
-        if (!s.has_end && s.damage_offset < 0)
+        if (!s.has_end && (s.damage_offset < 0 || s.cut_recovered))
             fprintf(stderr, "nvtx-capture: the capture has no end record (the process did not exit normally); "
                             "it holds every event recorded before that\n");
     }
-    if (s.damage_offset >= 0)
+    if (s.cut_recovered)
+        fprintf(stderr, "nvtx-capture: the last chunk of %s (at byte %lld) was cut short: the process ended while writing it; "
+                        "its events were also in the thread's buffer left in the file, and are kept\n",
+                path, s.damage_offset);
+    else if (s.damage_offset >= 0)
         fprintf(stderr, "nvtx-capture: %s %s at byte %lld; everything before it is readable\n", path, s.damage,
                 s.damage_offset);
     if (s.lost)

@@ -20,7 +20,27 @@ export interface FrameProblem {
   offset: number;
   /** File offset where reading resumed (end of the skipped range); undefined when nothing followed. */
   resumedAt?: number;
+  /** The file's last chunk, when it is cut short and nothing intact follows it. */
+  cutChunk?: CutChunk;
 }
+
+/**
+ * A chunk cut short by the end of the file, e.g. a write that kill -9 interrupted: what its header
+ * says and its first body bytes, so that the decoder can tell whether its events are kept elsewhere
+ * (an OPEN chunk holds a thread's buffer until its EVENTS chunk is written).
+ */
+export interface CutChunk {
+  kind: number;
+  /** File offset of the chunk header. */
+  offset: number;
+  /** Body length its header states. */
+  declaredBody: number;
+  /** The first body bytes present (at most CUT_CHUNK_HEAD). */
+  bodyHead: Uint8Array;
+}
+
+/** Body bytes kept of a cut chunk: an EVENTS chunk's five header varints fit. */
+const CUT_CHUNK_HEAD = 64;
 
 export interface FileHeader {
   major: number;
@@ -98,6 +118,8 @@ export class ChunkSplitter {
   private pendingHeader: Uint8Array | null = null;
   private pendingBody = -1;
   private resync: ChunkResync | null = null;
+  /** The chunk the current resync started at, when the file ended inside it. */
+  private cutChunk: CutChunk | undefined;
 
   constructor(
     private readonly fileName: string,
@@ -130,7 +152,7 @@ export class ChunkSplitter {
           return found.frame;
         }
         if (!this.eof) return undefined;
-        this.report(this.resync.region(undefined));
+        this.report(this.resync.region(undefined), this.cutChunk);
         this.resync = null;
         this.stopped = true;
         return undefined;
@@ -158,7 +180,14 @@ export class ChunkSplitter {
       const header = this.pendingHeader!;
       if (this.queue.length < this.pendingBody) {
         if (!this.eof) return undefined;
-        this.startResync('cut', [header]);
+        const rest = this.queue.drain();
+        this.cutChunk = {
+          kind: new DataView(header.buffer).getUint16(4, true),
+          offset: this.offset,
+          declaredBody: this.pendingBody,
+          bodyHead: firstBytes(rest, CUT_CHUNK_HEAD),
+        };
+        this.startResync('cut', [header, ...rest]);
         continue;
       }
       const body = this.queue.take(this.pendingBody);
@@ -225,9 +254,26 @@ export class ChunkSplitter {
     this.onProblem({ severity: 'error', message, offset });
   }
 
-  private report(region: SkippedRegion): void {
-    this.onProblem({ severity: region.severity, message: region.message, offset: region.from, resumedAt: region.to });
+  private report(region: SkippedRegion, cutChunk?: CutChunk): void {
+    const problem: FrameProblem = { severity: region.severity, message: region.message, offset: region.from, resumedAt: region.to };
+    if (cutChunk && cutChunk.offset === region.from) problem.cutChunk = cutChunk;
+    this.onProblem(problem);
   }
+}
+
+/** A copy of the first `n` bytes of `parts` (fewer when they hold fewer). */
+function firstBytes(parts: Uint8Array[], n: number): Uint8Array {
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const out = new Uint8Array(Math.min(n, total));
+  let at = 0;
+  for (const part of parts) {
+    if (at === out.length) break;
+    const take = Math.min(part.length, out.length - at);
+    out.set(part.subarray(0, take), at);
+    at += take;
+  }
+  return out;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Model } from '../../model/types.ts';
 import { CHUNK_HEADER_SIZE, FILE_HEADER_SIZE } from './format.ts';
 import { loadBytes, rangeRows } from '../../../testkit/load/nativeCapture.ts';
 import { CaptureWriter, StreamRecords } from '../../../testkit/writers/nvtxcWriter.ts';
+import { KILLED_EARLY, KILLED_LATE, killedInWrite } from '../../../testkit/writers/killedInWrite.ts';
 
 const T0 = 1_000_000n;
 const N0 = 5_000_000_000n;
@@ -240,5 +241,47 @@ describe('a capture without its END chunk', () => {
     expect(model.capture.properties['capture end']).toBe('no END chunk: the process did not exit normally');
     const exited = await loadBytes(killed.exitNormally().bytes());
     expect(exited.issues).toEqual([]);
+  });
+});
+
+describe('an EVENTS chunk cut short by a kill during its write', () => {
+  const names = (model: Model) => rangeRows(model).map((r) => r.name);
+
+  it('says that nothing is lost when the thread buffer left in the file holds its events', async () => {
+    const { bytes, cutAt, declared } = killedInWrite('all', (n) => Math.floor(n / 2));
+    const model = await loadBytes(bytes);
+    expect(names(model)).toEqual([...KILLED_EARLY, ...KILLED_LATE]);
+    expect(model.issues.filter((i) => i.severity === 'error')).toEqual([]);
+    const present = bytes.length - cutAt - CHUNK_HEADER_SIZE;
+    expect(model.issues.map((i) => `${i.severity}: ${i.message}`)).toContain(
+      `info: the last chunk, at byte ${cutAt} (${present} of ${declared} body bytes present), was cut short: the process ended while writing it (e.g. kill -9). Its events were also in the thread's buffer left in the file and were recovered from there: none is lost`,
+    );
+  });
+
+  it('names the stream bytes lost when no buffer holds them', async () => {
+    const { bytes, cutAt, from, to } = killedInWrite('none', (n) => Math.floor(n / 2));
+    const model = await loadBytes(bytes);
+    expect(names(model)).toEqual(KILLED_EARLY);
+    expect(model.issues.filter((i) => i.severity === 'error').map((i) => i.message)).toEqual([
+      expect.stringMatching(new RegExp(`^the capture ends inside a chunk at bytes ${cutAt}–${bytes.length} of test.nvtxc .*; the events of stream 1 in its bytes ${from}\\.\\.${to} are lost$`)),
+    ]);
+  });
+
+  it('names the stream bytes lost when the buffer holds only part of them', async () => {
+    const { bytes, bufferedTo, to } = killedInWrite('part', () => CHUNK_HEADER_SIZE + 28);
+    const model = await loadBytes(bytes);
+    expect(names(model)).toEqual([...KILLED_EARLY, ...KILLED_LATE.slice(0, -2)]);
+    expect(model.issues.filter((i) => i.severity === 'error').map((i) => i.message)).toEqual([
+      expect.stringMatching(new RegExp(`; the events of stream 1 in its bytes ${bufferedTo}\\.\\.${to} are lost$`)),
+    ]);
+  });
+
+  it('reports a chunk cut inside its first fields as damage, as before', async () => {
+    const { bytes, cutAt, declared } = killedInWrite('all', () => CHUNK_HEADER_SIZE + 2);
+    const model = await loadBytes(bytes);
+    expect(names(model)).toEqual([...KILLED_EARLY, ...KILLED_LATE]);
+    expect(model.issues.filter((i) => i.severity === 'error').map((i) => i.message)).toEqual([
+      `the capture ends inside a chunk at bytes ${cutAt}–${bytes.length} of test.nvtxc (2 of ${declared} body bytes present): it was cut short, e.g. by kill -9 or a full disk; everything before byte ${cutAt} is kept`,
+    ]);
   });
 });

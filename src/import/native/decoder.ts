@@ -151,6 +151,8 @@ export class NativeDecoder {
   private eventsDecoded = 0;
   /** Bytes skipped as damaged: definitions there (strings, domains...) appear as placeholders. */
   private damagedBytes = 0;
+  /** The file's last chunk, an EVENTS chunk cut short: reported at the end, once it is known whether its events were kept. */
+  private cutEvents: { problem: FrameProblem; streamId: number; streamOffset: number; recordsEnd: number } | undefined;
 
   private incompleteExtBlobs = 0;
   private truncatedStrings = 0;
@@ -234,6 +236,22 @@ export class NativeDecoder {
 
   /** A byte range the chunk reader skipped or could not read (chunks.ts), for the load report. */
   skipped(problem: FrameProblem): void {
+    const cut = problem.cutChunk;
+    if (cut?.kind === Chunk.Events && !this.cutEvents) {
+      const r = new ByteReader(cut.bodyHead, 0, cut.bodyHead.length, cut.offset + 12);
+      try {
+        const streamId = r.varint();
+        const streamOffset = r.varint();
+        r.varintBig();
+        r.varintBig();
+        r.varint();
+        this.cutEvents = { problem, streamId, streamOffset, recordsEnd: streamOffset + cut.declaredBody - r.pos };
+        if (problem.resumedAt !== undefined) this.damage(problem.offset, problem.resumedAt);
+        return;
+      } catch (e) {
+        if (!(e instanceof FormatError)) throw e; // its head is cut too: reported as it is
+      }
+    }
     this.notes.limited(`frames ${problem.severity}`, `damaged or unreadable byte ranges`, problem.severity, problem.message, problem.offset);
     if (problem.resumedAt !== undefined) this.damage(problem.offset, problem.resumedAt);
   }
@@ -248,6 +266,7 @@ export class NativeDecoder {
   finish(): void {
     this.releaseHeldFrames();
     this.decodeOpenChunks();
+    this.reportCutEvents();
     this.cuda?.finish();
     for (const { text, count, offset } of this.collectorNotes.values()) {
       this.b.report('warning', `the collector noted bad input from the program: ${text}${count > 1 ? ` (${count} times)` : ''}`, { offset });
@@ -616,6 +635,35 @@ export class NativeDecoder {
         { offset: this.openChunks[0].fileOffset },
       );
     }
+  }
+
+  /**
+   * A kill during the write of an EVENTS chunk leaves it cut short at the end of the file; the
+   * collector empties a thread's buffer (an OPEN chunk) only after the write, so the events are
+   * usually in that buffer too. Only events no chunk holds are reported as lost.
+   */
+  private reportCutEvents(): void {
+    if (!this.cutEvents) return;
+    const { problem, streamId, streamOffset, recordsEnd } = this.cutEvents;
+    const st = this.streams.get(streamId);
+    if (st && st.decodedTo >= recordsEnd) {
+      const cut = problem.cutChunk!;
+      const present = (problem.resumedAt ?? cut.offset) - cut.offset - 12;
+      this.b.report(
+        'info',
+        `the last chunk, at byte ${cut.offset} (${present} of ${cut.declaredBody} body bytes present), was cut short: the process ended while writing it (e.g. kill -9). Its events were also in the thread's buffer left in the file and were recovered from there: none is lost`,
+        { offset: cut.offset },
+      );
+      return;
+    }
+    const from = Math.max(st?.decodedTo ?? 0, streamOffset);
+    this.notes.limited(
+      `frames ${problem.severity}`,
+      `damaged or unreadable byte ranges`,
+      problem.severity,
+      `${problem.message}; the events of stream ${streamId} in its bytes ${from}..${recordsEnd} are lost`,
+      problem.offset,
+    );
   }
 
   /** `open`: the EVENTS body of an OPEN chunk, whose clock pair is not kept (the capture's latest pair is used). */
