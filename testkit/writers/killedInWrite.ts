@@ -30,9 +30,10 @@ const SEAL: [bigint, bigint] = [3_000_000n, 5_001_000_000n];
 
 /**
  * `buffer`: what the thread's buffer holds of the cut chunk: all of it, all but its last two
- * ranges (records written directly, past the buffer), or none (no buffer in the file).
+ * ranges (records written directly, past the buffer), none (no buffer in the file), or all of it
+ * but damaged ('torn': a record's first byte follows them, committed without the rest).
  */
-export function killedInWrite(buffer: 'all' | 'part' | 'none', keep: (chunkBytes: number) => number): KilledInWrite {
+export function killedInWrite(buffer: 'all' | 'part' | 'none' | 'torn', keep: (chunkBytes: number) => number): KilledInWrite {
   const rec = new StreamRecords().thread(5, 'w');
   KILLED_EARLY.forEach((_, i) => rec.push(1000 + i * 100, KILLED_EARLY[i]).pop(1050 + i * 100));
   const from = rec.bytes().length;
@@ -43,15 +44,22 @@ export function killedInWrite(buffer: 'all' | 'part' | 'none', keep: (chunkBytes
   });
   const all = rec.bytes();
   const to = all.length;
-  const bufferedTo = buffer === 'all' ? to : buffer === 'part' ? beforeLastTwo : from;
+  const bufferedTo = buffer === 'all' || buffer === 'torn' ? to : buffer === 'part' ? beforeLastTwo : from;
 
   const w = new CaptureWriter().process({ pid: 7, t0: 1_000_000n, n0: 5_000_000_000n, tickRate: 2_000_000_000 });
   w.events(1, SEAL, all, 0, from);
-  if (buffer !== 'none') w.chunk(Chunk.Open, openBody(all, from, bufferedTo));
+  if (buffer !== 'none') w.chunk(Chunk.Open, openBody(buffer === 'torn' ? concat(all, all.subarray(from, from + 1)) : all, from, bufferedTo + (buffer === 'torn' ? 1 : 0)));
   const cutAt = w.bytes().length;
   w.events(1, SEAL, all, from, to);
   const whole = w.bytes();
   return { bytes: whole.subarray(0, cutAt + keep(whole.length - cutAt)), cutAt, declared: whole.length - cutAt - CHUNK_HEADER_SIZE, from, to, bufferedTo };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 /** An OPEN chunk body whose committed buffer holds stream 1's records [from, to). */

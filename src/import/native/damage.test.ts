@@ -276,6 +276,18 @@ describe('an EVENTS chunk cut short by a kill during its write', () => {
     ]);
   });
 
+  it('does not say that nothing is lost when the buffer that holds the events is damaged', async () => {
+    const { bytes, cutAt } = killedInWrite('torn', (n) => Math.floor(n / 2));
+    const model = await loadBytes(bytes);
+    expect(names(model)).toEqual([...KILLED_EARLY, ...KILLED_LATE]);
+    expect(model.issues.some((i) => i.severity === 'info' && /none is lost/.test(i.message))).toBe(false);
+    const errors = model.issues.filter((i) => i.severity === 'error').map((i) => i.message);
+    expect(errors).toContainEqual(expect.stringMatching(/runs past the end of its chunk; the rest of this buffer is skipped$/));
+    expect(errors).toContainEqual(
+      expect.stringMatching(new RegExp(`^the capture ends inside a chunk at bytes ${cutAt}–${bytes.length} .*; its events were also in the thread's buffer, which did not read to its end \\(see that message\\)$`)),
+    );
+  });
+
   it('reports a chunk cut inside its first fields as damage, as before', async () => {
     const { bytes, cutAt, declared } = killedInWrite('all', () => CHUNK_HEADER_SIZE + 2);
     const model = await loadBytes(bytes);

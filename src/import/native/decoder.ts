@@ -646,7 +646,9 @@ export class NativeDecoder {
     if (!this.cutEvents) return;
     const { problem, streamId, streamOffset, recordsEnd } = this.cutEvents;
     const st = this.streams.get(streamId);
-    if (st && st.decodedTo >= recordsEnd) {
+    const held = st !== undefined && st.decodedTo >= recordsEnd;
+    // `resumeNeeded`: the stream's last chunk or buffer did not parse to its end (reported on its own).
+    if (held && !st.resumeNeeded) {
       const cut = problem.cutChunk!;
       const present = (problem.resumedAt ?? cut.offset) - cut.offset - 12;
       this.b.report(
@@ -657,13 +659,10 @@ export class NativeDecoder {
       return;
     }
     const from = Math.max(st?.decodedTo ?? 0, streamOffset);
-    this.notes.limited(
-      `frames ${problem.severity}`,
-      `damaged or unreadable byte ranges`,
-      problem.severity,
-      `${problem.message}; the events of stream ${streamId} in its bytes ${from}..${recordsEnd} are lost`,
-      problem.offset,
-    );
+    const lost = held
+      ? `its events were also in the thread's buffer, which did not read to its end (see that message)`
+      : `the events of stream ${streamId} in its bytes ${from}..${recordsEnd} are lost`;
+    this.notes.limited(`frames ${problem.severity}`, `damaged or unreadable byte ranges`, problem.severity, `${problem.message}; ${lost}`, problem.offset);
   }
 
   /** `open`: the EVENTS body of an OPEN chunk, whose clock pair is not kept (the capture's latest pair is used). */
