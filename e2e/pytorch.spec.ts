@@ -12,6 +12,7 @@ import { enclosingRanges } from '../src/model/flows.ts';
 import { formatDurationShort } from '../src/format/time.ts';
 import { correlatedRanges, rangeName } from '../src/model/query.ts';
 import type { Model } from '../src/model/types.ts';
+import { busiestThread, threadRows } from '../src/ui/hierarchy/threadRows.ts';
 import { generateKineto } from '../testkit/gen/kineto.ts';
 import { idle, openApp, rangePoint, waitForCaptures, type HookedWindow } from './support.ts';
 
@@ -154,4 +155,18 @@ test('ProfilerStep#* duration over time: one point per step, hover reads a step 
   await expect(hover).toContainText('ProfilerStep#0');
   await detail.locator('.st-over-time').screenshot({ path: 'test-results/pytorch-steps-over-time-dark.png' });
   await page.emulateMedia({ colorScheme: 'light' });
+});
+
+test('the hierarchy opens on the thread with the most push/pop ranges, not on the profiler span listed first', async ({ page }) => {
+  await openFixture(page);
+  const rows = threadRows([{ id: 0, model }], () => false);
+  const busiest = busiestThread(rows)!;
+  // The list starts with the profiler's own span (pid -2): one range.
+  expect(rows[0].ranges).toBe(1);
+  expect(busiest.ranges).toBeGreaterThan(100);
+  const tab = page.getByRole('tablist', { name: 'Panels' }).getByRole('tab', { name: 'Hierarchy' });
+  await tab.click();
+  const thread = page.getByTestId('hierarchy-panel').getByRole('combobox', { name: 'Thread' });
+  await expect(thread.locator('option:checked')).toHaveText(busiest.label);
+  await expect(page.getByTestId('hierarchy-panel')).toContainText(`${busiest.ranges.toLocaleString('en-US')} ranges`);
 });

@@ -7,14 +7,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { rangeName, trackOfRange } from '../../model/query.ts';
-import { domainLabel, processLabel, threadLabel } from '../../model/trackTree.ts';
 import { useViewer } from '../../state/context.tsx';
 import { captureFilter } from '../../analysis/eventFilters.ts';
-import type { Track } from '../../model/types.ts';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
 import { formatCount } from '../../format/numbers.ts';
 import { formatDuration, formatTimestamp } from '../../format/time.ts';
 import { useVirtualRows } from '../events/useVirtualRows.ts';
+import { busiestThread, threadRows, type ThreadRow } from './threadRows.ts';
 import {
   ancestors,
   childCount,
@@ -46,33 +45,6 @@ const HEADERS: { label: string; title: string; num?: boolean }[] = [
   { label: 'NumChild', title: 'Direct children', num: true },
   { label: 'Range stack', title: 'The enclosing ranges, outermost first' },
 ];
-
-interface ThreadRow {
-  captureId: number;
-  track: number;
-  label: string;
-}
-
-function threadRows(captures: readonly LoadedCapture[], hidden: (c: LoadedCapture, track: number) => boolean): ThreadRow[] {
-  const out: ThreadRow[] = [];
-  for (const c of captures) {
-    const m = c.model;
-    // The order of the track tree: by process, thread, then domain.
-    const pid = (t: Track) => (t.process >= 0 ? m.processes[t.process].pid : -1);
-    const tid = (t: Track) => (t.thread >= 0 ? m.threads[t.thread].tid : -1);
-    const tracks = m.tracks
-      .map((t, track) => ({ t, track }))
-      .sort((a, b) => pid(a.t) - pid(b.t) || tid(a.t) - tid(b.t) || a.t.domain - b.t.domain || a.track - b.track);
-    tracks.forEach(({ t, track }) => {
-      if (t.kind !== 'pushpop' || t.rangeEnd === t.rangeBegin || hidden(c, track)) return;
-      const parts = [t.process >= 0 ? processLabel(m, t.process) : '', t.thread >= 0 ? threadLabel(m, t.thread) : t.label].filter(Boolean);
-      const domain = t.domain > 0 ? ` · ${domainLabel(m, t.domain)}` : '';
-      const prefix = captures.length > 1 ? `${m.capture.displayName} › ` : '';
-      out.push({ captureId: c.id, track, label: `${prefix}${parts.join(' › ')}${domain} (${formatCount(t.rangeEnd - t.rangeBegin)})` });
-    });
-  }
-  return out;
-}
 
 /** A sequential hue ramp from the top of the stack (blue) to the deepest level (orange). */
 function depthColor(level: number, maxDepth: number): string {
@@ -106,7 +78,7 @@ export function HierarchyPanel() {
     const [captureId, track] = selectedKey.split('/').map(Number);
     setChosen({ captureId, track });
   }, [selectedKey]);
-  const current = threads.find((t) => t.captureId === chosen?.captureId && t.track === chosen?.track) ?? threads[0];
+  const current = threads.find((t) => t.captureId === chosen?.captureId && t.track === chosen?.track) ?? busiestThread(threads);
   const capture = current ? captures.find((c) => c.id === current.captureId) : undefined;
 
   if (!current || !capture) {
