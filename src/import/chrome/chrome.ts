@@ -28,6 +28,7 @@ import { TraceDocumentReader, type IssueLocation, type TraceDocumentSink } from 
 import { EventFields, FieldKind, SpanField, parseEvent } from './eventFields.ts';
 import { FALLBACK, parseEventFast } from './fastEvent.ts';
 import { IssueBudget } from './issueBudget.ts';
+import { isMemoryEventName, memorySample, MEMORY_EVENT_NAME, MEMORY_ROW_PATH } from './kinetoMemory.ts';
 import { KinetoEvents, KinetoRole, isRoutedRole, kinetoRole } from './kineto.ts';
 import { readKinetoArgs, type KinetoArgs } from './kinetoArgs.ts';
 import { INCOMPLETE, decodeStringToken, decodeText, jsonDepth } from './jsonBytes.ts';
@@ -128,6 +129,8 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
   private readonly asyncRanges = new AsyncRangeMatcher();
   private readonly asyncKey = new AsyncKey();
   private readonly counterRows = new Map<string, number>();
+  /** PyTorch memory counter rows (kinetoMemory.ts), by process and label. */
+  private readonly memoryRows = new Map<string, number>();
   /** A counter event's series (reused; `raw` holds the parsed values where JSON.parse read them, for messages). */
   private readonly counterArgs: CounterArgs & { raw: unknown[] } = { keys: [], values: [], isNull: [], count: 0, raw: [] };
   /** PyTorch profiler (Kineto) role of each category id. */
@@ -429,6 +432,34 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
       thread = this.thread(buf, offset);
     }
     this.builder.mark(thread, t, this.eventAttrs(buf), this.at(offset));
+    const name = this.f.name;
+    if (name.kind === FieldKind.String && this.f.argsStart >= 0 && isMemoryEventName(buf, name.start, name.end)) this.memoryCounters(buf, offset, t);
+  }
+
+  /** A PyTorch "[memory]" instant's totals as samples of its device's counter rows. */
+  private memoryCounters(buf: Uint8Array, offset: number, t: number): void {
+    const args = this.parseArgs(buf, offset);
+    const sample = args && memorySample(args);
+    if (!sample) return;
+    this.budget.tally(
+      'pytorch memory',
+      'info',
+      `PyTorch memory events ("${MEMORY_EVENT_NAME}" instants): their allocator totals are also drawn as counter rows per device (${MEMORY_ROW_PATH.join(' › ')})`,
+      offset,
+    );
+    const process = this.builder.process(this.pid);
+    this.memoryCounter(process, `${sample.device} allocated`, t, sample.allocated);
+    if (sample.reserved !== undefined) this.memoryCounter(process, `${sample.device} reserved`, t, sample.reserved);
+  }
+
+  private memoryCounter(process: number, label: string, t: number, value: number): void {
+    const key = `${process}\u0000${label}`;
+    let row = this.memoryRows.get(key);
+    if (row === undefined) {
+      row = this.builder.counterRow({ label, process, unit: 'bytes', path: MEMORY_ROW_PATH });
+      this.memoryRows.set(key, row);
+    }
+    this.builder.counter(row, t, value);
   }
 
   private counter(buf: Uint8Array, offset: number): void {

@@ -4,7 +4,7 @@ import { generateKineto } from '../../../testkit/gen/kineto.ts';
 import { rangeCudaStatistics } from '../../analysis/cuda/statistics.ts';
 import { PROJECTION_ROW_LABEL, isGpuWorkRow } from '../../model/cudaRows.ts';
 import { enclosingRanges } from '../../model/flows.ts';
-import { correlatedRanges, correlationIdOf, rangeName, trackOfRange } from '../../model/query.ts';
+import { correlatedRanges, correlationIdOf, markName, rangeName, trackOfRange } from '../../model/query.ts';
 import { NVTX_RANGE_KINDS } from '../../analysis/scope.ts';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import type { Model } from '../../model/types.ts';
@@ -116,6 +116,49 @@ describe('PyTorch profiler (Kineto) traces: the real PyTorch 2.11 fixture', asyn
     expect(s.projection!.workCount).toBe(s.gpu.workCount.total);
     const projection = m.tracks.find((t) => t.label === PROJECTION_ROW_LABEL)!;
     expect(projection.rangeEnd - projection.rangeBegin).toBeGreaterThan(0);
+  });
+});
+
+describe('PyTorch profiler (Kineto) traces: memory events', async () => {
+  const text = readFileSync(FIXTURE, 'utf8');
+  const m = await load('cnn-h100-torch2.11.json', text);
+  interface MemoryEvent {
+    name?: string;
+    ts: number;
+    args: Record<string, number>;
+  }
+  const memory = (JSON.parse(text) as { traceEvents: MemoryEvent[] }).traceEvents.filter((e) => e.name === '[memory]');
+  const row = (label: string) => {
+    const tracks = m.tracks.filter((t) => t.kind === 'counter' && t.label === label);
+    expect(tracks, label).toHaveLength(1);
+    const t = tracks[0];
+    return { track: t, values: Array.from(m.counters.value.subarray(t.counterBegin, t.counterEnd)), times: Array.from(m.counters.timeNs.subarray(t.counterBegin, t.counterEnd)) };
+  };
+
+  it('draws the allocator totals of the "[memory]" events as counter rows per device, beside the marks', () => {
+    const cuda = memory.filter((e) => e.args['Device Type'] === 1 && e.args['Device Id'] === 0).sort((a, b) => a.ts - b.ts);
+    const cpu = memory.filter((e) => e.args['Device Type'] === 0).sort((a, b) => a.ts - b.ts);
+    expect(cuda.length).toBe(312);
+    expect(cpu.length).toBe(24);
+    const allocated = row('CUDA 0 allocated');
+    expect(allocated.values).toEqual(cuda.map((e) => e.args['Total Allocated']));
+    expect(allocated.track.unit).toBe('bytes');
+    expect(allocated.track.path).toEqual(['Memory']);
+    expect(m.processes[allocated.track.process].pid).toBe(502);
+    // The peak a user looks for: the largest total of the JSON.
+    expect(Math.max(...allocated.values)).toBe(Math.max(...cuda.map((e) => e.args['Total Allocated'])));
+    expect(row('CUDA 0 reserved').values).toEqual(cuda.map((e) => e.args['Total Reserved']));
+    expect(row('CPU allocated').values).toEqual(cpu.map((e) => e.args['Total Allocated']));
+    // The CPU allocator reserves nothing: no row of zeros.
+    expect(m.tracks.some((t) => t.label === 'CPU reserved')).toBe(false);
+    // Times: the events' own, on the capture's clock (microseconds in the JSON).
+    const origin = Number(BigInt(m.capture.originNs));
+    expect(allocated.times.map((t) => Math.round((t + origin) / 1000))).toEqual(cuda.map((e) => Math.round(e.ts)));
+    // The instants stay marks, with their args.
+    let marks = 0;
+    for (let i = 0; i < m.marks.timeNs.length; i++) if (markName(m, i) === '[memory]') marks++;
+    expect(marks).toBe(memory.length);
+    expect(m.issues.some((i) => i.severity === 'info' && /PyTorch memory events/.test(i.message))).toBe(true);
   });
 });
 
