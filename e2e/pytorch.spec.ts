@@ -103,7 +103,11 @@ test('a record_function range shows its CUDA statistics and GPU projection; GPU 
   const pane = page.locator('#st-pane-gpu');
   await expect(pane).toContainText('Memcpy HtoD (Pinned -> Device)');
   await expect(pane).not.toContainText('aten::');
+  // Its name column says what it lists, and so does the CUDA API table's.
+  await expect(pane.getByRole('columnheader').first()).toHaveText(/^GPU work/);
   await page.screenshot({ path: 'test-results/pytorch-gpu-tab.png' });
+  await page.getByRole('tab', { name: 'CUDA API' }).click();
+  await expect(page.locator('#st-pane-api').getByRole('columnheader').first()).toHaveText(/^API call/);
 });
 
 test('ProfilerStep#N compare in one row grouped with numbers folded; the slowest step is one click away', async ({ page }) => {

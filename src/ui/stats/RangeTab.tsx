@@ -60,7 +60,8 @@ export function exportScope(scope: PanelScope, captures: readonly LoadedCapture[
   return { kind: 'capture', tracks };
 }
 
-export function RangeTab({ service, scope, scopeKey }: { service: StatsService; scope: PanelScope; scopeKey: string }) {
+/** `subject`: what the table lists when it is not NVTX ranges ("GPU work", "API call"), for its name column. */
+export function RangeTab({ service, scope, scopeKey, subject }: { service: StatsService; scope: PanelScope; scopeKey: string; subject?: string }) {
   const captures = useViewer((s) => s.captures);
   const [grouping, setGrouping] = useState<Grouping>({ by: 'name' });
   const [sort, setSort] = useState<TableSort>(DEFAULT_SORT);
@@ -145,7 +146,7 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
             what="range table"
             rows={sorted.length}
             fileStem={`nvtx-ranges-by-${grouping.by === 'payloadField' ? 'payload-field' : grouping.by}`}
-            csv={() => rangeTableCsv(sorted, grouping, multi)}
+            csv={() => rangeTableCsv(sorted, grouping, multi, subject)}
             json={() => rangeTableJson(sorted, grouping, exportScope(scope, captures))}
           />
         </div>
@@ -161,6 +162,7 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
         <RangeGrid
           rows={sorted}
           grouping={grouping}
+          subject={subject}
           sort={sort}
           figures={shownFigures(figures, sorted)}
           busy={table.pending}
@@ -190,6 +192,7 @@ export function RangeTab({ service, scope, scopeKey }: { service: StatsService; 
 function RangeGrid({
   rows,
   grouping,
+  subject,
   sort,
   figures,
   busy,
@@ -199,6 +202,7 @@ function RangeGrid({
 }: {
   rows: StatsRow[];
   grouping: Grouping;
+  subject?: string;
   sort: TableSort;
   figures: readonly ColumnId[];
   busy: boolean;
@@ -224,7 +228,7 @@ function RangeGrid({
   const columns: GridColumn<StatsRow>[] = [
     {
       id: 'label',
-      header: groupHeader(grouping),
+      header: groupHeader(grouping, subject),
       title: column('label').title,
       className: column('label').kind === 'text' ? 'name' : 'name num',
       cellClassName: ' name',

@@ -95,8 +95,8 @@ export function StatsPanel() {
       {tabs.filter((t) => visited.has(t.id)).map((t) => (
         <div key={t.id} className="st-pane" role="tabpanel" id={`st-pane-${t.id}`} aria-labelledby={`st-tab-${t.id}`} hidden={tab !== t.id}>
           {t.id === 'ranges' && <RangeTab service={service} scope={scope} scopeKey={key} />}
-          {t.id === 'gpu' && <RangeTab service={service} scope={gpuScope} scopeKey={scopeKey(gpuScope)} />}
-          {t.id === 'api' && <RangeTab service={service} scope={apiScope} scopeKey={scopeKey(apiScope)} />}
+          {t.id === 'gpu' && <RangeTab service={service} scope={gpuScope} scopeKey={scopeKey(gpuScope)} subject="GPU work" />}
+          {t.id === 'api' && <RangeTab service={service} scope={apiScope} scopeKey={scopeKey(apiScope)} subject="API call" />}
           {t.id === 'marks' && <MarkTable service={service} scope={scope} scopeKey={key} />}
           {t.id === 'counters' && <CounterTable service={service} scope={scope} scopeKey={key} />}
         </div>

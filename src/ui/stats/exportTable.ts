@@ -31,8 +31,8 @@ function rangeCell(row: StatsRow, c: ColumnDef): string | number {
 }
 
 /** The range table as CSV: every column in nsys order, a leading Capture column for several captures. */
-export function rangeTableCsv(rows: readonly StatsRow[], grouping: Grouping, multiCapture: boolean): string {
-  const header = COLUMNS.map((c) => (c.id === 'label' ? groupHeader(grouping) : c.csvHeader));
+export function rangeTableCsv(rows: readonly StatsRow[], grouping: Grouping, multiCapture: boolean, subject?: string): string {
+  const header = COLUMNS.map((c) => (c.id === 'label' ? groupHeader(grouping, subject) : c.csvHeader));
   return csv(
     multiCapture ? ['Capture', ...header] : header,
     rows.map((r) => {

@@ -49,6 +49,11 @@ describe('table rows and sorting', () => {
     expect(tableTotals(rows())).toEqual({ instances: 4, unended: 0, totalNs: 1500 + 300 + 300 });
     expect(groupHeader({ by: 'thread' })).toBe('Thread');
     expect(groupHeader({ by: 'payloadField', path: 'cfg.mode' })).toBe('cfg.mode');
+    // The GPU work and CUDA API tables name what they list.
+    expect(groupHeader({ by: 'name' }, 'GPU work')).toBe('GPU work');
+    expect(groupHeader({ by: 'family' }, 'API call')).toBe('API call (numbers folded)');
+    expect(groupHeader({ by: 'thread' }, 'API call')).toBe('Thread');
+    expect(groupHeader({ by: 'name' })).toBe('Range');
   });
 });
 

@@ -116,9 +116,15 @@ export function figureTemplate(figures: readonly ColumnId[]): { wide: string; na
   };
 }
 
-/** What the name column holds for a grouping ("Range", "Thread"...). */
-export function groupHeader(grouping: Grouping): string {
-  return grouping.by === 'payloadField' ? grouping.path : GROUP_BY_TITLE[grouping.by];
+/**
+ * What the name column holds for a grouping ("Range", "Thread"...); `subject` names what the
+ * table lists when it is not NVTX ranges ("GPU work", "API call"), for the groupings by name.
+ */
+export function groupHeader(grouping: Grouping, subject?: string): string {
+  if (grouping.by === 'payloadField') return grouping.path;
+  if (subject !== undefined && grouping.by === 'name') return subject;
+  if (subject !== undefined && grouping.by === 'family') return `${subject} (numbers folded)`;
+  return GROUP_BY_TITLE[grouping.by];
 }
 
 /** One capture's engine result as table rows. */
