@@ -93,6 +93,11 @@ export interface ExportSpec {
   span?: [number, number];
   /** Name/value rows of the export metadata table. */
   metadata?: Array<[string, string]>;
+  /**
+   * DIAGNOSTIC_EVENT rows as Nsight Systems 2025 writes them (severity 1 info, 2 warning, 3 error;
+   * the text inline); pid 0: a session-level note (globalPid of the session). The table exists only when given.
+   */
+  diagnostics?: Array<{ timestamp: number; severity: number; text: string; pid: number }>;
 }
 
 /** Returns the bytes of a new SQLite file holding `spec`. */
@@ -233,6 +238,13 @@ function fill(db: Database, spec: ExportSpec): void {
   }
   for (const [name, value] of spec.metadata ?? [['EXPORT_SCHEMA_VERSION', modern ? '3.17.1' : '2.7.1']]) {
     db.run(`INSERT INTO ${metaTable} VALUES (?, ?)`, [name, value]);
+  }
+  if (spec.diagnostics) {
+    db.run('CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, timestampType INTEGER NOT NULL, source INTEGER NOT NULL, severity INTEGER NOT NULL, text TEXT NOT NULL, globalPid INTEGER)');
+    for (const d of spec.diagnostics) {
+      if (d.pid === 0) db.run('INSERT INTO DIAGNOSTIC_EVENT VALUES (?, 1, 3, ?, ?, -144115188075855872)', [d.timestamp, d.severity, d.text]);
+      else db.run(`INSERT INTO DIAGNOSTIC_EVENT VALUES (?, 1, 3, ?, ?, ((${hw} << 56) | (${vm} << 48) | (? << 24)))`, [d.timestamp, d.severity, d.text, d.pid]);
+    }
   }
   strings.forEach((s, i) => db.run('INSERT INTO StringIds VALUES (?, ?)', [i, s]));
 }

@@ -124,6 +124,22 @@ describe('nsys importer on a real export', () => {
   });
 });
 
+describe('nsys importer on a real export: what Nsight Systems noted', () => {
+  it('passes its warnings on to the load report, one line per distinct text, and counts the rest', () => {
+    const warnings = rows(
+      'SELECT text, COUNT(*), COUNT(DISTINCT (globalPid >> 24) & 16777215) FROM DIAGNOSTIC_EVENT WHERE severity = 2 GROUP BY text ORDER BY MIN(timestamp)',
+    ) as [string, number, number][];
+    expect(warnings.length).toBe(3);
+    const listed = m.issues.filter((i) => i.message.startsWith('Nsight Systems warned while recording: '));
+    expect(listed.map((i) => [i.severity, i.message])).toEqual(
+      warnings.map(([text, count, processes]) => ['info', `Nsight Systems warned while recording: ${text} (${processes} processes, ${count} times)`]),
+    );
+    const [[errors, notes]] = rows('SELECT SUM(severity = 3), SUM(severity NOT IN (2, 3)) FROM DIAGNOSTIC_EVENT') as number[][];
+    const total = warnings.reduce((n, [, count]) => n + count, 0);
+    expect(m.capture.properties['Nsight Systems diagnostics']).toBe(`${errors} error(s), ${total} warning(s), ${notes} note(s)`);
+  });
+});
+
 /** Compares `rangeCudaStatistics` of the NVTX row `rowid` with the same figures computed in SQL. */
 function checkAgainstSql(rowid: number, start: number, end: number, tid: number): void {
   const range = findRange(start, end, tid);

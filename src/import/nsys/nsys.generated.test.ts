@@ -378,3 +378,39 @@ describe('nsys importer: bad files', () => {
     await expect(load(bytes.subarray(0, 3000), 'stub.sqlite')).rejects.toThrow(/stub\.sqlite: .*truncated/);
   });
 });
+
+describe('nsys importer: what Nsight Systems noted while recording (DIAGNOSTIC_EVENT)', () => {
+  it('passes errors on as warnings and warnings as information, grouped, with their processes; notes are counted', async () => {
+    const diagnostics = [
+      { timestamp: 0, severity: 1, text: 'Profiling has started.', pid: 0 },
+      { timestamp: 10, severity: 3, text: 'CUPTI buffers overflowed: 120 CUDA activity records were dropped.', pid: 41 },
+      { timestamp: 20, severity: 2, text: 'No NVTX events collected. Does the process use NVTX?', pid: 42 },
+      { timestamp: 30, severity: 2, text: 'No NVTX events collected. Does the process use NVTX?', pid: 43 },
+      { timestamp: 40, severity: 3, text: 'CUPTI buffers overflowed: 120 CUDA activity records were dropped.', pid: 41 },
+      { timestamp: 50, severity: 4, text: 'Verbose note', pid: 41 },
+    ];
+    const m = await load(await buildExport({ threads: [[41, 41, 'main']], nvtx: [{ start: 0, end: 10, type: T.pushPop, pid: 41, tid: 41, text: 'r' }], diagnostics }));
+    expect(m.issues.map((i) => `${i.severity}: ${i.message}`)).toEqual([
+      'warning: Nsight Systems reported an error while recording: CUPTI buffers overflowed: 120 CUDA activity records were dropped. (process 41, 2 times)',
+      'info: Nsight Systems warned while recording: No NVTX events collected. Does the process use NVTX? (2 processes, 2 times)',
+    ]);
+    expect(m.capture.properties['Nsight Systems diagnostics']).toBe('2 error(s), 2 warning(s), 2 note(s)');
+    expect(rangeName(m, 0)).toBe('r');
+  });
+
+  it('lists at most 20 distinct messages per severity and counts the rest', async () => {
+    // Texts without numbers: the load report groups messages that differ only in numbers by itself.
+    const diagnostics = Array.from({ length: 25 }, (_, i) => ({ timestamp: i, severity: 2, text: `warning ${String.fromCharCode(97 + i)}`, pid: 0 }));
+    const m = await load(await buildExport({ diagnostics }));
+    const infos = m.issues.filter((i) => i.severity === 'info').map((i) => i.message);
+    expect(infos.slice(0, 2)).toEqual(['Nsight Systems warned while recording: warning a', 'Nsight Systems warned while recording: warning b']);
+    expect(infos.filter((t) => t.startsWith('Nsight Systems warned'))).toHaveLength(21);
+    expect(infos).toContain('Nsight Systems warned while recording: 5 more distinct message(s) (DIAGNOSTIC_EVENT table)');
+  });
+
+  it('says nothing when the export has no such table', async () => {
+    const m = await load(await buildExport({ threads: [[1, 1, 'main']], nvtx: [{ start: 0, end: 10, type: T.pushPop, pid: 1, tid: 1, text: 'r' }] }));
+    expect(m.issues).toEqual([]);
+    expect(m.capture.properties['Nsight Systems diagnostics']).toBeUndefined();
+  });
+});

@@ -9,6 +9,7 @@
 import type { DecodeContext, DecodeInput, Importer } from '../importer.ts';
 import { NsysContext } from './context.ts';
 import { cudaModelOf, decodeCuda } from './cuda.ts';
+import { reportDiagnostics } from './diagnostics.ts';
 import { decodeNvtx, emptyResourceNames } from './nvtx.ts';
 import { Schema } from './schema.ts';
 import { rowArrayCursor } from './rowCursor.ts';
@@ -72,6 +73,7 @@ async function decodeNsys(input: DecodeInput, ctx: DecodeContext): Promise<void>
     const clock = captureClock(schema, meta);
     b.setClock(clock.name, clock.origin);
     for (const [k, v] of Object.entries(describeCapture(schema, meta))) b.setProperty(k, v);
+    reportDiagnostics(schema, b);
 
     const nsys = new NsysContext(db, schema, b, clock.timeBase, ctx.signal);
     if (!schema.has('NVTX_EVENTS')) b.report('info', 'no NVTX_EVENTS table: the capture has no NVTX events');

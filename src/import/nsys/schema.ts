@@ -70,14 +70,16 @@ export class Schema {
 
   /** Rows of a two-column (key, value) query on `table`, e.g. an enum or metadata table. */
   pairs(table: string, sql: string): Array<[unknown, unknown]> {
-    const out: Array<[unknown, unknown]> = [];
+    return this.rows(table, sql).map((row) => [row[0], row[1]]);
+  }
+
+  /** Rows of a small query on `table`, each as its cells; what could not be read is reported. */
+  rows(table: string, sql: string): unknown[][] {
+    const out: unknown[][] = [];
     let st: ReturnType<Database['prepare']> | undefined;
     try {
       st = this.db.prepare(sql);
-      while (st.step()) {
-        const row = st.get();
-        out.push([row[0], row[1]]);
-      }
+      while (st.step()) out.push(Array.from(st.get()));
     } catch (e) {
       this.onError(`table ${table}: could not read ${out.length === 0 ? 'any row' : `past row ${out.length}`} (${(e as Error).message})`);
     } finally {
