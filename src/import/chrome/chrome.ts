@@ -43,6 +43,20 @@ export const KEPT_KEYS: ReadonlySet<string> = new Set([
   'distributedInfo',
   'baseTimeNanoseconds',
   'traceName',
+  // The PyTorch profiler's (Kineto's) facts about the run.
+  'trace_id',
+  'profile_memory',
+  'record_shapes',
+  'with_stack',
+  'with_flops',
+  'with_modules',
+  'cuda_driver_version',
+  'cuda_runtime_version',
+  'cupti_version',
+  'hip_driver_version',
+  'hip_runtime_version',
+  'roctracer_version',
+  'rocprof_version',
 ]);
 
 /** Longest property value kept from the top-level object (the rest is cut with an ellipsis). */

@@ -107,6 +107,13 @@ describe('PyTorch profiler (Kineto) traces: the real PyTorch 2.11 fixture', asyn
     expect(backward?.count).toBe(events.filter((e) => e.ph === 'X' && e.cat === 'user_annotation' && (e as { name?: string }).name === 'backward').length);
   });
 
+  it("keeps the profiler's facts about the run as capture properties", () => {
+    for (const [key, value] of [['cuda_driver_version', '13000'], ['cuda_runtime_version', '13000'], ['cupti_version', '130001'], ['profile_memory', '1']]) {
+      expect(m.capture.properties[key], key).toBe(value);
+    }
+    expect(m.issues.filter((i) => /is not shown/.test(i.message))).toEqual([]);
+  });
+
   it('gives a record_function range its CUDA statistics and GPU projection', () => {
     let forward = -1;
     for (let i = 0; i < m.ranges.startNs.length && forward < 0; i++) if (rangeName(m, i) === 'forward' && m.tracks[trackOfRange(m, i)].kind === 'pushpop') forward = i;
