@@ -63,6 +63,23 @@ test('a dropped nsys SQLite export shows NVTX, CUDA API and GPU rows', async ({ 
   await expect(page.getByTestId('range-details').getByTestId('detail-name')).toHaveText('FusionExecutorCache::runFusionWithInputs');
 });
 
+test("the Capture tab says what the export is and what Nsight Systems recorded about the run, its warnings in the load report", async ({ page }) => {
+  await openApp(page);
+  await dropBinary(page, 'fuser-report1.sqlite', new Uint8Array(readFileSync(FIXTURE)));
+  await waitForCaptures(page, 1);
+  await page.getByRole('tablist', { name: 'Panels' }).getByRole('tab', { name: 'Capture' }).click();
+  const info = page.getByTestId('capture-info');
+  await expect(info).toContainText('Nsight Systems SQLite export');
+  await expect(info).toContainText('Ranges13,513');
+  await expect(info).toContainText('API calls990');
+  const recorded = info.getByTestId('capture-properties');
+  await expect(recorded).toContainText('Nsight Systems');
+  await expect(recorded).toContainText('0 error(s), 31 warning(s), 27 note(s)');
+  await page.screenshot({ path: 'test-results/nsys-capture-tab.png' });
+  await page.getByRole('tablist', { name: 'Panels' }).getByRole('tab', { name: 'Load report' }).click();
+  await expect(page.getByTestId('load-report')).toContainText('Nsight Systems warned while recording: No NVTX events collected. Does the process use NVTX? (11 processes, 11 times)');
+});
+
 test('an SQLite file that is not an nsys export gets a clear error', async ({ page }) => {
   await openApp(page);
   // A minimal empty SQLite database: a 100-byte header and one empty 512-byte page.

@@ -174,3 +174,16 @@ test('the hierarchy opens on the thread with the most push/pop ranges, not on th
   await expect(thread.locator('option:checked')).toHaveText(busiest.label);
   await expect(page.getByTestId('hierarchy-panel')).toContainText(`${busiest.ranges.toLocaleString('en-US')} ranges`);
 });
+
+test('the Capture tab shows the profiler\'s facts about the run; the memory totals are counter rows', async ({ page }) => {
+  await openFixture(page);
+  await page.getByRole('tablist', { name: 'Panels' }).getByRole('tab', { name: 'Capture' }).click();
+  const recorded = page.getByTestId('capture-properties');
+  await expect(recorded).toContainText('cuda_driver_version');
+  await expect(recorded).toContainText('13000');
+  await expect(recorded).toContainText('NVIDIA H100 80GB HBM3');
+  await page.getByRole('tab', { name: 'Counters' }).click();
+  await expect(page.locator('#st-pane-counters')).toContainText('CUDA 0 allocated');
+  await expect(page.locator('#st-pane-counters')).toContainText('157.4 M');
+  await page.screenshot({ path: 'test-results/pytorch-capture-tab.png' });
+});

@@ -1,7 +1,8 @@
-/** The bottom panel's tabs: the events table, the push/pop hierarchy, instrumentation health and the load report. */
+/** The bottom panel's tabs: the events table, the push/pop hierarchy, instrumentation health, the load report and what each capture is. */
 import { useMemo, type ReactNode } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import { healthList } from '../health/health.ts';
+import { CaptureInfoPanel } from '../capture/CaptureInfoPanel.tsx';
 import { ComparePanel } from '../compare/ComparePanel.tsx';
 import { HealthPanel } from '../health/HealthPanel.tsx';
 import { HierarchyPanel } from '../hierarchy/HierarchyPanel.tsx';
@@ -32,6 +33,12 @@ export function AnalysisPanel({ report, reportCounts, contentReady = true }: { r
       tone: reportCounts.error > 0 ? 'error' : 'warning',
       title: 'Every problem found while loading',
       render: () => report,
+    },
+    {
+      id: 'capture',
+      label: 'Capture',
+      title: 'What each file is and holds: format, size, clock, counts, and what it records about itself (command line, tool versions, GPUs...)',
+      render: () => <CaptureInfoPanel />,
     },
   ];
   // Comparing needs two captures: the tab appears with the second one, or when files were dropped

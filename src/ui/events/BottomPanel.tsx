@@ -1,5 +1,5 @@
 /**
- * The panel under the timeline: a strip of tabs (Events, Hierarchy, Health, Load report) that is
+ * The panel under the timeline: a strip of tabs (Events, Hierarchy, Health, Load report, Capture) that is
  * always there once something is loaded, and the open tab's content above it at a height the user
  * drags. The open tab is the store's `panel` (kept in the URL hash); clicking the open tab or
  * the collapse button closes it.
@@ -9,7 +9,7 @@ import { useViewer } from '../../state/context.tsx';
 import { formatCount } from '../../format/numbers.ts';
 import './panels.css';
 
-export type BottomTab = 'events' | 'hierarchy' | 'health' | 'report' | 'compare';
+export type BottomTab = 'events' | 'hierarchy' | 'health' | 'report' | 'compare' | 'capture';
 
 export interface TabSpec {
   id: BottomTab;
