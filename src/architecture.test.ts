@@ -57,7 +57,7 @@ export const LAYERS: Readonly<Record<string, { may: readonly string[]; packages?
   'src/model': { may: ['src/payload'] },
   'src/import': { may: ['src/model', 'src/payload'], packages: ['fflate', 'sql.js', '@sqlite.org/sqlite-wasm', '@sqlite.org/sqlite-wasm/sqlite3.wasm?url', 'node:fs', 'node:path', 'node:module'] },
   'src/worker': { may: ['src/import', 'src/model'] },
-  'src/analysis': { may: ['src/model', 'src/payload'] },
+  'src/analysis': { may: ['src/model', 'src/payload', 'src/format'] },
   'src/export': { may: ['src/model', 'src/payload'] },
   'src/state': { may: ['src/model', 'src/analysis'], packages: ['react', 'zustand'] },
   'src/timeline': { may: ['src/model', 'src/analysis', 'src/format', 'src/state'], packages: ['react', 'd3-scale', '*.css'] },

@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../analysis/index.ts';
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
+import { fileInfo, renderInfoCsv, renderInfoTable } from './info.ts';
 import { eventJson, eventRecords } from './events.ts';
 import type { Model } from '../model/types.ts';
 import { csvField, terminalSafe } from './textOutput.ts';
@@ -32,6 +33,8 @@ Commands:
   stats FILE...    range statistics per name (nsys nvtx_sum columns, plus self time, P90, P99)
   events FILE...   every range, mark and counter sample
   counters FILE... per counter row: min, max, time-weighted average, first, last, delta, rate
+  info FILE...     what each file is and holds (format, size, clock, counts, load problems) and
+                   what it records about its run (command line, host, tool versions, GPUs)
   diff BASE CANDIDATE
                    compare two captures per range name (or --group-by): count, total, mean,
                    median, P90, P99 of both (A = BASE, B = CANDIDATE), their changes, names added
@@ -67,6 +70,8 @@ Options of counters:
   --format table|csv|json   output format (default table); --json is --format json
   --from TIME, --to TIME    only this part of the capture
                             (delta counters, whose values are changes: figures over the changes)
+Options of info:
+  --format table|csv|json   output format (default table); --json is --format json
 Options of events:
   --json                    JSON array of objects (name, kind, startNs, endNs, thread, process,
                             category, domain, color, payload, endTid for cross-thread ranges;
@@ -220,6 +225,14 @@ async function runCounters(io: CliIO, files: readonly string[], values: ReturnTy
   return runTables(io, files, format, (path, model) => fileCounterStats(path, model, window), { table: renderCounterTable, csv: renderCounterCsv });
 }
 
+async function runInfo(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
+  const format = outputFormat(values);
+  for (const option of ['group-by', 'range', 'mode', 'fail-if', 'kind', 'from', 'to'] as const) {
+    if (values[option] !== undefined) throw new UsageError(`--${option} is not an option of info`);
+  }
+  return runTables(io, files, format, fileInfo, { table: renderInfoTable, csv: renderInfoCsv });
+}
+
 async function runStats(io: CliIO, files: readonly string[], values: ReturnType<typeof parseCommand>['values']): Promise<number> {
   const format = outputFormat(values);
   const request = statsRequest(values);
@@ -338,7 +351,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       await io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
     }
-    if (command !== 'stats' && command !== 'events' && command !== 'counters' && command !== 'diff') throw new UsageError(`unknown command "${command}"`);
+    if (command !== 'stats' && command !== 'events' && command !== 'counters' && command !== 'diff' && command !== 'info') throw new UsageError(`unknown command "${command}"`);
     let parsed;
     try {
       parsed = parseCommand(rest);
@@ -351,6 +364,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     }
     if (parsed.positionals.length === 0) throw new UsageError(`${command}: give at least one capture file`);
     if (command === 'counters') return await runCounters(io, parsed.positionals, parsed.values);
+    if (command === 'info') return await runInfo(io, parsed.positionals, parsed.values);
     if (command === 'diff') return await runDiff(io, parsed.positionals, parsed.values);
     return command === 'stats' ? await runStats(io, parsed.positionals, parsed.values) : await runEvents(io, parsed.positionals, parsed.values);
   } catch (e) {

@@ -349,6 +349,9 @@ describe('Chrome importer documents', () => {
     expect(m.processes.find((p) => p.pid === 4242)!.name).toBe('python3');
     expect(m.capture.properties['deviceProperties']).toContain('A100');
     expect(m.capture.properties['baseTimeNanoseconds']).toBe('1718000000000000000');
+    // Its ts are Unix times already (as older PyTorch versions wrote them): UTC, not base + ts.
+    expect(m.capture.clock).toBe('UTC');
+    expect(new Date(Number(BigInt(m.capture.originNs) / 1_000_000n)).toISOString().slice(0, 10)).toBe('2024-06-10');
     expect(m.categories.map((c) => c.name).sort()).toEqual(['cpu_op', 'cuda_runtime', 'kernel']);
     const linear = Array.from(m.ranges.startNs.keys()).find((r) => rangeName(m, r) === 'aten::linear')!;
     expect(JSON.parse(payloadValue(m, m.ranges.payload[linear])!.value as string)).toMatchObject({ 'External id': 12 });

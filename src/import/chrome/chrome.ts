@@ -179,6 +179,12 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
   private tid = 0;
 
   private originUs: number | undefined;
+  /**
+   * The PyTorch profiler's `baseTimeNanoseconds`: Unix time in ns of its `ts` zero (Kineto writes
+   * `ts` relative to it, in µs; HTA's trace_event_timestamp_to_unixtime_ns reads them so), which
+   * puts the trace on the UTC clock Nsight exports use.
+   */
+  private baseTimeNs: bigint | undefined;
   /** File offset of the event being decoded. */
   private eventOffset = 0;
   private eventCount = 0;
@@ -221,6 +227,8 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
   topLevelValue(key: string, json: string | undefined, bytes: number, where: IssueLocation): void {
     if (key === 'traceEvents') return;
     if (key === 'deviceProperties' && json !== undefined && jsonDepth(json) <= MAX_PROPERTY_DEPTH) this.kineto.deviceProperties(parseJson(json));
+    // Read from the text: the number is beyond 2^53.
+    if (key === 'baseTimeNanoseconds' && json !== undefined && /^\s*[1-9]\d{0,20}\s*$/.test(json)) this.baseTimeNs = BigInt(json.trim());
     if (json === undefined) {
       this.builder.report('info', `top-level "${key}" (${bytes} bytes) is not shown`, where);
       return;
@@ -873,7 +881,13 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
       b.setProperty('PyTorch profiler CUDA', `${this.kineto.apiCalls} API calls, ${this.kineto.gpuOps} GPU operations, ${this.kineto.ac2gFlows} ac2g flow events`);
     }
     this.budget.flush();
-    if (this.originUs !== undefined) b.setClock('Chrome trace clock (µs)', BigInt(this.originUs) * 1000n);
+    if (this.originUs !== undefined) {
+      const origin = BigInt(this.originUs) * 1000n;
+      // Traces of older PyTorch versions write Unix times as they are, beside the base: added to
+      // the base, they would land decades later.
+      if (this.baseTimeNs !== undefined) b.setClock('UTC', origin >= this.baseTimeNs / 2n ? origin : this.baseTimeNs + origin);
+      else b.setClock('Chrome trace clock (µs)', origin);
+    }
     if (reader.documentForm) b.setProperty('chrome.form', reader.documentForm === 'array' ? 'JSON array' : 'JSON object (traceEvents)');
     b.setProperty('chrome.events', String(this.eventCount));
     // JSON that is no trace (a cloud tracing export, an execution trace, a list of records) says

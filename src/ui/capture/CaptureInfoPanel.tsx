@@ -1,7 +1,8 @@
-/** The Capture tab: what each loaded file is and holds, and the facts it records (captureFacts.ts). */
+/** The Capture tab: what each loaded file is and holds, and the facts it records (src/analysis/captureFacts.ts). */
 import { useMemo } from 'react';
 import { useViewer } from '../../state/context.tsx';
-import { captureFacts } from './captureFacts.ts';
+import { captureFacts } from '../../analysis/captureFacts.ts';
+import { FORMAT_LIST } from '../formatList.ts';
 import './captureInfo.css';
 
 /** Longest value shown in full; longer ones (a JSON list of device properties) are cut, whole in their title. */
@@ -9,7 +10,14 @@ const SHOWN_CHARS = 400;
 
 export function CaptureInfoPanel() {
   const captures = useViewer((s) => s.captures);
-  const all = useMemo(() => captures.map((c) => ({ id: c.id, ...captureFacts(c) })), [captures]);
+  const all = useMemo(
+    () =>
+      captures.map((c) => {
+        const formatLabel = FORMAT_LIST.find((f) => f.id === c.model.capture.format)?.label ?? c.model.capture.format;
+        return { id: c.id, ...captureFacts(c.model, { formatLabel, decodeMs: c.decodeMs }) };
+      }),
+    [captures],
+  );
   if (all.length === 0) return <p className="panel-empty">No capture loaded.</p>;
   return (
     <div className="capture-info" data-testid="capture-info">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelBuilder } from '../../model/builder.ts';
+import { ModelBuilder } from '../model/builder.ts';
 import { captureFacts, timeZero } from './captureFacts.ts';
 
 function model() {
@@ -17,7 +17,7 @@ function model() {
 
 describe('capture facts', () => {
   it('says what the file is and holds, and how loading it went', () => {
-    const { title, facts, properties } = captureFacts({ model: model(), decodeMs: 12.5 });
+    const { title, facts, properties } = captureFacts(model(), { formatLabel: 'nvtxview native capture (.nvtxc)', decodeMs: 12.5 });
     expect(title).toBe('run.nvtxc');
     const fact = new Map(facts);
     expect(fact.get('File')).toBe('run.nvtxc');
@@ -32,6 +32,8 @@ describe('capture facts', () => {
     expect(fact.get('Decoded in')).toBe('12.5 ms');
     expect(fact.get('Load report')).toBe('0 errors, 1 warning, 0 info');
     expect(fact.has('Name')).toBe(false);
+    expect(fact.has('API calls')).toBe(false);
+    expect(new Map(captureFacts(model(), { formatLabel: 'x' }).facts).has('Decoded in')).toBe(false);
     // What the file records, in the importer's order.
     expect(properties).toEqual([
       ['command', 'python train.py --epochs 1'],

@@ -1,13 +1,12 @@
 /**
- * What the Capture tab says about a loaded file: what it is (format, size, clock, span), what it
+ * What the page's Capture tab and `nvtxview info` say about a loaded file: what it is (format, size, clock, span), what it
  * holds (NVTX ranges and marks, API calls and GPU work apart, counter samples), how loading it went, and the facts the file itself records (`CaptureInfo.properties`:
  * the command line, the tool and its versions, GPUs, session start...), in the order the importer gave them.
  */
-import { formatBytes, formatCount } from '../../format/numbers.ts';
-import { formatDuration } from '../../format/time.ts';
-import { isGpuWorkRow } from '../../model/cudaRows.ts';
-import type { Model } from '../../model/types.ts';
-import { FORMAT_LIST } from '../formatList.ts';
+import { formatBytes, formatCount } from '../format/numbers.ts';
+import { formatDuration } from '../format/time.ts';
+import { isGpuWorkRow } from '../model/cudaRows.ts';
+import type { Model } from '../model/types.ts';
 
 export interface CaptureFacts {
   title: string;
@@ -17,10 +16,10 @@ export interface CaptureFacts {
   properties: [string, string][];
 }
 
-export function captureFacts(capture: { model: Model; decodeMs: number }): CaptureFacts {
-  const m = capture.model;
+/** `formatLabel`: the importer's name of the format; `decodeMs`: how long the load took, when known. */
+export function captureFacts(m: Model, options: { formatLabel: string; decodeMs?: number }): CaptureFacts {
   const c = m.capture;
-  const format = FORMAT_LIST.find((f) => f.id === c.format)?.label ?? c.format;
+  const format = options.formatLabel;
   const severities = { error: 0, warning: 0, info: 0 };
   for (const issue of m.issues) severities[issue.severity]++;
   let nvtx = 0;
@@ -47,7 +46,7 @@ export function captureFacts(capture: { model: Model; decodeMs: number }): Captu
     ['Marks', formatCount(m.marks.timeNs.length)],
     ['Counter samples', formatCount(m.counters.timeNs.length)],
     ['Rows', formatCount(m.tracks.length)],
-    ['Decoded in', formatDuration(Math.round(capture.decodeMs * 1e6))],
+    ...(options.decodeMs !== undefined ? ([['Decoded in', formatDuration(Math.round(options.decodeMs * 1e6))]] as [string, string][]) : []),
     ['Load report', `${plural(severities.error, 'error')}, ${plural(severities.warning, 'warning')}, ${formatCount(severities.info)} info`],
   ];
   if (c.displayName !== c.fileName) facts.unshift(['Name', c.displayName]);
