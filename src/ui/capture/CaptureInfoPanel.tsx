@@ -24,21 +24,23 @@ export function CaptureInfoPanel() {
       {all.map((c) => (
         <section key={c.id} className="capture-info-file" aria-label={`About ${c.title}`}>
           <h3 className="section-title">{c.title}</h3>
-          <dl className="capture-info-list">
-            {c.facts.map(([label, value]) => (
-              <Fact key={label} label={label} value={value} />
-            ))}
-          </dl>
-          {c.properties.length > 0 && (
-            <>
-              <h4 className="capture-info-subtitle">Recorded in the file</h4>
-              <dl className="capture-info-list" data-testid="capture-properties">
-                {c.properties.map(([key, value]) => (
-                  <Fact key={key} label={key} value={value} />
-                ))}
-              </dl>
-            </>
-          )}
+          <div className="capture-info-columns">
+            <dl className="capture-info-list">
+              {c.facts.map(([label, value]) => (
+                <Fact key={label} label={label} value={value} />
+              ))}
+            </dl>
+            {c.properties.length > 0 && (
+              <div className="capture-info-recorded">
+                <h4 className="capture-info-subtitle">Recorded in the file</h4>
+                <dl className="capture-info-list" data-testid="capture-properties">
+                  {c.properties.map(([key, value]) => (
+                    <Fact key={key} label={key} value={value} />
+                  ))}
+                </dl>
+              </div>
+            )}
+          </div>
         </section>
       ))}
     </div>
