@@ -120,6 +120,8 @@ describe('PyTorch profiler (Kineto) traces: the real PyTorch 2.11 fixture', asyn
       expect(m.capture.properties[key], key).toBe(value);
     }
     expect(m.issues.filter((i) => /is not shown/.test(i.message))).toEqual([]);
+    // deviceProperties in words, as an Nsight export's "GPUs" (85,017,493,504 bytes = 79.2 GiB).
+    expect(m.capture.properties['GPUs']).toBe('0: NVIDIA H100 80GB HBM3 (79.2 GiB, 132 SMs, compute 9.0)');
   });
 
   it('gives a record_function range its CUDA statistics and GPU projection', () => {

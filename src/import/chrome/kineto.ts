@@ -107,14 +107,26 @@ export class KinetoEvents {
     const name = this.deviceNames.get(device);
     return name ? `GPU ${device} (${name})` : `GPU ${device}`;
   }
-  /** The top-level `deviceProperties` array: names for the GPU rows. */
+  /**
+   * The top-level `deviceProperties` array: names for the GPU rows, and a "GPUs" property in words
+   * (as Nsight exports have one): "0: NVIDIA H100 80GB HBM3 (79.2 GiB, 132 SMs, compute 9.0)".
+   */
   deviceProperties(value: unknown): void {
     if (!Array.isArray(value)) return;
+    const described: string[] = [];
     for (const d of value) {
-      if (d && typeof d === 'object' && typeof (d as { id?: unknown }).id === 'number' && typeof (d as { name?: unknown }).name === 'string') {
-        this.deviceNames.set((d as { id: number }).id, (d as { name: string }).name);
-      }
+      if (!d || typeof d !== 'object') continue;
+      const { id, name, totalGlobalMem, numSms, computeMajor, computeMinor } = d as Record<string, unknown>;
+      if (typeof id !== 'number' || typeof name !== 'string') continue;
+      this.deviceNames.set(id, name);
+      const facts = [
+        typeof totalGlobalMem === 'number' && totalGlobalMem > 0 ? `${(totalGlobalMem / 2 ** 30).toFixed(1)} GiB` : '',
+        typeof numSms === 'number' && numSms > 0 ? `${numSms} SMs` : '',
+        typeof computeMajor === 'number' && typeof computeMinor === 'number' ? `compute ${computeMajor}.${computeMinor}` : '',
+      ].filter(Boolean);
+      described.push(`${id}: ${name}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`);
     }
+    if (described.length > 0) this.builder.setProperty('GPUs', described.join('; '));
   }
 
   /** An `ac2g` flow event: the link it makes is read from the correlation args; counted only. */
