@@ -455,7 +455,10 @@ export class ChromeTraceDecoder implements TraceDocumentSink {
     }
     this.builder.mark(thread, t, this.eventAttrs(buf), this.at(offset));
     const name = this.f.name;
-    if (name.kind === FieldKind.String && this.f.argsStart >= 0 && isMemoryEventName(buf, name.start, name.end)) this.memoryCounters(buf, offset, t);
+    // A global instant belongs to no process (PyTorch's memory events are per thread).
+    if (scope !== SCOPE_GLOBAL && name.kind === FieldKind.String && this.f.argsStart >= 0 && isMemoryEventName(buf, name.start, name.end)) {
+      this.memoryCounters(buf, offset, t);
+    }
   }
 
   /** A PyTorch "[memory]" instant's totals as samples of its device's counter rows. */
