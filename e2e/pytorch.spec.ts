@@ -184,6 +184,8 @@ test('the Capture tab shows the profiler\'s facts about the run; the memory tota
   await expect(recorded).toContainText('NVIDIA H100 80GB HBM3');
   await page.getByRole('tab', { name: 'Counters' }).click();
   await expect(page.locator('#st-pane-counters')).toContainText('CUDA 0 allocated');
-  await expect(page.locator('#st-pane-counters')).toContainText('157.4 M');
+  // In MiB, as memory tools show it: the peak, 157,358,080 bytes, is 150.1 MiB.
+  await expect(page.locator('#st-pane-counters')).toContainText('MiB · 312 samples');
+  await expect(page.locator('#st-pane-counters')).toContainText('150.1');
   await page.screenshot({ path: 'test-results/pytorch-capture-tab.png' });
 });

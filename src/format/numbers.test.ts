@@ -32,9 +32,13 @@ describe('numbers', () => {
     expect(formatProgress(NaN)).toBe('0%');
   });
 
-  it('formats counter values with SI prefixes', () => {
-    expect(formatValue(1_234_000_000, 'bytes')).toBe('1.234 G bytes');
+  it('formats counter values with SI prefixes, byte counts with binary ones', () => {
+    expect(formatValue(1_234_000_000, 'events')).toBe('1.234 G events');
+    expect(formatValue(1_234_000_000, 'bytes')).toBe('1.149 GiB');
+    expect(formatValue(157_447_168, 'bytes')).toBe('150.2 MiB');
+    expect(formatValue(-786_432, 'B')).toBe('-768 KiB');
     expect(formatValue(12, 'bytes')).toBe('12 bytes');
+    expect(formatValue(1023, 'bytes')).toBe('1023 bytes');
     expect(formatValue(0.5)).toBe('0.5');
     expect(formatValue(-1_500)).toBe('-1.5 k');
     expect(formatValue(2 / 3)).toBe('0.6667');

@@ -49,10 +49,45 @@ const SI_PREFIXES: readonly [number, string][] = [
   [1e3, 'k'],
 ];
 
-/** A counter value with an SI prefix and its unit: "1.234 G bytes", "12 bytes", "0.5". */
+const BINARY_PREFIXES: readonly [number, string][] = [
+  [2 ** 40, 'TiB'],
+  [2 ** 30, 'GiB'],
+  [2 ** 20, 'MiB'],
+  [2 ** 10, 'KiB'],
+];
+
+/** Units of byte counts: shown with binary prefixes, as memory tools (Nsight Systems, nvidia-smi) show them. */
+const BYTE_UNITS_NAMES: ReadonlySet<string> = new Set(['bytes', 'byte', 'B']);
+
+/**
+ * The binary unit to show byte counts of up to `largest` (absolute) in, with its size: "MiB" for
+ * 157,358,080. Below a KiB, the counts as they are ([1, 'bytes']).
+ */
+export function byteScale(largest: number): [number, string] {
+  return BINARY_PREFIXES.find(([scale]) => largest >= scale) ?? [1, 'bytes'];
+}
+
+/** A number in four significant digits, no prefix: "150.1", "0.2034", "-8". */
+export function formatPlain(value: number): string {
+  return Number.isInteger(value) ? String(value) : fourDigits(value);
+}
+
+/** True for a counter unit `formatValue` shows with binary prefixes. */
+export function isByteUnit(unit: string | undefined): boolean {
+  return unit !== undefined && BYTE_UNITS_NAMES.has(unit);
+}
+
+/**
+ * A counter value with an SI prefix and its unit: "1.234 G events", "12 bytes", "0.5"; byte
+ * counts from a KiB with a binary one: "1.149 GiB".
+ */
 export function formatValue(value: number, unit?: string): string {
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
+  if (isByteUnit(unit)) {
+    const [scale, name] = byteScale(abs);
+    return scale === 1 ? `${formatPlain(value)} ${unit}` : `${fourDigits(value / scale)} ${name}`;
+  }
   let prefix = '';
   let scaled = value;
   for (const [scale, p] of SI_PREFIXES) {

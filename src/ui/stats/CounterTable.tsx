@@ -2,8 +2,8 @@
 import { useCallback, useMemo } from 'react';
 import { useViewer } from '../../state/context.tsx';
 import type { LoadedCapture } from '../../state/viewerStore.ts';
-import { formatValue } from '../../format/numbers.ts';
-import { counterRowDetail } from './cells.ts';
+import { formatPlain, formatValue } from '../../format/numbers.ts';
+import { counterRowDetail, rowByteScale } from './cells.ts';
 import { counterTableCsv, counterTableJson, type CounterExportRow } from './exportTable.ts';
 import { FigureTable, type FigureColumn } from './FigureTable.tsx';
 import { captureScope, type PanelScope } from './panelScope.ts';
@@ -21,7 +21,8 @@ const NAME: FigureColumn<CounterRow> = { id: 'label', header: 'Counter', title: 
 /**
  * A figure column. Its header tooltip says what it means for counters of values and for counters of
  * changes ('delta' rows, see src/analysis/counterStats.ts). Cells hold the number alone (the row's
- * unit is on its name line, so that figures fit a narrow panel); a cell's tooltip has the value
+ * unit is on its name line, so that figures fit a narrow panel; a row of byte counts is shown in
+ * one binary unit, MiB say, named there); a cell's tooltip has the value
  * with its unit and, on a delta row, what it means there.
  */
 const figure = (id: keyof CounterRow & string, header: string, levels: string, changes: string, suffix = ''): FigureColumn<CounterRow> => ({
@@ -29,7 +30,11 @@ const figure = (id: keyof CounterRow & string, header: string, levels: string, c
   header,
   title: `${levels}; on a counter of changes: ${changes.toLowerCase()}`,
   value: (r) => r[id] as number,
-  text: (r) => `${formatValue(r[id] as number)}${suffix}`,
+  // A row of byte counts shows its figures in one binary unit, named on its name line (rowByteScale).
+  text: (r) => {
+    const scale = rowByteScale(r);
+    return `${scale ? formatPlain((r[id] as number) / scale[0]) : formatValue(r[id] as number)}${suffix}`;
+  },
   cellTitle: (r) => {
     const value = `${formatValue(r[id] as number, r.unit)}${suffix}`;
     return r.valueType === 'delta' ? `${changes}: ${value}` : value;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rangeStats } from '../../analysis/rangeStats.ts';
 import { ModelBuilder } from '../../model/builder.ts';
-import { cellText, counterRowDetail } from './cells.ts';
+import { cellText, counterRowDetail, rowByteScale } from './cells.ts';
 import { counterTableCsv, csvNumber, markTableCsv, rangeTableCsv, rangeTableJson } from './exportTable.ts';
 import { COLUMNS, DEFAULT_FIGURES, groupHeader, nextSort, shownFigures, sortRows, tableRows, tableTotals, type StatsRow } from './tableModel.ts';
 
@@ -114,6 +114,15 @@ describe('CSV and JSON export', () => {
       'a.nvtxc · bytes · 1,200 samples · changes · 3 unavailable · no value 25.0% of the time',
     );
     expect(counterRowDetail({ ...row, derivedFrom: 'bytes' }, undefined)).toBe('1,200 samples · running total of bytes');
+  });
+
+  it('shows a row of byte counts in one binary unit, chosen by its largest figure', () => {
+    const memory = { file: 'f', track: 1, label: 'CUDA 0 allocated', unit: 'bytes', samples: 312, min: 71_819_776, max: 157_358_080, average: 88_405_000, first: 72_000_000, last: 71_819_776, delta: -786_432, ratePerSecond: -3.6e7, coveredNs: 10 };
+    expect(rowByteScale(memory)).toEqual([2 ** 20, 'MiB']);
+    expect(counterRowDetail(memory, undefined)).toBe('MiB · 312 samples');
+    expect(rowByteScale({ ...memory, min: 0, max: 8, average: 0.2, first: 8, last: 0, delta: -8 })).toEqual([1, 'bytes']);
+    expect(rowByteScale({ ...memory, max: 3 * 2 ** 30 })).toEqual([2 ** 30, 'GiB']);
+    expect(rowByteScale({ ...memory, unit: 'W' })).toBeUndefined();
   });
 
   it('writes integers as they are, fractions to 0.1, non-finite values empty', () => {
