@@ -15,7 +15,8 @@ describe('nvtxview info', () => {
     expect(r.out).toContain('Recorded in the file:');
     expect(line('Nsight Systems')).toBe('2025.1.1.110');
     expect(line('command')).toMatch(/^pytest benchmarks\/python\/test_cross_entropy_loss\.py/);
-    // The load report goes to stderr, as for every command.
+    // The load report goes to stderr, as for every command: its counts, then errors first.
+    expect(r.err).toContain('fuser-report1.sqlite: 0 error(s), 0 warning(s), 3 info while loading:');
     expect(r.err).toContain('Nsight Systems warned while recording');
   });
 

@@ -68,6 +68,8 @@ beforeAll(() => {
   writeFileSync(file('open.json'), OPEN);
   writeFileSync(file('junk.bin'), Uint8Array.from({ length: 256 }, (_, i) => (i * 37 + 11) & 0xff));
   writeFileSync(file('empty.nvtxt'), '');
+  // Six top-level keys nvtxview does not show (information), then a truncated event (an error).
+  writeFileSync(file('cut.json'), '{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"traceEvents":[{"ph":"X","name":"ok","ts":0,"dur":1,"pid":1,"tid":1},{"ph":"X","name":"cu');
   writeFileSync(file('empty.bin'), '');
   writeFileSync(file('comments.nvtxt'), '# nothing but a comment\n');
   writeFileSync(file('escape.nvtxt'), 'RangePush, 1, ns, 1, 2, 0, 0, "\u001b]0;pwned\u0007red\u009b", 0\nRangePop, 5, ns, 1, 2\n');
@@ -78,6 +80,19 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+
+describe('the load report on stderr', () => {
+  it('gives the counts by severity and lists errors before information', async () => {
+    const r = await run('stats', file('cut.json'));
+    expect(r.status).toBe(0);
+    const lines = r.err.split('\n');
+    expect(lines[0]).toBe(`${file('cut.json')}: 1 error(s), 0 warning(s), 6 info while loading:`);
+    expect(lines[1]).toMatch(/^  error: line 1: the file ends inside an event /);
+    expect(lines[2]).toMatch(/: top-level "a" \(1 bytes\) is not shown$/);
+    expect(lines[6]).toBe('  ... and 2 more');
+    expect(r.out).toContain('ok');
+  });
+});
 
 describe('nvtxview stats', () => {
   it('prints per-name rows as JSON with integer nanoseconds', async () => {

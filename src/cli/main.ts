@@ -163,9 +163,15 @@ async function warnIssues(io: CliIO, path: string, model: Model): Promise<void> 
     await io.stderr.write(`${path}: no events\n`);
   }
   if (issues.length === 0) return;
-  const shown = issues.slice(0, 5).map((i) => `  ${i.severity}: ${terminalSafe(issueText(i))}`);
+  // Errors first, then warnings, then information, each in file order: five information notes
+  // must not hide the error after them.
+  const rank = { error: 0, warning: 1, info: 2 } as const;
+  const ordered = issues.map((issue, k) => ({ issue, k })).sort((a, b) => rank[a.issue.severity] - rank[b.issue.severity] || a.k - b.k);
+  const shown = ordered.slice(0, 5).map(({ issue }) => `  ${issue.severity}: ${terminalSafe(issueText(issue))}`);
   const more = issues.length > shown.length ? `\n  ... and ${issues.length - shown.length} more` : '';
-  await io.stderr.write(`${terminalSafe(path)}: ${issues.length} problem(s) while loading:\n${shown.join('\n')}${more}\n`);
+  const count = (severity: keyof typeof rank) => issues.filter((i) => i.severity === severity).length;
+  const counts = `${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`;
+  await io.stderr.write(`${terminalSafe(path)}: ${counts} while loading:\n${shown.join('\n')}${more}\n`);
 }
 
 function outputFormat(values: ReturnType<typeof parseCommand>['values']): OutputFormat {
