@@ -42,6 +42,16 @@ describe('capture facts', () => {
   });
 });
 
+describe('capture facts: the load report', () => {
+  it('counts the problems a summary line stands for', () => {
+    const b = new ModelBuilder({ fileName: 'x.nvtxt', format: 'nvtxt', byteSize: 1 });
+    for (let i = 0; i < 25; i++) b.report('warning', `odd value ${i}`);
+    const m = b.finish();
+    expect(m.issues.length).toBeLessThan(25); // grouped: the first ones, then "and N more"
+    expect(new Map(captureFacts(m, { formatLabel: 'NVTXT' }).facts).get('Load report')).toBe('0 errors, 25 warnings, 0 info');
+  });
+});
+
 describe('time zero', () => {
   it('is a date on a UTC clock, to the nanosecond', () => {
     expect(timeZero('1741793819608633856', 'UTC')).toBe('2025-03-12 15:36:59.608633856 UTC');

@@ -6,6 +6,7 @@
 import { formatBytes, formatCount } from '../format/numbers.ts';
 import { formatDuration } from '../format/time.ts';
 import { isGpuWorkRow } from '../model/cudaRows.ts';
+import { countIssues } from '../model/issueList.ts';
 import type { Model } from '../model/types.ts';
 
 export interface CaptureFacts {
@@ -20,8 +21,7 @@ export interface CaptureFacts {
 export function captureFacts(m: Model, options: { formatLabel: string; decodeMs?: number }): CaptureFacts {
   const c = m.capture;
   const format = options.formatLabel;
-  const severities = { error: 0, warning: 0, info: 0 };
-  for (const issue of m.issues) severities[issue.severity]++;
+  const severities = countIssues(m.issues);
   let nvtx = 0;
   let api = 0;
   let gpu = 0;

@@ -9,6 +9,7 @@ import { GROUP_BY_VALUES, parseDuration, type GroupBy, type SpanMode } from '../
 import { fileCounterStats, renderCounterCsv, renderCounterTable } from './counters.ts';
 import { fileInfo, renderInfoCsv, renderInfoTable } from './info.ts';
 import { eventJson, eventRecords } from './events.ts';
+import { countIssues } from '../model/issueList.ts';
 import type { Model } from '../model/types.ts';
 import { csvField, terminalSafe } from './textOutput.ts';
 import { breachText, diffRecords, fileComparison, renderDiffCsv, renderDiffTable } from './diff.ts';
@@ -169,8 +170,8 @@ async function warnIssues(io: CliIO, path: string, model: Model): Promise<void> 
   const ordered = issues.map((issue, k) => ({ issue, k })).sort((a, b) => rank[a.issue.severity] - rank[b.issue.severity] || a.k - b.k);
   const shown = ordered.slice(0, 5).map(({ issue }) => `  ${issue.severity}: ${terminalSafe(issueText(issue))}`);
   const more = issues.length > shown.length ? `\n  ... and ${issues.length - shown.length} more` : '';
-  const count = (severity: keyof typeof rank) => issues.filter((i) => i.severity === severity).length;
-  const counts = `${count('error')} error(s), ${count('warning')} warning(s), ${count('info')} info`;
+  const n = countIssues(issues);
+  const counts = `${n.error} error(s), ${n.warning} warning(s), ${n.info} info`;
   await io.stderr.write(`${terminalSafe(path)}: ${counts} while loading:\n${shown.join('\n')}${more}\n`);
 }
 

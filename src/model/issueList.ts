@@ -35,6 +35,13 @@ function placeText(issue: Pick<LoadIssue, 'line' | 'offset'> | undefined): strin
   return undefined;
 }
 
+/** Problems by severity, a summary line ("and 3,450 more of this kind") counting for all it stands for. */
+export function countIssues(issues: readonly Pick<LoadIssue, 'severity' | 'more'>[]): Record<LoadIssue['severity'], number> {
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const issue of issues) counts[issue.severity] += issue.more ?? 1;
+  return counts;
+}
+
 export class IssueList {
   private readonly groups = new Map<string, Group>();
   /** Groups in order of their first issue. */

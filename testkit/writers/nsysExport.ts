@@ -97,7 +97,7 @@ export interface ExportSpec {
    * DIAGNOSTIC_EVENT rows as Nsight Systems 2025 writes them (severity 1 info, 2 warning, 3 error;
    * the text inline); pid 0: a session-level note (globalPid of the session). The table exists only when given.
    */
-  diagnostics?: Array<{ timestamp: number; severity: number; text: string; pid: number }>;
+  diagnostics?: Array<{ timestamp: number; severity: number; text: string | number; pid: number }>;
 }
 
 /** Returns the bytes of a new SQLite file holding `spec`. */
@@ -240,7 +240,9 @@ function fill(db: Database, spec: ExportSpec): void {
     db.run(`INSERT INTO ${metaTable} VALUES (?, ?)`, [name, value]);
   }
   if (spec.diagnostics) {
-    db.run('CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, timestampType INTEGER NOT NULL, source INTEGER NOT NULL, severity INTEGER NOT NULL, text TEXT NOT NULL, globalPid INTEGER)');
+    // A text given as a number is a StringIds id (a column without affinity keeps it an integer).
+    const textType = spec.diagnostics.some((d) => typeof d.text === 'number') ? '' : ' TEXT';
+    db.run(`CREATE TABLE DIAGNOSTIC_EVENT (timestamp INTEGER NOT NULL, timestampType INTEGER NOT NULL, source INTEGER NOT NULL, severity INTEGER NOT NULL, text${textType} NOT NULL, globalPid INTEGER)`);
     for (const d of spec.diagnostics) {
       if (d.pid === 0) db.run('INSERT INTO DIAGNOSTIC_EVENT VALUES (?, 1, 3, ?, ?, -144115188075855872)', [d.timestamp, d.severity, d.text]);
       else db.run(`INSERT INTO DIAGNOSTIC_EVENT VALUES (?, 1, 3, ?, ?, ((${hw} << 56) | (${vm} << 48) | (? << 24)))`, [d.timestamp, d.severity, d.text, d.pid]);

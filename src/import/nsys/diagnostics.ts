@@ -24,8 +24,10 @@ interface Noted {
 export function reportDiagnostics(schema: Schema, b: ModelBuilder): void {
   if (!schema.has(TABLE) || schema.missing(TABLE, ['severity', 'text']).length > 0) return;
   // The text is a string in the exports seen (2024-2025); older schemas may give a StringIds id.
-  const text = schema.has('StringIds') ? `COALESCE(s.value, d.text)` : 'd.text';
-  const join = schema.has('StringIds') ? ' LEFT JOIN StringIds s ON s.id = d.text' : '';
+  // Only an integer is looked up: a text of digits would otherwise match an id (numeric affinity).
+  const ids = schema.has('StringIds');
+  const text = ids ? `CASE WHEN typeof(d.text) = 'integer' THEN s.value ELSE d.text END` : 'd.text';
+  const join = ids ? ` LEFT JOIN StringIds s ON typeof(d.text) = 'integer' AND s.id = d.text` : '';
   const pid = schema.hasColumn(TABLE, 'globalPid') ? '(d.globalPid >> 24) & 16777215' : 'NULL';
   const order = schema.hasColumn(TABLE, 'timestamp') ? ' ORDER BY d.timestamp' : '';
   const rows = schema.rows(TABLE, `SELECT d.severity, ${text}, ${pid} FROM ${quoteId(TABLE)} d${join}${order}`);

@@ -408,6 +408,14 @@ describe('nsys importer: what Nsight Systems noted while recording (DIAGNOSTIC_E
     expect(infos).toContain('Nsight Systems warned while recording: 5 more distinct message(s) (DIAGNOSTIC_EVENT table)');
   });
 
+  it('reads a text of digits as it is, and a StringIds id as its string', async () => {
+    const strings = ['zero', 'one', 'CUPTI dropped records'];
+    const digits = await load(await buildExport({ strings, diagnostics: [{ timestamp: 0, severity: 2, text: '1', pid: 0 }] }));
+    expect(digits.issues.map((i) => i.message)).toEqual(['Nsight Systems warned while recording: 1']);
+    const ids = await load(await buildExport({ strings, diagnostics: [{ timestamp: 0, severity: 3, text: 2, pid: 0 }] }));
+    expect(ids.issues.map((i) => i.message)).toEqual(['Nsight Systems reported an error while recording: CUPTI dropped records']);
+  });
+
   it('says nothing when the export has no such table', async () => {
     const m = await load(await buildExport({ threads: [[1, 1, 'main']], nvtx: [{ start: 0, end: 10, type: T.pushPop, pid: 1, tid: 1, text: 'r' }] }));
     expect(m.issues).toEqual([]);
